@@ -1,0 +1,267 @@
+// Package db opens the database (embedded SQLite by default, PostgreSQL in
+// production), hides the few dialect differences behind one small API, runs
+// transactions and applies the embedded, versioned migrations.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"modernc.org/sqlite"               // registers the "sqlite" driver
+)
+
+// Dialect names the SQL flavour of a connection.
+type Dialect string
+
+// The supported dialects.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// DB is a connection pool with its dialect. Queries are written with "?"
+// placeholders; DB rebinds them for PostgreSQL.
+type DB struct {
+	pool    *sql.DB
+	dialect Dialect
+}
+
+// Querier is what both DB and Tx offer, so stores can run inside or outside a
+// transaction without caring which.
+type Querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	Dialect() Dialect
+}
+
+// Open connects to url. An empty url or one starting with "sqlite:" or
+// "file:" selects SQLite (default file portfolio.db in dataDir); "postgres://"
+// or "postgresql://" selects PostgreSQL.
+func Open(ctx context.Context, rawURL, dataDir string) (*DB, error) {
+	var d *DB
+	var err error
+	switch {
+	case strings.HasPrefix(rawURL, "postgres://"), strings.HasPrefix(rawURL, "postgresql://"):
+		d, err = openPostgres(rawURL)
+	default:
+		d, err = openSQLite(rawURL, dataDir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := d.pool.PingContext(ctx); err != nil {
+		d.pool.Close()
+		return nil, fmt.Errorf("db: ping %s: %w", d.dialect, err)
+	}
+	return d, nil
+}
+
+func openPostgres(rawURL string) (*DB, error) {
+	pool, err := sql.Open("pgx", rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("db: open postgres: %w", err)
+	}
+	pool.SetMaxOpenConns(32)
+	pool.SetMaxIdleConns(32)
+	pool.SetConnMaxIdleTime(5 * time.Minute)
+	return &DB{pool: pool, dialect: Postgres}, nil
+}
+
+// SQLitePath returns the file a SQLite URL points at, or the default file in
+// dataDir.
+func SQLitePath(rawURL, dataDir string) string {
+	p := strings.TrimPrefix(strings.TrimPrefix(rawURL, "sqlite://"), "sqlite:")
+	p = strings.TrimPrefix(p, "file:")
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		p = p[:i]
+	}
+	if p == "" {
+		p = filepath.Join(dataDir, "portfolio.db")
+	}
+	return p
+}
+
+func openSQLite(rawURL, dataDir string) (*DB, error) {
+	path := SQLitePath(rawURL, dataDir)
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, fmt.Errorf("db: create data directory: %w", err)
+		}
+	}
+	q := url.Values{}
+	for _, p := range []string{"foreign_keys(1)", "journal_mode(WAL)", "busy_timeout(10000)", "synchronous(NORMAL)", "cache_size(-32000)"} {
+		q.Add("_pragma", p)
+	}
+	// Write transactions take the lock when they begin, so two writers never
+	// deadlock upgrading a read lock; reads run outside transactions.
+	q.Set("_txlock", "immediate")
+	q.Set("_time_format", "sqlite")
+	pool, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
+	}
+	pool.SetMaxOpenConns(8)
+	pool.SetMaxIdleConns(8)
+	pool.SetConnMaxIdleTime(0)
+	return &DB{pool: pool, dialect: SQLite}, nil
+}
+
+// Dialect reports the SQL flavour.
+func (d *DB) Dialect() Dialect { return d.dialect }
+
+// Pool exposes the underlying pool for the rare caller that needs it (health
+// checks, benchmarks).
+func (d *DB) Pool() *sql.DB { return d.pool }
+
+// Close closes the pool.
+func (d *DB) Close() error { return d.pool.Close() }
+
+// Ping checks that the database answers.
+func (d *DB) Ping(ctx context.Context) error { return d.pool.PingContext(ctx) }
+
+// ExecContext runs a statement written with "?" placeholders.
+func (d *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return d.pool.ExecContext(ctx, Rebind(d.dialect, query), args...)
+}
+
+// QueryContext runs a query written with "?" placeholders.
+func (d *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return d.pool.QueryContext(ctx, Rebind(d.dialect, query), args...)
+}
+
+// QueryRowContext runs a single-row query written with "?" placeholders.
+func (d *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return d.pool.QueryRowContext(ctx, Rebind(d.dialect, query), args...)
+}
+
+// Tx is a transaction with the same query API as DB.
+type Tx struct {
+	tx      *sql.Tx
+	dialect Dialect
+}
+
+// Dialect reports the SQL flavour.
+func (t *Tx) Dialect() Dialect { return t.dialect }
+
+// ExecContext runs a statement inside the transaction.
+func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(ctx, Rebind(t.dialect, query), args...)
+}
+
+// QueryContext runs a query inside the transaction.
+func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(ctx, Rebind(t.dialect, query), args...)
+}
+
+// QueryRowContext runs a single-row query inside the transaction.
+func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return t.tx.QueryRowContext(ctx, Rebind(t.dialect, query), args...)
+}
+
+// InTx runs fn in a transaction: committed when fn returns nil, rolled back
+// otherwise (and on panic, which is re-raised), so no partial write survives
+// a failed request.
+func (d *DB) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	sqlTx, err := d.pool.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("db: begin: %w", err)
+	}
+	tx := &Tx{tx: sqlTx, dialect: d.dialect}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = sqlTx.Rollback()
+			panic(p)
+		}
+	}()
+	if err := fn(tx); err != nil {
+		if rbErr := sqlTx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
+			return errors.Join(err, fmt.Errorf("db: rollback: %w", rbErr))
+		}
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("db: commit: %w", err)
+	}
+	return nil
+}
+
+// Rebind turns "?" placeholders into "$1", "$2", ... for PostgreSQL. Question
+// marks inside single-quoted literals or double-quoted identifiers are kept.
+func Rebind(d Dialect, query string) string {
+	if d != Postgres || strings.IndexByte(query, '?') < 0 {
+		return query
+	}
+	var b strings.Builder
+	b.Grow(len(query) + 16)
+	n := 0
+	var quote byte
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			b.WriteByte(c)
+		case c == '\'' || c == '"':
+			quote = c
+			b.WriteByte(c)
+		case c == '?':
+			n++
+			b.WriteByte('$')
+			b.WriteString(itoa(n))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return fmt.Sprint(n)
+}
+
+// IsUniqueViolation reports whether err is a unique or primary-key failure.
+func IsUniqueViolation(err error) bool {
+	return sqlState(err) == "23505" || sqliteCode(err) == sqliteConstraintUnique || sqliteCode(err) == sqliteConstraintPrimaryKey
+}
+
+// IsForeignKeyViolation reports whether err is a foreign-key failure.
+func IsForeignKeyViolation(err error) bool {
+	return sqlState(err) == "23503" || sqliteCode(err) == sqliteConstraintForeignKey
+}
+
+const (
+	sqliteConstraintForeignKey = 787
+	sqliteConstraintPrimaryKey = 1555
+	sqliteConstraintUnique     = 2067
+)
+
+func sqlState(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code
+	}
+	return ""
+}
+
+func sqliteCode(err error) int {
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		return sqErr.Code()
+	}
+	return 0
+}

@@ -1,0 +1,68 @@
+package db_test
+
+import (
+	"context"
+	"testing"
+
+	"portfolio/internal/db"
+	"portfolio/internal/testkit"
+)
+
+func TestRebind(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"SELECT 1", "SELECT 1"},
+		{"a = ? AND b = ?", "a = $1 AND b = $2"},
+		{"a = '?' AND b = ?", "a = '?' AND b = $1"},
+		{`"we?ird" = ?`, `"we?ird" = $1`},
+	}
+	for _, c := range cases {
+		if got := db.Rebind(db.Postgres, c.in); got != c.want {
+			t.Errorf("Rebind(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if got := db.Rebind(db.SQLite, c.in); got != c.in {
+			t.Errorf("sqlite Rebind changed %q", c.in)
+		}
+	}
+}
+
+func TestSplitStatements(t *testing.T) {
+	got := db.SplitStatements("CREATE TABLE a (x TEXT DEFAULT ';'); -- c;\nINSERT INTO a VALUES ('x;y');\n")
+	if len(got) != 2 || got[1] != "INSERT INTO a VALUES ('x;y')" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestMigrateIsIdempotentAndTransactional(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		applied, err := d.Migrate(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(applied) != 0 {
+			t.Fatalf("second migrate applied %v", applied)
+		}
+		n, err := d.PendingMigrations(ctx)
+		if err != nil || n != 0 {
+			t.Fatalf("pending = %d, %v", n, err)
+		}
+		// A failing transaction leaves nothing behind.
+		err = d.InTx(ctx, func(tx *db.Tx) error {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO usertype (usertype_name) VALUES (?)", "temp"); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, "INSERT INTO usertype (usertype_name) VALUES (?)", "temp")
+			return err
+		})
+		if !db.IsUniqueViolation(err) {
+			t.Fatalf("want unique violation, got %v", err)
+		}
+		var count int
+		if err := d.QueryRowContext(ctx, "SELECT COUNT(*) FROM usertype WHERE usertype_name = ?", "temp").Scan(&count); err != nil {
+			t.Fatal(err)
+		}
+		if count != 0 {
+			t.Fatalf("rolled-back row survived")
+		}
+	})
+}
