@@ -270,8 +270,12 @@ CREATE TABLE mail_outbox (
   mail_html TEXT NOT NULL DEFAULT '',
   created_at {{TIMESTAMP}} NOT NULL,
   sent_at {{TIMESTAMP}},
+  mail_attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at {{TIMESTAMP}} NOT NULL,
+  claimed_until {{TIMESTAMP}},
   mail_error TEXT
 );
+CREATE INDEX mail_outbox_pending_idx ON mail_outbox (sent_at, next_attempt_at);
 
 -- UI texts and attribute labels per language (en, de, fr).
 CREATE TABLE translation (
@@ -279,6 +283,9 @@ CREATE TABLE translation (
   translation_key TEXT NOT NULL,
   translation_lang TEXT NOT NULL CHECK (translation_lang IN ('en', 'de', 'fr')),
   translation_text TEXT NOT NULL,
+  -- 1 once an administrator changed the text: shipped texts no longer
+  -- overwrite it.
+  translation_edited SMALLINT NOT NULL DEFAULT 0 CHECK (translation_edited IN (0, 1)),
   row_version INTEGER NOT NULL DEFAULT 1,
   UNIQUE (translation_key, translation_lang)
 );
@@ -289,6 +296,7 @@ CREATE TABLE attribute_i18n (
   attribute_name TEXT NOT NULL,
   attribute_lang TEXT NOT NULL CHECK (attribute_lang IN ('en', 'de', 'fr')),
   attribute_nice_name TEXT NOT NULL,
+  attribute_edited SMALLINT NOT NULL DEFAULT 0 CHECK (attribute_edited IN (0, 1)),
   row_version INTEGER NOT NULL DEFAULT 1,
   UNIQUE (attribute_name, attribute_lang)
 );

@@ -1,0 +1,149 @@
+// Package config holds the typed configuration of the server: defaults,
+// overridden by PORTFOLIO_* environment variables, overridden by flags.
+package config
+
+import (
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is everything the server can be told at start.
+type Config struct {
+	Addr        string
+	DatabaseURL string
+	DataDir     string
+	JWTSecret   string // empty: generated and kept in DataDir/jwt-secret
+	PublicURL   string // base of links in mails
+	LogLevel    slog.Level
+	LogFormat   string // text or json
+
+	AccessTokenTTL     time.Duration
+	SessionIdleTimeout time.Duration
+	SessionMaxLifetime time.Duration
+	ResetLinkTTL       time.Duration
+	VerifyLinkTTL      time.Duration
+
+	MaxBodyBytes    int64
+	ShutdownTimeout time.Duration
+
+	SMTP SMTP
+}
+
+// SMTP configures outgoing mail. Without Host, mail is kept in the outbox
+// table and logged instead of sent.
+type SMTP struct {
+	Host     string
+	Port     int
+	Username string
+	Password string
+	From     string
+	TLS      string // starttls (default), tls, none
+}
+
+// Defaults returns the configuration used when nothing is set.
+func Defaults() Config {
+	return Config{
+		Addr:               ":8080",
+		DataDir:            "data",
+		PublicURL:          "http://localhost:8080",
+		LogLevel:           slog.LevelInfo,
+		LogFormat:          "text",
+		AccessTokenTTL:     30 * time.Minute,
+		SessionIdleTimeout: 12 * time.Hour,
+		SessionMaxLifetime: 14 * 24 * time.Hour,
+		ResetLinkTTL:       2 * time.Hour,
+		VerifyLinkTTL:      7 * 24 * time.Hour,
+		MaxBodyBytes:       2 << 20,
+		ShutdownTimeout:    30 * time.Second,
+		SMTP:               SMTP{Port: 587, From: "Portfolio <no-reply@localhost>", TLS: "starttls"},
+	}
+}
+
+// Register adds every option to fs as a flag whose default comes from the
+// environment (PORTFOLIO_*) or the built-in default, so "--help" documents
+// each one with its variable. Call fs.Parse, then Validate.
+func Register(fs *flag.FlagSet, c *Config) {
+	str := func(p *string, name, env, usage string) {
+		*p = envOr(env, *p)
+		fs.StringVar(p, name, *p, fmt.Sprintf("%s (env %s)", usage, env))
+	}
+	dur := func(p *time.Duration, name, env, usage string) {
+		if v, ok := os.LookupEnv(env); ok {
+			if d, err := time.ParseDuration(v); err == nil {
+				*p = d
+			}
+		}
+		fs.DurationVar(p, name, *p, fmt.Sprintf("%s (env %s)", usage, env))
+	}
+	str(&c.Addr, "addr", "PORTFOLIO_ADDR", "listen address")
+	str(&c.DatabaseURL, "database-url", "PORTFOLIO_DATABASE_URL", "database URL: empty or sqlite:<file> for embedded SQLite in the data directory, postgres://... for PostgreSQL")
+	str(&c.DataDir, "data-dir", "PORTFOLIO_DATA_DIR", "data directory for the SQLite file, documents and the generated JWT secret")
+	str(&c.JWTSecret, "jwt-secret", "PORTFOLIO_JWT_SECRET", "secret signing access tokens (at least 32 bytes); generated and stored in the data directory when empty")
+	str(&c.PublicURL, "public-url", "PORTFOLIO_PUBLIC_URL", "public base URL used in links sent by mail")
+	str(&c.LogFormat, "log-format", "PORTFOLIO_LOG_FORMAT", "log format: text or json")
+	level := envOr("PORTFOLIO_LOG_LEVEL", c.LogLevel.String())
+	fs.Func("log-level", fmt.Sprintf("log level: debug, info, warn, error (env PORTFOLIO_LOG_LEVEL) (default %q)", strings.ToLower(level)), func(s string) error {
+		return c.LogLevel.UnmarshalText([]byte(s))
+	})
+	_ = c.LogLevel.UnmarshalText([]byte(level))
+	dur(&c.AccessTokenTTL, "access-token-ttl", "PORTFOLIO_ACCESS_TOKEN_TTL", "lifetime of an access token")
+	dur(&c.SessionIdleTimeout, "session-idle-timeout", "PORTFOLIO_SESSION_IDLE_TIMEOUT", "a session unused this long ends")
+	dur(&c.SessionMaxLifetime, "session-max-lifetime", "PORTFOLIO_SESSION_MAX_LIFETIME", "a session ends this long after login, used or not")
+	dur(&c.ResetLinkTTL, "reset-link-ttl", "PORTFOLIO_RESET_LINK_TTL", "validity of a password reset link")
+	dur(&c.VerifyLinkTTL, "verify-link-ttl", "PORTFOLIO_VERIFY_LINK_TTL", "validity of an account verification link")
+	dur(&c.ShutdownTimeout, "shutdown-timeout", "PORTFOLIO_SHUTDOWN_TIMEOUT", "how long in-flight requests may finish after SIGTERM")
+	if v, ok := os.LookupEnv("PORTFOLIO_MAX_BODY_BYTES"); ok {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			c.MaxBodyBytes = n
+		}
+	}
+	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest JSON or form request body (env PORTFOLIO_MAX_BODY_BYTES)")
+	str(&c.SMTP.Host, "smtp-host", "PORTFOLIO_SMTP_HOST", "SMTP server; empty keeps mail in the outbox table and the log")
+	if v, ok := os.LookupEnv("PORTFOLIO_SMTP_PORT"); ok {
+		if n, err := strconv.Atoi(v); err == nil {
+			c.SMTP.Port = n
+		}
+	}
+	fs.IntVar(&c.SMTP.Port, "smtp-port", c.SMTP.Port, "SMTP port (env PORTFOLIO_SMTP_PORT)")
+	str(&c.SMTP.Username, "smtp-username", "PORTFOLIO_SMTP_USERNAME", "SMTP user name")
+	str(&c.SMTP.Password, "smtp-password", "PORTFOLIO_SMTP_PASSWORD", "SMTP password")
+	str(&c.SMTP.From, "smtp-from", "PORTFOLIO_SMTP_FROM", "sender address of mail")
+	str(&c.SMTP.TLS, "smtp-tls", "PORTFOLIO_SMTP_TLS", "SMTP transport security: starttls, tls or none")
+}
+
+// Validate reports the first inconsistent setting.
+func (c *Config) Validate() error {
+	switch {
+	case c.AccessTokenTTL < time.Second:
+		return fmt.Errorf("config: access token lifetime %s is too short", c.AccessTokenTTL)
+	case c.SessionIdleTimeout < c.AccessTokenTTL:
+		return fmt.Errorf("config: session idle timeout %s is shorter than the access token lifetime %s", c.SessionIdleTimeout, c.AccessTokenTTL)
+	case c.SessionMaxLifetime < c.SessionIdleTimeout:
+		return fmt.Errorf("config: session lifetime %s is shorter than its idle timeout %s", c.SessionMaxLifetime, c.SessionIdleTimeout)
+	case c.JWTSecret != "" && len(c.JWTSecret) < 32:
+		return fmt.Errorf("config: the JWT secret must be at least 32 bytes")
+	case c.LogFormat != "text" && c.LogFormat != "json":
+		return fmt.Errorf("config: log format %q is neither text nor json", c.LogFormat)
+	case c.SMTP.TLS != "starttls" && c.SMTP.TLS != "tls" && c.SMTP.TLS != "none":
+		return fmt.Errorf("config: SMTP TLS mode %q is not starttls, tls or none", c.SMTP.TLS)
+	case c.MaxBodyBytes < 1024:
+		return fmt.Errorf("config: body limit %d is too small", c.MaxBodyBytes)
+	}
+	if !strings.HasPrefix(c.PublicURL, "http://") && !strings.HasPrefix(c.PublicURL, "https://") {
+		return fmt.Errorf("config: public URL %q must start with http:// or https://", c.PublicURL)
+	}
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	return nil
+}
+
+func envOr(key, def string) string {
+	if v, ok := os.LookupEnv(key); ok {
+		return v
+	}
+	return def
+}

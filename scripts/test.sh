@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs every test of the product. Usage: scripts/test.sh [go|web|e2e|all]
+# PostgreSQL: uses PORTFOLIO_TEST_POSTGRES_URL, else a local server on
+# 127.0.0.1:5432 when one answers; without one the PostgreSQL half of the Go
+# tests is skipped and says so (CI sets PORTFOLIO_TEST_REQUIRE_POSTGRES=1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+
+section() { printf '\n=== %s ===\n' "$*"; }
+
+ensure_postgres_url() {
+  if [[ -z "${PORTFOLIO_TEST_POSTGRES_URL:-}" ]]; then
+    local local_url='postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable'
+    if command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; then
+      export PORTFOLIO_TEST_POSTGRES_URL=$local_url
+    fi
+  fi
+  if [[ -n "${PORTFOLIO_TEST_POSTGRES_URL:-}" ]]; then
+    echo "PostgreSQL tests: ON ($PORTFOLIO_TEST_POSTGRES_URL)"
+  else
+    echo "################################################################"
+    echo "# PostgreSQL tests: SKIPPED (no server on 127.0.0.1:5432 and   #"
+    echo "# PORTFOLIO_TEST_POSTGRES_URL unset). Only SQLite is tested.   #"
+    echo "################################################################"
+  fi
+}
+
+ensure_chromium() {
+  if [[ -x /usr/bin/chromium ]]; then return; fi
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    echo "Installing Debian's chromium for the browser tests..."
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null \
+      || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; }
+  else
+    echo "Browser tests need Debian's chromium at /usr/bin/chromium: run 'sudo apt-get install chromium' and retry." >&2
+    exit 1
+  fi
+}
+
+web_deps() {
+  command -v npm >/dev/null || { echo "npm is missing: install Node.js 20 and npm" >&2; exit 1; }
+  if [[ ! -d web/node_modules ]] || [[ web/package-lock.json -nt web/node_modules/.package-lock.json ]]; then
+    (cd web && npm ci --no-audit --no-fund)
+  fi
+}
+
+test_go() {
+  section "Go: vet"
+  go vet ./...
+  section "Go: tests (SQLite, PostgreSQL)"
+  ensure_postgres_url
+  go test -count=1 -timeout 15m ./...
+  section "Go: fuzz targets (short run)"
+  FUZZTIME=${FUZZTIME:-5s} bash scripts/fuzz.sh
+}
+
+test_web() {
+  web_deps
+  section "Web: type check and unit tests"
+  (cd web && npm run typecheck && npm test)
+}
+
+test_e2e() {
+  web_deps
+  ensure_chromium
+  section "Build: SPA and binary"
+  (cd web && npm run build)
+  go build -o bin/portfolio ./cmd/portfolio
+  section "Web: browser tests (Chromium)"
+  (cd web && npm run e2e)
+}
+
+case $what in
+  go) test_go ;;
+  web) test_web ;;
+  e2e) test_e2e ;;
+  all) test_go; test_web; test_e2e; section "All tests passed" ;;
+  *) echo "usage: $0 [go|web|e2e|all]" >&2; exit 2 ;;
+esac
