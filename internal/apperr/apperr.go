@@ -13,18 +13,18 @@ type Kind int
 
 // The kinds of error a handler can return.
 const (
-	KindInternal     Kind = iota // 500, cause logged, generic text shown
-	KindBadRequest               // 400
-	KindUnauthorized             // 401: "refresh your token"
-	KindForbidden                // 403
-	KindNotFound                 // 404 (also for rows outside the tenant)
-	KindMethodNotAllowed         // 405
-	KindConflict                 // 409
-	KindTooLarge                 // 413
-	KindUnsupported              // 415
-	KindValidation               // 422 with field details
-	KindTooMany                  // 429
-	KindUnavailable              // 503
+	KindInternal         Kind = iota // 500, cause logged, generic text shown
+	KindBadRequest                   // 400
+	KindUnauthorized                 // 401: "refresh your token"
+	KindForbidden                    // 403
+	KindNotFound                     // 404 (also for rows outside the tenant)
+	KindMethodNotAllowed             // 405
+	KindConflict                     // 409
+	KindTooLarge                     // 413
+	KindUnsupported                  // 415
+	KindValidation                   // 422 with field details
+	KindTooMany                      // 429
+	KindUnavailable                  // 503
 )
 
 // Error is a classified, user-presentable error.

@@ -19,18 +19,18 @@ type validationItem struct {
 }
 
 var statusOf = map[apperr.Kind]int{
-	apperr.KindInternal:     http.StatusInternalServerError,
-	apperr.KindBadRequest:   http.StatusBadRequest,
-	apperr.KindUnauthorized: http.StatusUnauthorized,
-	apperr.KindForbidden:    http.StatusForbidden,
-	apperr.KindNotFound:     http.StatusNotFound,
-	apperr.KindConflict:     http.StatusConflict,
+	apperr.KindInternal:         http.StatusInternalServerError,
+	apperr.KindBadRequest:       http.StatusBadRequest,
+	apperr.KindUnauthorized:     http.StatusUnauthorized,
+	apperr.KindForbidden:        http.StatusForbidden,
+	apperr.KindNotFound:         http.StatusNotFound,
+	apperr.KindConflict:         http.StatusConflict,
 	apperr.KindMethodNotAllowed: http.StatusMethodNotAllowed,
-	apperr.KindTooLarge:     http.StatusRequestEntityTooLarge,
-	apperr.KindUnsupported:  http.StatusUnsupportedMediaType,
-	apperr.KindValidation:   http.StatusUnprocessableEntity,
-	apperr.KindTooMany:      http.StatusTooManyRequests,
-	apperr.KindUnavailable:  http.StatusServiceUnavailable,
+	apperr.KindTooLarge:         http.StatusRequestEntityTooLarge,
+	apperr.KindUnsupported:      http.StatusUnsupportedMediaType,
+	apperr.KindValidation:       http.StatusUnprocessableEntity,
+	apperr.KindTooMany:          http.StatusTooManyRequests,
+	apperr.KindUnavailable:      http.StatusServiceUnavailable,
 }
 
 // WriteError answers err as {"detail": ...} in the request's language. An
