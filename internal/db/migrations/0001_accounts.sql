@@ -23,6 +23,24 @@ CREATE TABLE role (
   row_version INTEGER NOT NULL DEFAULT 1
 );
 
+-- Job functions of internal users (users.function_id, user_function).
+CREATE TABLE function (
+  function_id {{PK}},
+  function_name TEXT NOT NULL,
+  function_description TEXT,
+  row_version INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX function_name_idx ON function (function_name);
+
+-- Kinds of partner companies (landlord, property manager, ...).
+CREATE TABLE partnertype (
+  partnertype_id {{PK}},
+  partnertype_name TEXT NOT NULL,
+  partnertype_description TEXT,
+  row_version INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX partnertype_name_idx ON partnertype (partnertype_name);
+
 CREATE TABLE customergroup (
   customergroup_id {{PK}},
   customergroup_name TEXT NOT NULL,
@@ -49,15 +67,19 @@ CREATE TABLE partnergroup (
   partnergroup_description TEXT,
   row_version INTEGER NOT NULL DEFAULT 1
 );
+CREATE INDEX partnergroup_name_idx ON partnergroup (partnergroup_name);
 
 CREATE TABLE partnercompany (
   partnercompany_id {{PK}},
   partnergroup_id {{BIGINT}} NOT NULL REFERENCES partnergroup (partnergroup_id),
   partnercompany_name TEXT NOT NULL,
   partnercompany_shortname TEXT NOT NULL CHECK (length(partnercompany_shortname) <= 10),
+  partnertype_id {{BIGINT}} REFERENCES partnertype (partnertype_id),
   row_version INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX partnercompany_partnergroup_idx ON partnercompany (partnergroup_id);
+CREATE INDEX partnercompany_partnertype_idx ON partnercompany (partnertype_id);
+CREATE INDEX partnercompany_name_idx ON partnercompany (partnercompany_name);
 
 CREATE TABLE team (
   team_id {{PK}},
@@ -69,32 +91,38 @@ CREATE TABLE team (
   row_version INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX team_parent_idx ON team (parent_id);
+CREATE INDEX team_name_idx ON team (team_name);
 
 CREATE TABLE team_customergroup (
   team_id {{BIGINT}} NOT NULL REFERENCES team (team_id) ON DELETE CASCADE,
   customergroup_id {{BIGINT}} NOT NULL REFERENCES customergroup (customergroup_id),
   PRIMARY KEY (team_id, customergroup_id)
 );
+CREATE INDEX team_customergroup_customergroup_idx ON team_customergroup (customergroup_id);
 CREATE TABLE team_partnergroup (
   team_id {{BIGINT}} NOT NULL REFERENCES team (team_id) ON DELETE CASCADE,
   partnergroup_id {{BIGINT}} NOT NULL REFERENCES partnergroup (partnergroup_id),
   PRIMARY KEY (team_id, partnergroup_id)
 );
+CREATE INDEX team_partnergroup_partnergroup_idx ON team_partnergroup (partnergroup_id);
 CREATE TABLE team_company (
   team_id {{BIGINT}} NOT NULL REFERENCES team (team_id) ON DELETE CASCADE,
   company_id {{BIGINT}} NOT NULL REFERENCES company (company_id),
   PRIMARY KEY (team_id, company_id)
 );
+CREATE INDEX team_company_company_idx ON team_company (company_id);
 CREATE TABLE team_partnercompany (
   team_id {{BIGINT}} NOT NULL REFERENCES team (team_id) ON DELETE CASCADE,
   partnercompany_id {{BIGINT}} NOT NULL REFERENCES partnercompany (partnercompany_id),
   PRIMARY KEY (team_id, partnercompany_id)
 );
+CREATE INDEX team_partnercompany_partnercompany_idx ON team_partnercompany (partnercompany_id);
 CREATE TABLE team_role (
   team_id {{BIGINT}} NOT NULL REFERENCES team (team_id) ON DELETE CASCADE,
   role_id {{BIGINT}} NOT NULL REFERENCES role (role_id),
   PRIMARY KEY (team_id, role_id)
 );
+CREATE INDEX team_role_role_idx ON team_role (role_id);
 
 -- The user entity lives in "users": "user" is reserved in PostgreSQL.
 CREATE TABLE users (
@@ -120,6 +148,7 @@ CREATE TABLE users (
   user_fax_phonenumber TEXT,
   user_mobile TEXT,
   hollyday_representative {{BIGINT}} REFERENCES users (user_id),
+  function_id {{BIGINT}} REFERENCES function (function_id),
   user_verified_at {{TIMESTAMP}},
   user_language TEXT,
   row_version INTEGER NOT NULL DEFAULT 1
@@ -129,6 +158,9 @@ CREATE INDEX users_customergroup_idx ON users (customergroup_id);
 CREATE INDEX users_partnergroup_idx ON users (partnergroup_id);
 CREATE INDEX users_company_idx ON users (company_id);
 CREATE INDEX users_lastname_idx ON users (user_lastname);
+CREATE INDEX users_firstname_idx ON users (user_firstname);
+CREATE INDEX users_function_idx ON users (function_id);
+CREATE INDEX users_hollyday_representative_idx ON users (hollyday_representative);
 
 CREATE TABLE user_role (
   user_id {{BIGINT}} NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
@@ -158,6 +190,25 @@ CREATE TABLE user_partnercompany (
 );
 CREATE INDEX user_partnercompany_pc_idx ON user_partnercompany (partnercompany_id);
 
+-- A user's partner groups over time (partner group relation "users").
+CREATE TABLE user_partnergroup (
+  user_id {{BIGINT}} NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+  partnergroup_id {{BIGINT}} NOT NULL REFERENCES partnergroup (partnergroup_id),
+  valid_from DATE,
+  valid_to DATE,
+  PRIMARY KEY (user_id, partnergroup_id),
+  CHECK (valid_to IS NULL OR valid_from IS NULL OR valid_to >= valid_from)
+);
+CREATE INDEX user_partnergroup_partnergroup_idx ON user_partnergroup (partnergroup_id);
+
+-- The functions of an internal user (user_functions, several).
+CREATE TABLE user_function (
+  user_id {{BIGINT}} NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
+  function_id {{BIGINT}} NOT NULL REFERENCES function (function_id),
+  PRIMARY KEY (user_id, function_id)
+);
+CREATE INDEX user_function_function_idx ON user_function (function_id);
+
 CREATE TABLE user_customergroup (
   user_id {{BIGINT}} NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
   customergroup_id {{BIGINT}} NOT NULL REFERENCES customergroup (customergroup_id),
@@ -166,6 +217,7 @@ CREATE TABLE user_customergroup (
   PRIMARY KEY (user_id, customergroup_id),
   CHECK (valid_to IS NULL OR valid_from IS NULL OR valid_to >= valid_from)
 );
+CREATE INDEX user_customergroup_customergroup_idx ON user_customergroup (customergroup_id);
 CREATE TABLE user_company (
   user_id {{BIGINT}} NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
   company_id {{BIGINT}} NOT NULL REFERENCES company (company_id),
@@ -174,6 +226,7 @@ CREATE TABLE user_company (
   PRIMARY KEY (user_id, company_id),
   CHECK (valid_to IS NULL OR valid_from IS NULL OR valid_to >= valid_from)
 );
+CREATE INDEX user_company_company_idx ON user_company (company_id);
 
 -- Permissions: table groups with per-role and per-user c/r/u/d flags, and
 -- the menu/table access rules (subject, action, role, optional teams and
@@ -191,6 +244,7 @@ CREATE TABLE tablename (
   row_version INTEGER NOT NULL DEFAULT 1,
   UNIQUE (tablegroup_id, table_name)
 );
+CREATE INDEX tablename_table_name_idx ON tablename (table_name);
 CREATE TABLE crud (
   crud_id {{PK}},
   role_id {{BIGINT}} NOT NULL REFERENCES role (role_id) ON DELETE CASCADE,
@@ -202,6 +256,7 @@ CREATE TABLE crud (
   row_version INTEGER NOT NULL DEFAULT 1,
   UNIQUE (role_id, tablegroup_id)
 );
+CREATE INDEX crud_tablegroup_idx ON crud (tablegroup_id);
 CREATE TABLE user_tablegroup (
   user_id {{BIGINT}} NOT NULL REFERENCES users (user_id) ON DELETE CASCADE,
   tablegroup_id {{BIGINT}} NOT NULL REFERENCES tablegroup (tablegroup_id) ON DELETE CASCADE,
@@ -211,6 +266,7 @@ CREATE TABLE user_tablegroup (
   crud_d SMALLINT NOT NULL DEFAULT 0 CHECK (crud_d IN (0, 1)),
   PRIMARY KEY (user_id, tablegroup_id)
 );
+CREATE INDEX user_tablegroup_tablegroup_idx ON user_tablegroup (tablegroup_id);
 -- access: one row per (subject, action, role); access_kind 'menu' or 'table';
 -- access_teams and access_options are comma-separated restrictions.
 CREATE TABLE access (
@@ -225,6 +281,7 @@ CREATE TABLE access (
   UNIQUE (access_kind, access_subject, access_action, role_code)
 );
 CREATE INDEX access_role_idx ON access (role_code);
+CREATE INDEX access_subject_idx ON access (access_subject);
 
 -- Sessions: one row per login (a refresh-token family). Access tokens carry
 -- session_id; a revoked or idle session stops every token at once.

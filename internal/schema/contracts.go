@@ -1,0 +1,256 @@
+package schema
+
+// Fixed lookup ids the contract definitions rely on; the seed creates them.
+const (
+	// MaturityFixedDate is the maturity type showing a fixed maturity date.
+	MaturityFixedDate int64 = 1
+	// MaturityRanges is the maturity type showing daily and monthly ranges.
+	MaturityRanges int64 = 2
+	// CriteriaWithValueA and CriteriaWithValueB are the only criteria whose
+	// contract criteria carry a numeric value.
+	CriteriaWithValueA int64 = 1
+	CriteriaWithValueB int64 = 39
+)
+
+// Recurring payment type ids: the sum per month is shown for types 1, 3-9,
+// the percentage for types 2 and 10.
+var (
+	paymentTypesWithSum        = idList(1, 3, 4, 5, 6, 7, 8, 9)
+	paymentTypesWithPercentage = idList(2, 10)
+)
+
+// Deadline units of notice periods and extensions.
+var periodUnits = []Option{opt("day", "Day"), opt("week", "Week"), opt("month", "Month"), opt("year", "Year")}
+
+// contracts: contracts and everything hanging from them (area links,
+// deadlines, recurring payments, criteria, special rights, cost types,
+// service objects, index clauses) with their lookups. Migration
+// 0004_contracts.sql.
+func contracts() ([]Entity, []Link) {
+	viaContract := Path{"contract_id", "company_id", "customergroup_id"}
+	viaContractPartner := Path{"contract_id", "partner_company", "partnergroup_id"}
+	optionTypes := In("contractaction_type", Text("active_option"), Text("automatic_option"), Text("automatic_extension"))
+
+	entities := []Entity{
+		lookup("contracttype", "Kind of contract (lease, service, ...)."),
+		lookup("documentcontracttype", "Role of a document in a contract (main contract, amendment, ...)."),
+		lookup("maturitytype", "How a recurring payment falls due. Fixed ids: 1 fixed date, 2 daily and monthly ranges."),
+		lookup("recurringpaymenttype", "Kind of recurring payment. Ids 1, 3-9 are sums per month, 2 and 10 percentages."),
+		lookup("serviceobjecttype", "Kind of service object."),
+		{
+			Name: "criteriatype", Doc: "Kind of criteria; has_value says whether its criteria carry a value, units the units offered.",
+			Lookup: true, Tenant: global,
+			Fields: []Field{
+				name("criteriatype_name"),
+				memo("criteriatype_description").optional(),
+				flag("has_value").def(Int(1)).label("Has value"),
+				multi("unit_id", "unit", "units").optional().label("Units"),
+			},
+			Relations: []Relation{manyToMany("units", "unit", "criteriatype_unit")},
+		},
+		{
+			Name: "criteria", Doc: "A contract condition (criteria). Ids 1 and 39 carry a numeric value.",
+			Tenant: global,
+			Fields: []Field{
+				name("criteria_name"),
+				ref("criteriatype_id", "criteriatype"),
+				memo("criteria_description").optional(),
+			},
+			Relations: []Relation{hasMany("choices", "choice", "criteria_id")},
+		},
+		{
+			Name: "choice", Doc: "One answer a criteria offers.",
+			Lookup: true, Tenant: global,
+			Fields: []Field{
+				ref("criteria_id", "criteria").cascade(),
+				name("choice_name"),
+				flag("has_value").def(Int(1)).label("Has value"),
+			},
+		},
+		masterData("specialright", "A special right a contract may grant (pre-emption, sublease, ...).").
+			withRelations(manyToMany("contract", "contract", "contract_specialright")),
+		{
+			Name: "costtype", Doc: "An internal cost type, mapped to external cost types and to contracts.",
+			Tenant: global,
+			Fields: []Field{
+				name("costtype_name"),
+				flag("costtype_maingroup").label("Main group"),
+				memo("costtype_description").optional(),
+			},
+			Relations: []Relation{
+				manyToMany("externalcosttype", "externalcosttype", "costtype_externalcosttype"),
+				manyToMany("contract", "contract", "contract_costtype"),
+			},
+		},
+		masterData("externalcosttype", "A cost type as landlords name it on invoices.").
+			withRelations(manyToMany("costtype", "costtype", "costtype_externalcosttype")),
+		{
+			Name: "indexclause", Doc: "An index clause: how a rent follows a price index.",
+			Tenant: byCustomer(Path{"recurring_payment", "contract_id", "company_id", "customergroup_id"}),
+			Fields: []Field{
+				name("indexclause_name"),
+				memo("indexclause_adjustment_rule"),
+				memo("indexclause_description").label("Adjustment description"),
+				integer("indexclause_baseyear").label("Base year").minValue(1900).maxValue(2100),
+				day("indexclause_begin_date"),
+				decimal("indextransmission_percent").minValue(0).maxValue(100),
+				flag("change_in_percent"),
+				decimal("indexclause_minimal_percent_change").optional().showWhen(IsTruthy("change_in_percent")),
+				decimal("indexclause_minimal_point_change").optional().showWhen(IsFalsy("change_in_percent")).
+					rules(RequiredIfNull("indexclause_minimal_percent_change")),
+			},
+			Relations: []Relation{hasMany("recurring_payment", "recurringpayment", "indexclause_id")},
+		},
+		{
+			Name: "serviceobject", AccessSubject: "service_object", Doc: "A serviced object (installation, equipment) at areas, locations and contracts.",
+			Tenant: byCustomer(
+				Path{"location", "company_id", "customergroup_id"},
+				Path{"contract", "company_id", "customergroup_id"},
+				Path{"area", "location_id", "company_id", "customergroup_id"},
+			),
+			Fields: []Field{
+				name("serviceobject_name"),
+				str("serviceobject_name_external", lenName).optional().search(),
+				memo("serviceobject_description").optional(),
+				ref("serviceobjecttype_id", "serviceobjecttype"),
+				str("serviceobject_location_name", 0).label("Location").derive(ListOf("location", "location_name")),
+				integer("serviceobject_area_count").label("Amount of areas").derive(CountOf("area")),
+				str("serviceobject_contract_name", 0).label("Contract").derive(ListOf("contract", "contract_name")),
+				stamp("serviceobject_last_change_time").label("Last change").derive(Now(false)).index(),
+			},
+			Relations: []Relation{
+				manyToMany("area", "area", "area_serviceobject"),
+				manyToMany("location", "location", "location_serviceobject"),
+				manyToMany("contract", "contract", "contract_serviceobject"),
+			},
+		},
+		{
+			Name: "contract", Doc: "A lease or service contract of a company for a point of sale at a location.",
+			Tenant: byCustomer(viaCompany).orPartner(Path{"partner_company", "partnergroup_id"}),
+			Fields: []Field{
+				name("contract_name"),
+				ref("contracttype_id", "contracttype"),
+				ref("company_id", "company"),
+				ref("pos_id", "pos").where("company_id", "company_id"),
+				ref("location_id", "location"),
+				ref("currency_id", "currency"),
+				day("contract_begin_date").index(),
+				day("contract_end_date").after("contract_begin_date").index(),
+				day("contract_first_possible_end_date").after("contract_begin_date").index(),
+				flag("contract_migration_checked"),
+				flag("contract_resiliation").kind(KindCustomSelect).
+					withOptions(optInt(0, "Pending"), optInt(1, "Resiliated")),
+				decimal("contract_rentalspace_sum").label("Rental space").derive(SumOver("area", "rentalspace_value")),
+				decimal("contract_allocationspace_sum").label("Allocation space").derive(SumOver("area", "allocationspace_value")),
+				day("contract_next_notice_date").label("Next notice date").derive(MinOver("deadlines", "contractaction_notice_date")),
+			},
+			Relations: []Relation{
+				hasMany("invoice", "invoice", "contract_id"),
+				manyToMany("area", "area", "contract_area"),
+				manyToMany("partner_company", "partnercompany", "contract_partnercompany"),
+				manyToMany("document", "document", "contract_document"),
+				hasMany("deadlines", "contractaction", "contract_id"),
+				hasMany("recurring_payment", "recurringpayment", "contract_id"),
+				manyToMany("service_object", "serviceobject", "contract_serviceobject"),
+				manyToMany("costtype", "costtype", "contract_costtype"),
+				manyToMany("criteria", "criteria", "contract_criteria"),
+				manyToMany("specialright", "specialright", "contract_specialright"),
+			},
+		},
+		{
+			Name: "contractaction", Doc: "A contract deadline: option, automatic extension or (special) resiliation with its notice period.",
+			Label:  []string{"contractaction_type", "contractaction_notice_date"},
+			Tenant: byCustomer(viaContract).orPartner(viaContractPartner),
+			Fields: []Field{
+				ref("contract_id", "contract").cascade(),
+				enum("contractaction_acting_by", opt("mieter_vermieter", "Tenant and landlord"),
+					opt("mieter", "Tenant"), opt("vermieter", "Landlord")).label("Acting by"),
+				enum("contractaction_type", opt("active_option", "Active option"), opt("automatic_option", "Automatic option"),
+					opt("automatic_extension", "Automatic extension"), opt("resiliation", "Resiliation"),
+					opt("special_resiliation", "Special resiliation")).label("Type").index(),
+				day("contractaction_resiliation_date").optional().
+					showWhen(In("contractaction_type", Text("resiliation"), Text("special_resiliation"))),
+				integer("contractaction_options_count").optional().minValue(1).showWhen(optionTypes).
+					label("Options (empty: unlimited)"),
+				integer("contractaction_extension_value").minValue(0).showWhen(optionTypes).
+					unit("contractaction_extension_unit", ""),
+				enum("contractaction_extension_unit", periodUnits...).showWhen(optionTypes),
+				integer("contractaction_notice_period_value").minValue(0).unit("contractaction_notice_period_unit", ""),
+				enum("contractaction_notice_period_unit", periodUnits...),
+				day("contractaction_notice_date").optional().index(),
+				stamp("contractaction_creation_time").derive(Now(true)),
+				enum("contractaction_status", opt("active", "Active"), opt("unactive", "Inactive"), opt("cancelled", "Cancelled"),
+					opt("pulled", "Pulled"), opt("stopped", "Stopped")).def(Text("active")).index(),
+			},
+		},
+		{
+			Name: "recurringpayment", Doc: "A recurring payment of a contract (rent, service charge, ...).",
+			Tenant: byCustomer(viaContract).orPartner(viaPartnercompany),
+			Fields: []Field{
+				name("recurringpayment_name"),
+				ref("contract_id", "contract").cascade(),
+				ref("partnercompany_id", "partnercompany").optional(),
+				ref("bankdata_id", "bankdata").kind(KindCustomList).requiredWhen(OptionsFilled("bankdata_id")).
+					where("partnercompany_id", "partnercompany_id"),
+				ref("taxrate_id", "taxrate").kind(KindCustomList),
+				ref("recurringpaymenttype_id", "recurringpaymenttype"),
+				ref("sachkonto_id", "sachkonto"),
+				decimal("recurringpayment_sum_per_month").showWhen(In("recurringpaymenttype_id", paymentTypesWithSum...)),
+				decimal("recurringpayment_condition_percentage").optional().minValue(0).maxValue(100),
+				decimal("recurringpayment_percentage").minValue(0).maxValue(100).
+					showWhen(In("recurringpaymenttype_id", paymentTypesWithPercentage...)),
+				day("recurringpayment_begin_date").index(),
+				day("recurringpayment_end_date").after("recurringpayment_begin_date").index(),
+				memo("recurringpayment_condition_comment").optional(),
+				memo("bemerkung").optional().label("Remark"),
+				ref("maturitytype_id", "maturitytype"),
+				day("recurringpayment_maturity_date").showWhen(In("maturitytype_id", Int(MaturityFixedDate))),
+				integer("recurringpayment_maturity_daily_range").minValue(1).maxValue(31).
+					showWhen(In("maturitytype_id", Int(MaturityRanges))),
+				integer("recurringpayment_maturity_monthly_range").minValue(1).maxValue(12).
+					showWhen(In("maturitytype_id", Int(MaturityRanges))),
+				flag("recurringpayment_value_deposit").kind(KindYesNo),
+				ref("indexclause_id", "indexclause").optional().showWhen(In("recurringpayment_value_deposit", Int(1))),
+			},
+		},
+	}
+	links := []Link{
+		link("criteriatype_unit", "criteriatype", "unit"),
+		link("costtype_externalcosttype", "costtype", "externalcosttype").cascadeBoth(),
+		link("contract_area", "contract", "area",
+			append([]Field{
+				ref("usagetype_id", "usagetype"),
+				ref("unit_id", "unit").def(Int(DefaultUnitID)),
+				decimal("rentalspace_value").minValue(0).unit("unit_id", "area"),
+				decimal("allocationspace_value").minValue(0).unit("unit_id", "area"),
+				flag("mainusage").label("Main usage"),
+			}, append(validity(true), memo("description").optional())...)...,
+		).withID("contract_area_id"),
+		link("contract_partnercompany", "contract", "partnercompany",
+			enum("partner_role", opt("owner", "Owner"), opt("manager", "Manager")),
+		).withID("contract_partnercompany_id").unique("contract_id", "partnercompany_id", "partner_role"),
+		link("contract_costtype", "contract", "costtype", memo("comment").optional()),
+		link("contract_criteria", "contract", "criteria",
+			append([]Field{
+				decimal("value").showWhen(In("criteria_id", Int(CriteriaWithValueA), Int(CriteriaWithValueB))),
+				ref("choice_id", "choice").optional().requiredWhen(OptionsFilled("choice_id")).
+					where("criteria_id", "criteria_id"),
+			}, append(validity(true),
+				flag("exists").label("Exists"),
+				flag("is_obsolete").label("Obsolete"),
+				memo("comment").optional())...)...,
+		).withID("contract_criteria_id"),
+		link("contract_specialright", "contract", "specialright",
+			memo("description").optional(),
+			day("date").label("Date"),
+			flag("is_availed").label("Availed"),
+			flag("is_passive").label("Passive"),
+			day("prior_notice_date").optional(),
+			day("termination_date").optional(),
+		).withID("contract_specialright_id"),
+		link("contract_serviceobject", "contract", "serviceobject").cascadeBoth(),
+		link("area_serviceobject", "area", "serviceobject").cascadeBoth(),
+		link("location_serviceobject", "location", "serviceobject").cascadeBoth(),
+	}
+	return entities, links
+}

@@ -1,0 +1,455 @@
+// Package schema is the single source of truth for Portfolio's entities: their
+// fields (storage type, form kind, length, regex, requirement, default,
+// visibility, derivation), validation rules, relations (one-to-many and
+// many-to-many link tables with their own attributes), default list label,
+// permission subject, tenant path and limits.
+//
+// The definitions drive the migrations' agreement test, the generic table
+// engine (query, write, relations, export, history) and, through Serve, the
+// table definitions the React app renders its generic screens from. Rules
+// and conditions are plain data (see Rule and Cond) so the Go evaluator and
+// the browser evaluate the same declarations.
+//
+// The registry (Default, All, Get) is built and validated once at program
+// start; an inconsistent definition panics there. Everything it returns is
+// shared and read-only.
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// DataType is how a field's value is stored and exchanged.
+type DataType string
+
+// The data types. Each maps to one column type in the migrations:
+// id → {{BIGINT}} (or {{PK}}), string → TEXT, int → INTEGER,
+// decimal → NUMERIC(18,4), bool → SMALLINT 0/1, date → DATE,
+// datetime → {{TIMESTAMP}}.
+const (
+	TypeID       DataType = "id"
+	TypeString   DataType = "string"
+	TypeInt      DataType = "int"
+	TypeDecimal  DataType = "decimal"
+	TypeBool     DataType = "bool"
+	TypeDate     DataType = "date"
+	TypeDateTime DataType = "datetime"
+)
+
+// Kind is the generic form field kind of the shell specification; it is
+// served as attribute_datatype_hint and picks the React input.
+type Kind string
+
+// The form field kinds, spelled as the specification spells them.
+const (
+	KindText         Kind = "text"
+	KindTextarea     Kind = "textarea"
+	KindHTML         Kind = "html"
+	KindList         Kind = "list"          // select over the referenced entity (Multiple for several)
+	KindCustomList   Kind = "custom_list"   // select fed by a module endpoint rather than the generic list
+	KindListSelect   Kind = "list_select"   // list with search-as-you-type
+	KindYesNo        Kind = "yesno"         // Yes/No select storing 1/0
+	KindCustomSelect Kind = "custom-select" // select over fixed Options
+	KindCheckbox     Kind = "checkbox"
+	KindFile         Kind = "file"
+	KindPassword     Kind = "password" // optionally generated (Field.Generate)
+	KindColor        Kind = "color"
+	KindSmiley       Kind = "smiley"
+	KindDatePicker   Kind = "date-picker" // a start_date/end_date range picker
+	KindDate         Kind = "date"        // with time when the type is datetime
+	KindBoolean      Kind = "boolean"     // inline 1/0 switch
+	KindNumber       Kind = "number"
+	KindDecimal      Kind = "decimal" // step 0.01
+)
+
+// Literal is a constant in a definition: a default, an option value or a
+// value a condition compares with. The zero Literal means "none".
+type Literal struct {
+	kind literalKind
+	num  int64
+	text string
+}
+
+type literalKind uint8
+
+const (
+	litNone literalKind = iota
+	litInt
+	litDecimal
+	litText
+)
+
+// Int is an integer literal (also ids and booleans 0/1).
+func Int(n int64) Literal { return Literal{kind: litInt, num: n} }
+
+// Decimal is a decimal literal written in canonical form, e.g. "24.5".
+func Decimal(s string) Literal { return Literal{kind: litDecimal, text: s} }
+
+// Text is a string literal (also dates "2000-01-01" and date-times).
+func Text(s string) Literal { return Literal{kind: litText, text: s} }
+
+// IsZero reports whether the literal is absent.
+func (l Literal) IsZero() bool { return l.kind == litNone }
+
+// IsNumber reports whether the literal is an integer or a decimal.
+func (l Literal) IsNumber() bool { return l.kind == litInt || l.kind == litDecimal }
+
+// IsText reports whether the literal is a string.
+func (l Literal) IsText() bool { return l.kind == litText }
+
+// Int64 returns the integer value and whether the literal is an integer.
+func (l Literal) Int64() (int64, bool) { return l.num, l.kind == litInt }
+
+// String is the canonical text form; conditions compare values in this form
+// ("1" equals 1, "extern_client" equals "extern_client").
+func (l Literal) String() string {
+	switch l.kind {
+	case litInt:
+		return strconv.FormatInt(l.num, 10)
+	case litDecimal, litText:
+		return l.text
+	}
+	return ""
+}
+
+// MarshalJSON writes numbers as JSON numbers and strings as JSON strings.
+func (l Literal) MarshalJSON() ([]byte, error) {
+	switch l.kind {
+	case litInt:
+		return []byte(strconv.FormatInt(l.num, 10)), nil
+	case litDecimal:
+		if _, err := strconv.ParseFloat(l.text, 64); err != nil {
+			return nil, fmt.Errorf("schema: decimal literal %q: %w", l.text, err)
+		}
+		return []byte(l.text), nil
+	case litText:
+		return json.Marshal(l.text)
+	}
+	return []byte("null"), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: integral numbers become Int,
+// other numbers Decimal, strings Text, null the zero Literal.
+func (l *Literal) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case bytes.Equal(b, []byte("null")):
+		*l = Literal{}
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return fmt.Errorf("schema: literal: %w", err)
+		}
+		*l = Text(s)
+	default:
+		if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+			*l = Int(n)
+			return nil
+		}
+		if _, err := strconv.ParseFloat(string(b), 64); err != nil {
+			return fmt.Errorf("schema: literal %s is neither number nor string", b)
+		}
+		*l = Decimal(string(b))
+	}
+	return nil
+}
+
+// Option is one fixed choice of an enumerated field (team_type, deadline
+// status, ...). Label is the English text; Serve asks the label lookup for
+// "<field>.<value>" first.
+type Option struct {
+	Value Literal `json:"value"`
+	Label string  `json:"label"`
+}
+
+// Requirement says when a field must be filled. The zero value is "always
+// required", the specification's default ("fields are required unless
+// marked optional").
+type Requirement struct {
+	// Optional fields may stay empty.
+	Optional bool `json:"optional,omitempty"`
+	// When, if set, makes the field required only while the condition holds
+	// (required_if); otherwise it may stay empty.
+	When *Cond `json:"when,omitempty"`
+}
+
+// Always reports whether the field is unconditionally required.
+func (r Requirement) Always() bool { return !r.Optional && r.When == nil }
+
+// Match narrows the options of a list field: the referenced rows whose
+// Target column equals this row's Source field (bankdata of the chosen
+// partner company, choices of the chosen criteria; when Source holds several
+// values, any of them), or equals the constant Value (parent teams are intern
+// teams). Exactly one of Source and Value is set.
+type Match struct {
+	Target string  `json:"target"`
+	Source string  `json:"source,omitempty"`
+	Value  Literal `json:"value,omitzero"`
+}
+
+// Field is one attribute of an entity or of a link table.
+type Field struct {
+	// Name is the attribute and column name (spec spelling kept).
+	Name string
+	// Type is how the value is stored.
+	Type DataType
+	// Kind is the form field kind (attribute_datatype_hint).
+	Kind Kind
+	// Label is the English nice name used when no attribute_i18n text exists.
+	Label string
+	// MaxLen is the maximum length in characters; 0 means unlimited.
+	MaxLen int
+	// Regexp must match a non-empty value (Go RE2 and JavaScript compatible
+	// syntax); RegexpMessage is the per-field failure message.
+	Regexp, RegexpMessage string
+	// Required says when the field must be filled.
+	Required Requirement
+	// Default is written whenever the field is left empty (on create and on
+	// update), so a column with a default can be NOT NULL. Booleans always
+	// default to 0.
+	Default Literal
+	// ReadOnly fields are never written through the generic API.
+	ReadOnly bool
+	// Immutable fields are written on create only (team_for_all_customer).
+	Immutable bool
+	// HiddenOnCreate and HiddenOnUpdate hide the field in the create or the
+	// edit form; a hidden field is neither validated nor written.
+	HiddenOnCreate, HiddenOnUpdate bool
+	// WriteOnly values are accepted but never read back (passwords).
+	WriteOnly bool
+	// Internal columns belong to modules (normalised e-mail, storage keys):
+	// not served, not listed, not writable through the generic API.
+	Internal bool
+	// ShowWhen, if set, shows the field only while the condition holds; a
+	// field that is not shown is neither validated nor written (it is
+	// stored empty).
+	ShowWhen *Cond
+	// Derived marks a computed value and says how it is computed.
+	Derived *Derivation
+	// Ref names the referenced entity of a foreign key (Type id) or of a
+	// multi-select stored through a relation.
+	Ref string
+	// OnDelete is the foreign key's delete action: "" (no action),
+	// "cascade" or "set null".
+	OnDelete string
+	// OptionsWhere narrows a list field's options by fields of this row.
+	OptionsWhere []Match
+	// Through names a many-to-many relation of the same entity that stores
+	// this (multi-)select; such a field has no column.
+	Through string
+	// Multiple lets a list field hold several values (only with Through).
+	Multiple bool
+	// Rules are the cross-field and value rules beyond Required, MaxLen and
+	// Regexp (see Field.Checks for the complete list).
+	Rules []Rule
+	// Unit names the sibling field holding this number's unit; UnitKey is
+	// the unit group (unit.unit_key) offered when that sibling references
+	// unit. A unit selector is required whenever it is shown.
+	Unit, UnitKey string
+	// Options are the fixed choices of an enumerated field.
+	Options []Option
+	// Searchable fields take part in the list keyword search (filter_all).
+	Searchable bool
+	// Indexed fields are filtered or sorted on by list screens; the
+	// agreement test demands an index leading with the column. Foreign keys
+	// and the first label field are indexed implicitly.
+	Indexed bool
+	// Accept lists the file extensions a file field takes (".pdf").
+	Accept []string
+	// Generate lets a password field offer a generated value.
+	Generate bool
+}
+
+// Stored reports whether the field is a column of its table: multi-selects
+// stored through relations and values computed at read time are not.
+func (f *Field) Stored() bool {
+	return f.Through == "" && (f.Derived == nil || f.Derived.Stored())
+}
+
+// Writable reports whether the generic API accepts a value for the field.
+func (f *Field) Writable() bool {
+	return !f.ReadOnly && !f.Internal && f.Derived == nil
+}
+
+// Limits restrict what the generic screens and API offer for an entity.
+type Limits struct {
+	NoCreate bool `json:"no_create,omitempty"`
+	NoUpdate bool `json:"no_update,omitempty"`
+	NoDelete bool `json:"no_delete,omitempty"`
+	// NoGenericList disables listing through the generic read-rich call
+	// (document: listed only through its module's endpoints).
+	NoGenericList bool `json:"no_generic_list,omitempty"`
+}
+
+// ReadOnly reports whether nothing may be written (trackrecord, texttemplate).
+func (l Limits) ReadOnly() bool { return l.NoCreate && l.NoUpdate && l.NoDelete }
+
+// Path is a chain of steps from an entity to another: each step is a
+// foreign-key field of the current entity (followed to its Ref) or the name
+// of one of its relations (followed to the relation's target).
+type Path []string
+
+// TenantPath says how a row reaches the customer group and/or partner group
+// that scopes it for external users. A row is visible to an external client
+// user when any Customer path ends at the user's customer group, to an
+// external partner user when any Partner path ends at the user's partner
+// group. Global entities (lookups, administration) are not tenant-scoped;
+// every entity must say which it is.
+type TenantPath struct {
+	Global   bool
+	Customer []Path // each ends at entity customergroup; an empty path: the row is the customer group
+	Partner  []Path // each ends at entity partnergroup; an empty path: the row is the partner group
+}
+
+// RelKind tells how a relation finds its rows.
+type RelKind string
+
+// The relation kinds.
+const (
+	// HasMany: rows of Target whose Via path of foreign keys leads back to
+	// the owner (one step: a direct child; more: read-only, e.g. a
+	// company's tickets through their points of sale).
+	HasMany RelKind = "has_many"
+	// ManyToMany: rows of Target joined through the Link table, whose
+	// attributes belong to each pair (valid_from, comment, ...).
+	ManyToMany RelKind = "many_to_many"
+)
+
+// Relation is a relation tab of an entity. The API calls it
+// "<entity>_<name>_rel" (pos_location_rel, contract_deadlines_rel).
+type Relation struct {
+	Name   string
+	Kind   RelKind
+	Target string
+	// Via (HasMany): foreign-key fields from the target back to the owner.
+	Via Path
+	// Link (ManyToMany): the link table.
+	Link string
+	// Label is the English tab title used when no attribute_i18n text exists.
+	Label string
+}
+
+// APIName is the name the API uses for the relation of owner entity e.
+func (r *Relation) APIName(owner string) string { return owner + "_" + r.Name + "_rel" }
+
+// Direct reports whether rows can be added from the owner: a many-to-many
+// link or a one-step has-many whose foreign key the writer fills.
+func (r *Relation) Direct() bool { return r.Kind == ManyToMany || len(r.Via) == 1 }
+
+// LinkEnd is one side of a link table: the column holding the entity's key.
+type LinkEnd struct {
+	Entity   string
+	Column   string
+	OnDelete string // "" (no action), "cascade" or "set null"
+}
+
+// Link is a many-to-many link table, defined once and used by the relations
+// of both ends.
+type Link struct {
+	Table string
+	// ID names the link's own single-column key when the same pair may
+	// occur several times (periods, roles); empty means the pair is the key.
+	ID          string
+	Left, Right LinkEnd
+	// Attrs are the pair's own attributes.
+	Attrs []Field
+	// Unique lists column sets that must be unique beyond the key.
+	Unique [][]string
+}
+
+// End returns the end for entity, and the other end.
+func (l *Link) End(entity string) (own, other LinkEnd, ok bool) {
+	switch entity {
+	case l.Left.Entity:
+		return l.Left, l.Right, true
+	case l.Right.Entity:
+		return l.Right, l.Left, true
+	}
+	return LinkEnd{}, LinkEnd{}, false
+}
+
+// Attr finds a link attribute by name.
+func (l *Link) Attr(name string) (*Field, bool) {
+	for i := range l.Attrs {
+		if l.Attrs[i].Name == name {
+			return &l.Attrs[i], true
+		}
+	}
+	return nil, false
+}
+
+// Entity is one table-backed entity.
+type Entity struct {
+	// Name is the entity name used in routes and the API (/app/table/pos).
+	Name string
+	// Table is the SQL table; defaults to Name ("user" lives in "users").
+	Table string
+	// PK is the single-column primary key; defaults to Name + "_id".
+	PK string
+	// Subject is the permission subject of the c/r/u/d table rights (the
+	// table name in table groups); defaults to Name.
+	Subject string
+	// AccessSubject is the subject of the table-access rules (list, read,
+	// create, update, remove, note, seeHeader and relation tabs) when it is
+	// spelt differently (service_object, customer_group, partner_company,
+	// payment_info); defaults to Subject.
+	AccessSubject string
+	// Group is the domain group the entity is defined in (accounts, ...).
+	Group string
+	// Doc says in a sentence what a row is.
+	Doc string
+	// Label lists the fields of the default list label (address: zip, city
+	// name, street); defaults to <name>_name.
+	Label []string
+	// Fields are the attributes; the primary key is added when missing.
+	Fields []Field
+	// Relations are the relation tabs.
+	Relations []Relation
+	// Tenant says how rows are scoped for external users.
+	Tenant TenantPath
+	// Limits restrict the generic screens.
+	Limits Limits
+	// Lookup marks master-data tables edited inline in their list.
+	Lookup bool
+	// Unique lists column sets that must be unique (besides the key).
+	Unique [][]string
+
+	fieldIndex    map[string]int
+	relationIndex map[string]int
+}
+
+// Field finds a field by name.
+func (e *Entity) Field(name string) (*Field, bool) {
+	i, ok := e.fieldIndex[name]
+	if !ok {
+		return nil, false
+	}
+	return &e.Fields[i], true
+}
+
+// Relation finds a relation by its short name (location, deadlines).
+func (e *Entity) Relation(name string) (*Relation, bool) {
+	i, ok := e.relationIndex[name]
+	if !ok {
+		return nil, false
+	}
+	return &e.Relations[i], true
+}
+
+// Columns returns the stored fields in definition order (the primary key
+// first); row_version is not a field.
+func (e *Entity) Columns() []*Field {
+	out := make([]*Field, 0, len(e.Fields))
+	for i := range e.Fields {
+		if e.Fields[i].Stored() {
+			out = append(out, &e.Fields[i])
+		}
+	}
+	return out
+}
+
+// RowVersionColumn is the optimistic-locking counter every entity table has.
+const RowVersionColumn = "row_version"
