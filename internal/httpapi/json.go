@@ -73,13 +73,14 @@ func jsonError(err error) error {
 // way OAuth2 password-grant endpoints accept both.
 func DecodeForm(r *http.Request) (url.Values, error) {
 	switch {
-	case isContentType(r, "application/x-www-form-urlencoded"), isContentType(r, "multipart/form-data"):
-		if err := r.ParseMultipartForm(1 << 20); err != nil && !errors.Is(err, http.ErrNotMultipart) {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return nil, err
-			}
-			return nil, apperr.BadRequest("server.error.malformed_json").With(map[string]string{"reason": err.Error()})
+	case isContentType(r, "application/x-www-form-urlencoded"):
+		if err := r.ParseForm(); err != nil {
+			return nil, formError(err)
+		}
+		return r.PostForm, nil
+	case isContentType(r, "multipart/form-data"):
+		if err := r.ParseMultipartForm(1 << 20); err != nil {
+			return nil, formError(err)
 		}
 		return r.PostForm, nil
 	case isContentType(r, "application/json"):
@@ -101,6 +102,16 @@ func DecodeForm(r *http.Request) (url.Values, error) {
 		return v, nil
 	}
 	return nil, apperr.New(apperr.KindUnsupported, "server.error.unsupported_media_type").With(map[string]string{"expected": "application/x-www-form-urlencoded or application/json"})
+}
+
+// formError keeps a body over the limit a 413 and makes any other parse
+// failure a precise 400.
+func formError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return err
+	}
+	return apperr.BadRequest("server.error.malformed_form").With(map[string]string{"reason": err.Error()})
 }
 
 func isContentType(r *http.Request, want string) bool {

@@ -1,0 +1,203 @@
+// Command portfolio is the whole product in one binary: the API server with
+// the embedded web app, and the commands to migrate, seed and administer it.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"portfolio/internal/app"
+	"portfolio/internal/auth"
+	"portfolio/internal/config"
+	"portfolio/internal/seed"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+const usage = `portfolio — lease portfolio and invoice review back office
+
+Usage:
+  portfolio serve               run the server (migrates first)
+  portfolio migrate             apply database migrations
+  portfolio seed --demo         create demo data (idempotent)
+  portfolio user create-admin   create an administrator (interactive or flags)
+  portfolio version             print the version
+
+Run "portfolio <command> --help" for the options of a command; every option
+can also be set with a PORTFOLIO_* environment variable.
+`
+
+func main() {
+	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "portfolio:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command given")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch args[0] {
+	case "serve":
+		return cmdServe(ctx, args[1:], stderr)
+	case "migrate":
+		return withApp(ctx, "migrate", args[1:], stderr, nil, func(a *app.App) error { return a.Migrate(ctx) })
+	case "seed":
+		return cmdSeed(ctx, args[1:], stdout, stderr)
+	case "user":
+		if len(args) < 2 || args[1] != "create-admin" {
+			return errors.New(`unknown user command: use "portfolio user create-admin"`)
+		}
+		return cmdCreateAdmin(ctx, args[2:], stdin, stdout, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "portfolio", buildVersion())
+		return nil
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+func buildVersion() string {
+	if version != "dev" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return version
+}
+
+// withApp parses the common configuration flags (plus extra ones), builds
+// the app and runs fn with it.
+func withApp(ctx context.Context, name string, args []string, stderr io.Writer, extra func(*flag.FlagSet), fn func(*app.App) error) error {
+	cfg := config.Defaults()
+	fs := flag.NewFlagSet("portfolio "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	config.Register(fs, &cfg)
+	if extra != nil {
+		extra(fs)
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	a, err := app.New(ctx, cfg, app.NewLogger(cfg))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	return fn(a)
+}
+
+func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
+	return withApp(ctx, "serve", args, stderr, nil, func(a *app.App) error {
+		if err := a.Migrate(ctx); err != nil {
+			return err
+		}
+		return a.Serve(ctx, nil)
+	})
+}
+
+func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var demo bool
+	return withApp(ctx, "seed", args, stderr, func(fs *flag.FlagSet) {
+		fs.BoolVar(&demo, "demo", false, "create the demo data set (idempotent)")
+	}, func(a *app.App) error {
+		if !demo {
+			return errors.New("nothing to seed: pass --demo")
+		}
+		if err := a.Migrate(ctx); err != nil {
+			return err
+		}
+		logins, err := seed.Demo(ctx, a)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "Demo data ready. Demo logins (password %q, for demos only):\n", seed.DemoPassword)
+		for _, l := range logins {
+			fmt.Fprintf(stdout, "  %-28s %s\n", l.Email, l.Description)
+		}
+		return nil
+	})
+}
+
+func cmdCreateAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	var email, first, last, password string
+	return withApp(ctx, "user create-admin", args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "email address (asked when empty)")
+		fs.StringVar(&first, "firstname", "", "first name (asked when empty)")
+		fs.StringVar(&last, "lastname", "", "last name (asked when empty)")
+		fs.StringVar(&password, "password", "", "password (asked without echo when empty; env PORTFOLIO_ADMIN_PASSWORD)")
+	}, func(a *app.App) error {
+		if password == "" {
+			password = os.Getenv("PORTFOLIO_ADMIN_PASSWORD")
+		}
+		in := bufio.NewReader(stdin)
+		var err error
+		for _, q := range []struct {
+			v      *string
+			prompt string
+			secret bool
+		}{{&email, "Email: ", false}, {&first, "First name: ", false}, {&last, "Last name: ", false}, {&password, "Password: ", true}} {
+			if *q.v == "" {
+				if *q.v, err = ask(in, stdin, stdout, q.prompt, q.secret); err != nil {
+					return err
+				}
+			}
+		}
+		if err := a.Migrate(ctx); err != nil {
+			return err
+		}
+		id, err := seed.CreateAdmin(ctx, a, auth.NewUser{Email: email, FirstName: first, LastName: last, Password: password})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "Administrator %s created (user id %d).\n", email, id)
+		return nil
+	})
+}
+
+// ask reads one answer; secrets are read without echo from a terminal.
+func ask(in *bufio.Reader, stdin io.Reader, stdout io.Writer, prompt string, secret bool) (string, error) {
+	fmt.Fprint(stdout, prompt)
+	if f, ok := stdin.(*os.File); ok && secret && term.IsTerminal(int(f.Fd())) {
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(stdout)
+		if err != nil {
+			return "", fmt.Errorf("read password: %w", err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+	line, err := in.ReadString('\n')
+	if err != nil && !(errors.Is(err, io.EOF) && line != "") {
+		return "", fmt.Errorf("read answer: %w", err)
+	}
+	answer := strings.TrimSpace(line)
+	if answer == "" {
+		return "", fmt.Errorf("no answer to %q", strings.TrimSpace(prompt))
+	}
+	return answer, nil
+}

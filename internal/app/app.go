@@ -1,0 +1,185 @@
+// Package app wires the server once: configuration, logger, database,
+// texts, mail, authentication and every module's routes; it starts and stops
+// them together.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"portfolio/internal/auth"
+	"portfolio/internal/config"
+	"portfolio/internal/db"
+	"portfolio/internal/httpapi"
+	"portfolio/internal/i18n"
+	"portfolio/internal/platform/mailer"
+	"portfolio/internal/translations"
+	"portfolio/web"
+)
+
+// App is the wired product.
+type App struct {
+	Config  config.Config
+	Log     *slog.Logger
+	DB      *db.DB
+	Catalog *i18n.Catalog
+	Outbox  *mailer.Outbox
+	Auth    *auth.Service
+	Server  *httpapi.Server
+
+	// OnShutdown, when set, runs as graceful shutdown begins.
+	OnShutdown func()
+	// Mail delivers the outbox in the background while serving.
+	Mail *mailer.Deliverer
+}
+
+// NewLogger builds the process logger from the configuration.
+func NewLogger(cfg config.Config) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}
+
+// New opens the database and wires every part. It does not migrate; call
+// Migrate (serve does) before answering requests.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+		return nil, fmt.Errorf("app: data directory %s: %w", cfg.DataDir, err)
+	}
+	database, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	a, err := NewWithDB(cfg, log, database)
+	if err != nil {
+		database.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// NewWithDB wires every part around an open database (tests pass theirs).
+// Close closes the database.
+func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, error) {
+	catalog, err := i18n.Load()
+	if err != nil {
+		return nil, err
+	}
+	secret := []byte(cfg.JWTSecret)
+	if len(secret) == 0 {
+		if secret, err = auth.LoadOrCreateSecret(cfg.DataDir); err != nil {
+			return nil, err
+		}
+	}
+	a := &App{Config: cfg, Log: log, DB: database, Catalog: catalog, Outbox: mailer.NewOutbox(cfg.SMTP.From)}
+	a.Auth, err = auth.NewService(auth.Deps{
+		DB: database, Outbox: a.Outbox, Catalog: catalog, Log: log, Secret: secret, PublicURL: cfg.PublicURL,
+		AccessTokenTTL: cfg.AccessTokenTTL, SessionIdleTimeout: cfg.SessionIdleTimeout, SessionMaxLifetime: cfg.SessionMaxLifetime,
+		ResetLinkTTL: cfg.ResetLinkTTL, VerifyLinkTTL: cfg.VerifyLinkTTL,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.Mail = &mailer.Deliverer{DB: database, Outbox: a.Outbox, Log: log}
+	if cfg.SMTP.Host != "" {
+		a.Mail.Sender = mailer.NewSMTPSender(mailer.SMTPConfig{
+			Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password, TLS: cfg.SMTP.TLS,
+		})
+	}
+	a.Server = httpapi.New(httpapi.Options{Logger: log, Catalog: catalog, MaxBodyBytes: cfg.MaxBodyBytes, SPA: web.Dist()})
+	a.Server.SetAuthenticator(a.Auth)
+	a.bindRoutes()
+	return a, nil
+}
+
+// bindRoutes lets each module register its own routes.
+func (a *App) bindRoutes() {
+	bindHealth(a.Server, a.DB)
+	auth.Bind(a.Server, a.Auth)
+	translations.Bind(a.Server, &translations.Handler{DB: a.DB})
+}
+
+// Migrate applies pending migrations and brings the shipped texts into the
+// translation table.
+func (a *App) Migrate(ctx context.Context) error {
+	applied, err := a.DB.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	if len(applied) > 0 {
+		a.Log.Info("migrations applied", "versions", applied, "dialect", a.DB.Dialect())
+	}
+	n, err := translations.Sync(ctx, a.DB, a.Catalog)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		a.Log.Info("texts updated", "count", n)
+	}
+	return nil
+}
+
+// Handler is the HTTP handler with all middleware.
+func (a *App) Handler() http.Handler { return a.Server.Handler() }
+
+// Close releases the database.
+func (a *App) Close() error { return a.DB.Close() }
+
+// Serve answers HTTP on the configured address until ctx ends, then lets
+// in-flight requests finish (up to the shutdown timeout) and stops the
+// background workers. ready, when not nil, receives the bound address.
+func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
+	ln, err := net.Listen("tcp", a.Config.Addr)
+	if err != nil {
+		return fmt.Errorf("app: listen on %s: %w", a.Config.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           a.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       10 * time.Minute, // uploads may take up to 600 s
+		WriteTimeout:      10 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
+	}
+	if a.OnShutdown != nil {
+		srv.RegisterOnShutdown(a.OnShutdown)
+	}
+	workers, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Go(func() { a.Mail.Run(workers) })
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	a.Log.Info("serving", "addr", ln.Addr().String(), "database", a.DB.Dialect(), "public_url", a.Config.PublicURL)
+
+	select {
+	case err := <-errc:
+		stopWorkers()
+		wg.Wait()
+		return err
+	case <-ctx.Done():
+	}
+	a.Log.Info("shutting down: finishing in-flight requests", "timeout", a.Config.ShutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
+	defer cancel()
+	err = srv.Shutdown(shutdownCtx)
+	stopWorkers()
+	wg.Wait()
+	if errors.Is(<-errc, http.ErrServerClosed) && err == nil {
+		a.Log.Info("stopped")
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,74 @@
+package app_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"testing"
+
+	"portfolio/internal/app"
+	"portfolio/internal/config"
+	"portfolio/internal/httpapi"
+	"portfolio/internal/testkit"
+)
+
+// TestGracefulShutdown: a request in flight when the server is told to stop
+// still gets its answer, and Serve returns cleanly.
+func TestGracefulShutdown(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.DataDir = t.TempDir()
+	cfg.Addr = "127.0.0.1:0"
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.NewWithDB(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), testkit.NewSQLite(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	release := make(chan struct{})
+	a.Server.Handle("GET /api/test-slow", func(w http.ResponseWriter, r *http.Request) error {
+		close(started)
+		<-release
+		_, err := io.WriteString(w, "finished")
+		return err
+	}, httpapi.Public())
+	shuttingDown := make(chan struct{})
+	a.OnShutdown = func() { close(shuttingDown) }
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan string, 1)
+	served := make(chan error, 1)
+	go func() { served <- a.Serve(ctx, func(addr string) { addrc <- addr }) }()
+	addr := <-addrc
+
+	type result struct {
+		body string
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() {
+		res, err := http.Get("http://" + addr + "/api/test-slow")
+		if err != nil {
+			got <- result{err: err}
+			return
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		got <- result{string(b), err}
+	}()
+	<-started
+	cancel() // SIGTERM arrives while the request is in flight
+	<-shuttingDown
+	close(release)
+	r := <-got
+	if r.err != nil || r.body != "finished" {
+		t.Fatalf("in-flight request: %q, %v", r.body, r.err)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
+		t.Fatal("server still answers after shutdown")
+	}
+}

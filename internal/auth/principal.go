@@ -1,0 +1,163 @@
+package auth
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"portfolio/internal/access"
+	"portfolio/internal/db"
+)
+
+// Principal is the authenticated caller of a request, read fresh from the
+// database on every request.
+type Principal struct {
+	UserID    int64
+	SessionID string
+	Email     string
+	// Language is the user's preferred language ("" when none is set).
+	Language   string
+	UsertypeID int64
+	External   bool
+	IsDirector bool
+	// Roles are the roles valid today, in rank order.
+	Roles []access.Role
+	// Teams are the teams valid today, in id order.
+	Teams []access.Team
+	// CompanyID, CustomergroupID and PartnergroupID are 0 when not set; the
+	// customer group falls back to the company's.
+	CompanyID       int64
+	CustomergroupID int64
+	PartnergroupID  int64
+}
+
+// RoleCodes lists the codes of the valid roles in rank order.
+func (p *Principal) RoleCodes() []string { return p.Subject().RoleCodes() }
+
+// TeamIDs lists the ids of the valid teams.
+func (p *Principal) TeamIDs() []int64 {
+	out := make([]int64, 0, len(p.Teams))
+	for _, t := range p.Teams {
+		out = append(out, t.ID)
+	}
+	return out
+}
+
+// IsAdmin reports whether the first valid role is the administrator role.
+func (p *Principal) IsAdmin() bool { return p.Subject().IsAdmin() }
+
+// Subject describes the principal for the access package.
+func (p *Principal) Subject() access.Subject {
+	return access.Subject{UserID: p.UserID, Roles: p.Roles, Teams: p.Teams, External: p.External}
+}
+
+type principalKey struct{}
+
+// WithPrincipal returns ctx carrying p (Authenticate does this; tests and
+// background jobs acting for a user may too).
+func WithPrincipal(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// PrincipalFrom returns the caller stored by Authenticate.
+func PrincipalFrom(ctx context.Context) (*Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(*Principal)
+	return p, ok && p != nil
+}
+
+// sessionState is what the per-request check reads about a session and
+// its user.
+type sessionState struct {
+	p        Principal
+	lastUsed time.Time
+	expires  time.Time
+	revoked  bool
+	locked   bool
+}
+
+// loadSession reads the session and its user in one indexed query; it
+// returns sql.ErrNoRows when the session does not exist.
+func loadSession(ctx context.Context, q db.Querier, sessionID string) (*sessionState, error) {
+	var st sessionState
+	var lang sql.NullString
+	var revoked sql.NullTime
+	var external, director, locked int
+	var company, cg, companyCG, pg sql.NullInt64
+	err := q.QueryRowContext(ctx, `SELECT s.user_id, s.last_used_at, s.expires_at, s.revoked_at,
+			u.user_email, u.user_language, u.usertype_id, ut.usertype_external, u.user_is_director, u.user_locked,
+			u.company_id, u.customergroup_id, c.customergroup_id, u.partnergroup_id
+		FROM auth_session s
+		JOIN users u ON u.user_id = s.user_id
+		JOIN usertype ut ON ut.usertype_id = u.usertype_id
+		LEFT JOIN company c ON c.company_id = u.company_id
+		WHERE s.session_id = ?`, sessionID).Scan(
+		&st.p.UserID, &st.lastUsed, &st.expires, &revoked,
+		&st.p.Email, &lang, &st.p.UsertypeID, &external, &director, &locked,
+		&company, &cg, &companyCG, &pg)
+	if err != nil {
+		return nil, err
+	}
+	st.p.SessionID = sessionID
+	st.p.Language = lang.String
+	st.p.External, st.p.IsDirector, st.locked, st.revoked = external == 1, director == 1, locked == 1, revoked.Valid
+	st.p.CompanyID, st.p.PartnergroupID = company.Int64, pg.Int64
+	st.p.CustomergroupID = cg.Int64
+	if !cg.Valid {
+		st.p.CustomergroupID = companyCG.Int64
+	}
+	return &st, nil
+}
+
+// usable reports whether the session may still be used at now.
+func (st *sessionState) usable(now time.Time, idle time.Duration) bool {
+	return !st.revoked && !st.locked && now.Before(st.expires) && now.Sub(st.lastUsed) <= idle
+}
+
+// validFilter limits a link table aliased a to rows valid today; it takes
+// tomorrow then today as parameters. "valid_from < tomorrow" (rather than
+// "<= today") works whether SQLite holds the date as "2024-05-01" or as a
+// timestamp text.
+func validFilter(a string) string {
+	return "(" + a + ".valid_from IS NULL OR " + a + ".valid_from < ?) AND (" + a + ".valid_to IS NULL OR " + a + ".valid_to >= ?)"
+}
+
+// loadMemberships reads the roles (in rank order) and teams valid today in
+// one query.
+func (s *Service) loadMemberships(ctx context.Context, q db.Querier, p *Principal) error {
+	today, tomorrow := s.today()
+	rows, err := q.QueryContext(ctx, `SELECT 0 AS kind, r.role_id, r.role_code, r.role_name, r.role_menu, ur.user_role_rank AS rnk
+		FROM user_role ur JOIN role r ON r.role_id = ur.role_id
+		WHERE ur.user_id = ? AND `+validFilter("ur")+`
+		UNION ALL
+		SELECT 1, t.team_id, t.team_name, t.team_type, '', 0
+		FROM user_team ut JOIN team t ON t.team_id = ut.team_id
+		WHERE ut.user_id = ? AND `+validFilter("ut")+`
+		ORDER BY 1, 6, 2`, p.UserID, tomorrow, today, p.UserID, tomorrow, today)
+	if err != nil {
+		return fmt.Errorf("auth: read roles and teams of user %d: %w", p.UserID, err)
+	}
+	defer rows.Close()
+	p.Roles, p.Teams = []access.Role{}, []access.Team{}
+	for rows.Next() {
+		var kind, rank int
+		var id int64
+		var a, b, c string
+		if err := rows.Scan(&kind, &id, &a, &b, &c, &rank); err != nil {
+			return fmt.Errorf("auth: scan roles and teams: %w", err)
+		}
+		if kind == 0 {
+			p.Roles = append(p.Roles, access.Role{ID: id, Code: a, Name: b, Menu: c})
+		} else {
+			p.Teams = append(p.Teams, access.Team{ID: id, Name: a, Type: b})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("auth: read roles and teams: %w", err)
+	}
+	return nil
+}
+
+// isNoRows reports a missing row.
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
