@@ -18,8 +18,10 @@ import (
 	"golang.org/x/term"
 
 	"portfolio/internal/app"
+	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
 	"portfolio/internal/config"
+	"portfolio/internal/i18n"
 	"portfolio/internal/seed"
 )
 
@@ -42,7 +44,7 @@ can also be set with a PORTFOLIO_* environment variable.
 func main() {
 	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "portfolio:", err)
+			fmt.Fprintln(os.Stderr, "portfolio:", describe(err))
 		}
 		os.Exit(1)
 	}
@@ -76,6 +78,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// describe renders an error for the terminal: classified errors as their
+// English text with the failing fields, others as they are.
+func describe(err error) string {
+	e, ok := apperr.As(err)
+	if !ok {
+		return err.Error()
+	}
+	catalog := i18n.MustLoad()
+	text := e.Message
+	if e.Key != "" {
+		text = catalog.T(i18n.Default, e.Key, e.Args)
+	}
+	for _, f := range e.Fields {
+		msg := f.Message
+		if msg == "" {
+			args := map[string]string{"field": f.Field}
+			for k, v := range f.Args {
+				args[k] = v
+			}
+			msg = catalog.T(i18n.Default, f.Key, args)
+		}
+		text += "\n  " + f.Field + ": " + msg
+	}
+	return text
 }
 
 func buildVersion() string {

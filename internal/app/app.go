@@ -134,6 +134,35 @@ func (a *App) Handler() http.Handler { return a.Server.Handler() }
 // Close releases the database.
 func (a *App) Close() error { return a.DB.Close() }
 
+// runDaily runs job at start and then every 24 hours until ctx ends; a
+// failure is logged and retried the next day.
+func (a *App) runDaily(ctx context.Context, name string, job func(context.Context) error) {
+	t := time.NewTicker(24 * time.Hour)
+	defer t.Stop()
+	for {
+		if err := job(ctx); err != nil && ctx.Err() == nil {
+			a.Log.Error("background job failed", "job", name, "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// sessionRetention is how long ended sessions and used links are kept, for
+// investigating incidents.
+const sessionRetention = 30 * 24 * time.Hour
+
+func (a *App) purgeSessions(ctx context.Context) error {
+	n, err := a.Auth.PurgeExpired(ctx, sessionRetention)
+	if err == nil && n > 0 {
+		a.Log.Info("ended sessions purged", "rows", n)
+	}
+	return err
+}
+
 // Serve answers HTTP on the configured address until ctx ends, then lets
 // in-flight requests finish (up to the shutdown timeout) and stops the
 // background workers. ready, when not nil, receives the bound address.
@@ -156,6 +185,7 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	workers, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { a.Mail.Run(workers) })
+	wg.Go(func() { a.runDaily(workers, "purge ended sessions", a.purgeSessions) })
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -35,6 +35,7 @@ type Server struct {
 	maxBody  int64
 	prefixes []string
 	spa      http.Handler
+	patterns []string
 }
 
 // Options configure a Server.
@@ -93,6 +94,7 @@ func MaxBody(n int64) RouteOption { return func(r *route) { r.maxBody = n } }
 // private (a valid access token is required) unless Public is given, so no
 // route can forget authentication.
 func (s *Server) Handle(pattern string, h HandlerFunc, opts ...RouteOption) {
+	s.patterns = append(s.patterns, pattern)
 	rt := route{maxBody: s.maxBody}
 	for _, o := range opts {
 		o(&rt)
@@ -118,6 +120,10 @@ func (s *Server) Handle(pattern string, h HandlerFunc, opts ...RouteOption) {
 		}
 	}))
 }
+
+// Patterns lists the registered route patterns ("POST /token"), for the
+// test that every route is documented.
+func (s *Server) Patterns() []string { return append([]string(nil), s.patterns...) }
 
 // fallback answers every path no route matched: a JSON 404 (or 405) under
 // the API prefixes, the single-page app elsewhere.
