@@ -65,7 +65,7 @@ test_e2e() {
   web_deps
   ensure_chromium
   section "Build: SPA and binary"
-  (cd web && npm run build)
+  (cd web && npm run build && npm run bundle-size)
   go build -o bin/portfolio ./cmd/portfolio
   section "Web: browser tests (Chromium)"
   (cd web && npm run e2e)

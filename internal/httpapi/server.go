@@ -49,14 +49,18 @@ type Options struct {
 	SPA fs.FS
 }
 
-// APIPrefixes are the paths the API owns; an unknown path under them answers
-// a JSON 404, everything else is the single-page app.
-var APIPrefixes = []string{
+// APIPaths are the paths the API owns: an entry ending in "/" owns every
+// path below it, any other entry only itself. An unknown path the API owns
+// answers a JSON 404; everything else is the single-page app (which has its
+// own /auth/reset-password/{token} and /auth/verification/{token} pages).
+var APIPaths = []string{
 	"/token", "/jwt/", "/auth/refresh/", "/auth/forgot-password", "/auth/reset-password",
-	"/auth/verify", "/auth/change-password", "/logout", "/user/", "/users", "/specific-api",
-	"/api/", "/teams", "/tickets", "/documents", "/document/", "/documents-sign/", "/uploadxlsx/",
-	"/emails", "/areas", "/companies", "/contacts", "/contracts", "/invoices",
-	"/contradiction_generators", "/locations", "/partners", "/pos", "/healthz", "/readyz",
+	"/auth/verify", "/auth/change-password", "/logout", "/user/", "/users", "/users/", "/specific-api",
+	"/api/", "/teams", "/teams/", "/tickets", "/tickets/", "/documents", "/documents/", "/document/",
+	"/documents-sign/", "/uploadxlsx/", "/emails", "/emails/", "/areas", "/areas/", "/companies", "/companies/",
+	"/contacts", "/contacts/", "/contracts", "/contracts/", "/invoices", "/invoices/",
+	"/contradiction_generators/", "/locations", "/locations/", "/partners", "/partners/", "/pos", "/pos/",
+	"/healthz", "/readyz",
 }
 
 // New builds a server with no routes but the SPA fallback.
@@ -66,7 +70,7 @@ func New(o Options) *Server {
 		log:      o.Logger,
 		catalog:  o.Catalog,
 		maxBody:  o.MaxBodyBytes,
-		prefixes: APIPrefixes,
+		prefixes: APIPaths,
 	}
 	s.spa = newSPAHandler(o.SPA)
 	s.mux.HandleFunc("/", s.fallback)
@@ -159,8 +163,8 @@ func (s *Server) allowedMethods(r *http.Request) []string {
 }
 
 func (s *Server) isAPIPath(p string) bool {
-	for _, prefix := range s.prefixes {
-		if p == prefix || strings.HasPrefix(p, prefix) {
+	for _, owned := range s.prefixes {
+		if p == owned || strings.HasSuffix(owned, "/") && strings.HasPrefix(p, owned) {
 			return true
 		}
 	}

@@ -61,6 +61,8 @@ func TestServerScenarios(t *testing.T) {
 		{name: "unknown API path is a JSON 404", method: "GET", path: "/api/nothing", status: 404, want: []string{`"detail":"This address does not exist."`}},
 		{name: "wrong method on API path is 405", method: "GET", path: "/api/echo", status: 405, header: map[string]string{"Allow": "POST"}},
 		{name: "SPA route answers index.html", method: "GET", path: "/app/table/pos/view/3", status: 200, want: []string{"<title>app</title>"}, header: map[string]string{"Cache-Control": "no-cache"}},
+		{name: "the reset page of a mailed link is the SPA", method: "GET", path: "/auth/reset-password/abc123", status: 200, want: []string{"<title>app</title>"}},
+		{name: "an unknown path below an API prefix is a JSON 404", method: "GET", path: "/users/5/nothing", status: 404, want: []string{`"detail"`}},
 		{name: "unknown non-API path is the SPA (its 404 page)", method: "GET", path: "/no/such/page", status: 200, want: []string{"<title>app</title>"}},
 		{name: "hashed asset is immutable", method: "GET", path: "/assets/app-1.js", status: 200, want: []string{"console.log"}, header: map[string]string{"Cache-Control": "public, max-age=31536000, immutable"}},
 		{name: "missing asset is a real 404", method: "GET", path: "/assets/old-2.js", status: 404, forbid: []string{"<title>"}},

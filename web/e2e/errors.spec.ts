@@ -1,0 +1,65 @@
+import { expect, test } from '@playwright/test';
+
+test('a wrong password shows a clear message', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel(/^Email/).fill('admin@demo.test');
+  await page.getByLabel(/^Password/).fill('not-the-password-1');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'The email address or the password is wrong.' })).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('repeated wrong passwords lock the account, and the login says so', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel(/^Email/).fill('lead.b@demo.test');
+  const locked = page.getByRole('alert').filter({ hasText: 'Your account is locked.' });
+  // The server locks after a few failures; try until the login tells the user.
+  for (let attempt = 1; attempt <= 10 && !(await locked.isVisible()); attempt += 1) {
+    await page.getByLabel(/^Password/).fill(`wrong-password-${attempt}`);
+    const answered = page.waitForResponse((r) => r.url().endsWith('/token'));
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await answered;
+  }
+  await expect(locked).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('an unknown path shows the 404 page', async ({ page }) => {
+  await page.goto('/this/does/not/exist');
+  await expect(page).toHaveURL(/\/error-404$/);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+});
+
+test('the authentication pages exist', async ({ page }) => {
+  await page.goto('/forgot-password');
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+  await page.goto('/auth/verification/some-token');
+  await expect(page.getByRole('heading', { name: 'Confirm your account' })).toBeVisible();
+  await expect(page.getByLabel('Choose your password')).toBeVisible();
+  await page.goto('/change-password');
+  await expect(page.getByRole('heading', { name: 'Change your password' })).toBeVisible();
+});
+
+test('the password-reset link from the email opens the reset page', async ({ page }) => {
+  // GET /auth/reset-password/{token} is the app's page; only POST is the API.
+  await page.goto('/auth/reset-password/some-token');
+  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible({ timeout: 5_000 });
+});
+
+test('the reset page works when reached inside the app', async ({ page }) => {
+  await page.goto('/forgot-password');
+  await page.evaluate(() => {
+    window.history.pushState({}, '', '/auth/reset-password/some-token');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+  await page.getByLabel(/^New password/).fill('short');
+  await page.getByLabel(/^Repeat the new password/).fill('short');
+  await page.getByRole('button', { name: 'Save the new password' }).click();
+  await expect(page.getByText('The password needs at least 10 characters, including a letter and a digit.')).toBeVisible();
+  await page.getByLabel(/^New password/).fill('a-Strong-Password-2024');
+  await page.getByLabel(/^Repeat the new password/).fill('a-Strong-Password-2024');
+  await page.getByRole('button', { name: 'Save the new password' }).click();
+  // The token is not valid: the server's message is shown with a way to ask for a new link.
+  await expect(page.getByRole('link', { name: 'Request a new link' })).toBeVisible();
+});

@@ -1,0 +1,58 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests in Debian's Chromium against the real Go binary
+ * (../bin/portfolio, built beforehand with
+ * `go build -o bin/portfolio ./cmd/portfolio`) on a fresh demo database.
+ *
+ * Playwright starts the webServer BEFORE globalSetup runs, so the data
+ * directory is made here, when the runner loads this file (workers inherit it
+ * through the environment), and the webServer command seeds it right before
+ * serving. global-teardown.ts removes it.
+ */
+const PORT = Number(process.env.PORTFOLIO_E2E_PORT ?? 18431);
+/** Set PORTFOLIO_E2E_BASE_URL to test a server you started yourself (no webServer then). */
+const EXTERNAL_URL = process.env.PORTFOLIO_E2E_BASE_URL;
+const BASE_URL = EXTERNAL_URL ?? `http://127.0.0.1:${PORT}`;
+process.env.PORTFOLIO_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'portfolio-e2e-'));
+const DATA_DIR = process.env.PORTFOLIO_E2E_DATA_DIR;
+const BINARY = process.env.PORTFOLIO_BINARY ?? '../bin/portfolio';
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [['list']],
+  globalSetup: './e2e/global-setup.ts',
+  globalTeardown: './e2e/global-teardown.ts',
+  use: {
+    ...devices['Desktop Chrome'],
+    baseURL: BASE_URL,
+    locale: 'en-US',
+    actionTimeout: 15_000,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  webServer: EXTERNAL_URL
+    ? undefined
+    : {
+        command: `${BINARY} seed --demo --data-dir "${DATA_DIR}" && exec ${BINARY} serve --addr 127.0.0.1:${PORT} --data-dir "${DATA_DIR}" --access-token-ttl 8s --log-level warn`,
+        url: `${BASE_URL}/readyz`,
+        reuseExistingServer: false,
+        timeout: 120_000,
+        stdout: 'ignore',
+        stderr: 'pipe',
+      },
+});

@@ -1,0 +1,115 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { session } from '../../lib/session';
+import { loginAs, makeUser, renderApp } from '../../test/render-app';
+
+afterEach(() => {
+  session.clear();
+  vi.unstubAllGlobals();
+});
+
+const ticketReader = makeUser([
+  { action: 'read', subject: 'menu_tickets' },
+  { action: 'list', subject: 'ticket' },
+  { action: 'read', subject: 'ticket' },
+]);
+
+describe('route guards', () => {
+  it('sends the root to /login', async () => {
+    const { router } = renderApp('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByRole('heading', { name: 'Sign in to Portfolio' })).toBeInTheDocument();
+  });
+
+  it('sends unknown paths to /error-404', async () => {
+    const { router } = renderApp('/nowhere/at/all');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/error-404'));
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+  });
+
+  it('sends visitors of a guarded page to /login', async () => {
+    const { router } = renderApp('/app/table/ticket');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+
+  it('shows a table list with the list right', async () => {
+    loginAs(ticketReader);
+    renderApp('/app/table/ticket', ticketReader);
+    expect(await screen.findByRole('heading', { name: 'Tickets: list' })).toBeInTheDocument();
+  });
+
+  it('sends a logged-in user without the right to /not-authorized', async () => {
+    loginAs(ticketReader);
+    const { router } = renderApp('/app/table/board', ticketReader);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'));
+    expect(await screen.findByRole('heading', { name: 'Access not allowed' })).toBeInTheDocument();
+  });
+
+  it('needs read for a view and update for ?edit=true', async () => {
+    loginAs(ticketReader);
+    const first = renderApp('/app/table/ticket/view/12', ticketReader);
+    expect(await screen.findByRole('heading', { name: 'Tickets: view record' })).toBeInTheDocument();
+    first.unmount();
+    const second = renderApp('/app/table/ticket/view/12?edit=true', ticketReader);
+    await waitFor(() => expect(second.router.state.location.pathname).toBe('/not-authorized'));
+  });
+
+  it('needs create for the create form', async () => {
+    loginAs(ticketReader);
+    const { router } = renderApp('/app/table/ticket/create', ticketReader);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'));
+  });
+
+  it('guards menu screens with their menu subject', async () => {
+    loginAs(ticketReader);
+    const { router } = renderApp('/app/backoffice', ticketReader);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'));
+  });
+
+  it('opens the profile to every logged-in user', async () => {
+    const nobody = makeUser([]);
+    loginAs(nobody);
+    renderApp('/app/user/profile', nobody);
+    expect(await screen.findByRole('heading', { name: 'My profile' })).toBeInTheDocument();
+  });
+
+  it('sends a logged-in user away from the authentication pages', async () => {
+    loginAs(ticketReader);
+    const { router } = renderApp('/forgot-password', ticketReader);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app'));
+  });
+
+  it('sends FM team members from /app to the boards (team id 7)', async () => {
+    const fm = makeUser([{ action: 'list', subject: 'board' }], { team_id: [7] });
+    loginAs(fm);
+    const { router } = renderApp('/app', fm);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/table/board'));
+    expect(await screen.findByRole('heading', { name: 'Boards: list' })).toBeInTheDocument();
+  });
+
+  it('keeps members of the internal FM team on the dashboard', async () => {
+    const internalFM = makeUser([{ action: 'list', subject: 'board' }], {
+      team_id: [2],
+      teams: [{ team_id: 2, team_name: 'FM', team_type: 'intern' }],
+    });
+    loginAs(internalFM);
+    const { router } = renderApp('/app', internalFM);
+    expect(await screen.findByRole('heading', { name: /Welcome/ })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/app');
+  });
+
+  it('shows the dashboard to others', async () => {
+    loginAs(ticketReader);
+    renderApp('/app', ticketReader);
+    expect(await screen.findByRole('heading', { name: 'Welcome, Tess' })).toBeInTheDocument();
+  });
+
+  it('goes to /login once the session is cleared', async () => {
+    loginAs(ticketReader);
+    const { router } = renderApp('/app', ticketReader);
+    await screen.findByRole('heading', { name: 'Welcome, Tess' });
+    session.clear('expired');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByText('Your session has ended. Please log in again.')).toBeInTheDocument();
+  });
+});

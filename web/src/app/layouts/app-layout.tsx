@@ -1,0 +1,81 @@
+import { AppShell, Box, Burger, Group, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { ModalsProvider } from '@mantine/modals';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { Brand } from '../../components/brand';
+import { LanguageSwitcher } from '../../components/language-switcher';
+import { SkinToggle } from '../../components/skin-toggle';
+import { useAbility } from '../../lib/ability-context';
+import { visibleMenu } from '../menu';
+import { useMenuLayout } from './layout-preference';
+import { LayoutSwitch } from './layout-switch';
+import { SideMenu } from './side-menu';
+import { TopMenu } from './top-menu';
+import { UserMenu } from './user-menu';
+
+/**
+ * The layout of the application pages: vertical (side menu) or horizontal
+ * (top menu), as the user chose. On phones both use a burger menu.
+ */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const ability = useAbility();
+  const sections = useMemo(() => visibleMenu(ability), [ability]);
+  const [layout] = useMenuLayout();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const location = useLocation();
+  const horizontal = layout === 'horizontal';
+  const breakpoint = horizontal ? 'md' : 'sm';
+
+  useEffect(() => close(), [location.pathname, close]);
+
+  return (
+    <AppShell
+      header={{ height: horizontal ? { base: 60, md: 104 } : 60 }}
+      navbar={{
+        width: { sm: 260, lg: 280 },
+        breakpoint,
+        collapsed: { mobile: !opened, desktop: horizontal },
+      }}
+      padding={{ base: 'sm', sm: 'md', lg: 'lg' }}
+      data-layout={layout}
+    >
+      <AppShell.Header>
+        <Group h={60} px="md" gap="sm" wrap="nowrap">
+          <Burger
+            opened={opened}
+            onClick={toggle}
+            hiddenFrom={breakpoint}
+            size="sm"
+            aria-label={opened ? t('layout.close_menu') : t('layout.open_menu')}
+          />
+          <UnstyledButton component={Link} to="/app" aria-label={t('layout.home')}>
+            <Brand />
+          </UnstyledButton>
+          <div style={{ flex: 1 }} />
+          <Group gap={4} wrap="nowrap" ml="auto">
+            <LanguageSwitcher />
+            <LayoutSwitch />
+            <SkinToggle />
+            <UserMenu />
+          </Group>
+        </Group>
+        {horizontal ? (
+          <Box visibleFrom="md" h={44} px="md" style={{ borderTop: '1px solid var(--app-shell-border-color)' }}>
+            <TopMenu sections={sections} />
+          </Box>
+        ) : null}
+      </AppShell.Header>
+      <AppShell.Navbar p="xs">
+        <SideMenu sections={sections} onNavigate={close} />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <ModalsProvider>
+          <Outlet />
+        </ModalsProvider>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

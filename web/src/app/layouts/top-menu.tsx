@@ -1,0 +1,59 @@
+import { Button, Group, Menu, ScrollArea } from '@mantine/core';
+import { IconChevronDown } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { MenuSection } from '../menu';
+
+/** The horizontal menu: one drop-down per section, in the header. */
+export function TopMenu({ sections }: { sections: MenuSection[] }) {
+  const { t } = useTranslation();
+  return (
+    <ScrollArea type="hover" scrollbars="x" scrollbarSize={4} h="100%">
+      <Group component="nav" aria-label={t('layout.main_menu')} gap={2} wrap="nowrap" h={44}>
+        {sections.map((section) => {
+          const SectionIcon = section.icon;
+          if (section.entries.length === 1) {
+            const entry = section.entries[0];
+            return (
+              <Button
+                key={section.id}
+                component={Link}
+                to={entry.to}
+                variant="subtle"
+                color="gray"
+                size="compact-sm"
+                style={{ flexShrink: 0 }}
+                leftSection={<SectionIcon size={16} aria-hidden />}
+              >
+                {t(entry.labelKey)}
+              </Button>
+            );
+          }
+          return (
+            <Menu key={section.id} trigger="click" withinPortal shadow="md">
+              <Menu.Target>
+                <Button
+                  variant="subtle"
+                  color="gray"
+                  size="compact-sm"
+                  style={{ flexShrink: 0 }}
+                  leftSection={<SectionIcon size={16} aria-hidden />}
+                  rightSection={<IconChevronDown size={14} aria-hidden />}
+                >
+                  {t(section.labelKey)}
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown mah="70vh" style={{ overflowY: 'auto' }}>
+                {section.entries.map((entry) => (
+                  <Menu.Item key={`${section.id}-${entry.id}`} component={Link} to={entry.to}>
+                    {t(entry.labelKey)}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          );
+        })}
+      </Group>
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,288 @@
+import {
+  type Icon,
+  IconBriefcase,
+  IconBuildingStore,
+  IconCash,
+  IconDatabase,
+  IconFileImport,
+  IconFileInvoice,
+  IconLayoutDashboard,
+  IconSettings,
+  IconTicket,
+  IconTool,
+  IconBuildingWarehouse,
+  IconBuildingCommunity,
+} from '@tabler/icons-react';
+import type { AppAbility, Permission } from '../lib/ability';
+import { canAll } from '../lib/ability';
+
+/** One link of the menu. */
+export interface MenuEntry {
+  id: string;
+  /** Translation key of the label. */
+  labelKey: string;
+  /** Where the entry leads. */
+  to: string;
+  /** Everything the user needs for the entry to show (besides the section's). */
+  requires: Permission[];
+}
+
+/** A group of menu entries (a collapsible block in the side menu, a drop-down on top). */
+export interface MenuSection {
+  id: string;
+  labelKey: string;
+  icon: Icon;
+  /** Needed for every entry of the section (the menu subject), if shared. */
+  requires: Permission[];
+  entries: MenuEntry[];
+}
+
+const menu = (name: string, action: Permission['action'] = 'read'): Permission => ({
+  action,
+  subject: `menu_${name}`,
+});
+
+/** A table list entry: /app/table/<table>, needs `list` on the table. */
+const table = (name: string, labelKey = `table.${name}`): MenuEntry => ({
+  id: name,
+  labelKey,
+  to: `/app/table/${name}`,
+  requires: [{ action: 'list', subject: name }],
+});
+
+/** Requirements of routes that are not table routes; the router and the menu share them. */
+export const ROUTE_PERMISSIONS = {
+  ticketDashboard: [menu('ticket_dashboard')],
+  errorDashboard: [menu('error_dashboard')],
+  incomingMails: [menu('incoming_mails')],
+  newBusiness: [menu('new_business', 'create')],
+  paymentsList: [menu('contract'), { action: 'list', subject: 'contract' }],
+  conditionList: [menu('contract'), { action: 'list', subject: 'contract' }],
+  deadlineList: [menu('contract'), { action: 'list', subject: 'contract' }],
+  backoffice: [menu('backoffice')],
+  import: [menu('import')],
+  documentPreview: [{ action: 'read', subject: 'document' }],
+  signDocument: [{ action: 'read', subject: 'document' }],
+} satisfies Record<string, Permission[]>;
+
+/** Lookup tables of the master-data menu. */
+export const MASTER_DATA_TABLES = [
+  'sachkonto',
+  'unit',
+  'choice',
+  'areatype',
+  'contracttype',
+  'documentcontracttype',
+  'product',
+  'criteriatype',
+  'locationtype',
+  'maturitytype',
+  'usagetype',
+  'serviceobjecttype',
+  'recurringpaymenttype',
+  'partnertype',
+  'country',
+  'currency',
+  'language',
+  'city',
+  'address',
+  'contacttitle',
+  'contactsalutation',
+  'tag',
+  'priority',
+  'defaultvalue',
+  'documenttype',
+  'costtype',
+  'claimtype',
+  'rating',
+  'resultcategorization',
+  'savingtype',
+  'invoicevaluetype',
+  'invoicecriteria',
+  'textmodule',
+  'texttemplate',
+  'criteria',
+  'function',
+] as const;
+
+/**
+ * The application menu as data. An entry shows when the user can `read` its
+ * menu subject (`create` for new business) and, for table entries, `list` the
+ * table; a section shows when at least one of its entries does.
+ */
+export const MENU: MenuSection[] = [
+  {
+    id: 'dashboards',
+    labelKey: 'menu.dashboards',
+    icon: IconLayoutDashboard,
+    requires: [],
+    entries: [
+      { id: 'dashboard', labelKey: 'menu.dashboard', to: '/app', requires: [menu('dashboard')] },
+      {
+        id: 'ticket_dashboard',
+        labelKey: 'menu.ticket_dashboard',
+        to: '/app/dashboard/ticket',
+        requires: ROUTE_PERMISSIONS.ticketDashboard,
+      },
+      {
+        id: 'error_dashboard',
+        labelKey: 'menu.error_dashboard',
+        to: '/comming-soon?screen=error_dashboard',
+        requires: ROUTE_PERMISSIONS.errorDashboard,
+      },
+    ],
+  },
+  {
+    id: 'tickets',
+    labelKey: 'menu.tickets_section',
+    icon: IconTicket,
+    requires: [],
+    entries: [
+      { ...table('ticket', 'menu.tickets'), requires: [menu('tickets'), { action: 'list', subject: 'ticket' }] },
+      { ...table('board', 'menu.boards'), requires: [menu('board'), { action: 'list', subject: 'board' }] },
+      {
+        id: 'incoming_mails',
+        labelKey: 'menu.incoming_mails',
+        to: '/app/incoming-mails',
+        requires: ROUTE_PERMISSIONS.incomingMails,
+      },
+      {
+        id: 'new_business',
+        labelKey: 'menu.new_business',
+        to: '/app/ticket/new/customer',
+        requires: ROUTE_PERMISSIONS.newBusiness,
+      },
+    ],
+  },
+  {
+    id: 'facility',
+    labelKey: 'menu.facility',
+    icon: IconTool,
+    requires: [menu('facility')],
+    entries: [
+      { ...table('ticket', 'menu.facility_tickets'), id: 'facility_tickets' },
+      { ...table('serviceobject', 'menu.facility_service_objects'), id: 'facility_service_objects' },
+    ],
+  },
+  {
+    id: 'company',
+    labelKey: 'menu.company',
+    icon: IconBuildingStore,
+    requires: [menu('company')],
+    entries: [
+      table('customergroup'),
+      table('company'),
+      table('pos'),
+      table('area'),
+      table('location'),
+      table('partnercompany'),
+      table('partnergroup'),
+      table('contactperson'),
+      table('bankdata'),
+    ],
+  },
+  {
+    id: 'contract',
+    labelKey: 'menu.contract',
+    icon: IconBriefcase,
+    requires: [menu('contract')],
+    entries: [
+      table('contract'),
+      { id: 'payments_list', labelKey: 'menu.payments_list', to: '/app/payments-list', requires: ROUTE_PERMISSIONS.paymentsList },
+      {
+        id: 'condition_list',
+        labelKey: 'menu.condition_list',
+        to: '/app/condition-list',
+        requires: ROUTE_PERMISSIONS.conditionList,
+      },
+      { id: 'deadline_list', labelKey: 'menu.deadline_list', to: '/app/deadline-list', requires: ROUTE_PERMISSIONS.deadlineList },
+      table('indexclause'),
+      table('recurringpayment'),
+      table('specialright'),
+    ],
+  },
+  {
+    id: 'service_object',
+    labelKey: 'menu.service_object',
+    icon: IconBuildingWarehouse,
+    requires: [menu('service_object')],
+    entries: [table('serviceobject')],
+  },
+  {
+    id: 'invoice',
+    labelKey: 'menu.invoice',
+    icon: IconFileInvoice,
+    requires: [menu('invoice')],
+    entries: [
+      table('invoice'),
+      table('invoiceposition'),
+      table('inspectionresult'),
+      table('contradiction'),
+      table('contradictionpackage'),
+      table('contradictionpoint'),
+    ],
+  },
+  {
+    id: 'payment',
+    labelKey: 'menu.payment',
+    icon: IconCash,
+    requires: [menu('payment')],
+    entries: [table('payment')],
+  },
+  {
+    id: 'master_data',
+    labelKey: 'menu.master_data',
+    icon: IconDatabase,
+    requires: [menu('master_data')],
+    entries: MASTER_DATA_TABLES.map((name) => table(name)),
+  },
+  {
+    id: 'backoffice',
+    labelKey: 'menu.backoffice',
+    icon: IconBuildingCommunity,
+    requires: [],
+    entries: [{ id: 'backoffice', labelKey: 'menu.backoffice', to: '/app/backoffice', requires: ROUTE_PERMISSIONS.backoffice }],
+  },
+  {
+    id: 'import',
+    labelKey: 'menu.import',
+    icon: IconFileImport,
+    requires: [menu('import')],
+    entries: [
+      { id: 'import', labelKey: 'menu.import_xlsx', to: '/app/import', requires: [] },
+      { id: 'import_contract', labelKey: 'menu.import_contract', to: '/app/import-contract', requires: [] },
+    ],
+  },
+  {
+    id: 'administration',
+    labelKey: 'menu.administration',
+    icon: IconSettings,
+    requires: [menu('administration')],
+    entries: [
+      table('user'),
+      table('role'),
+      table('team'),
+      table('usertype'),
+      table('tablegroup'),
+      table('tablename'),
+      table('crud'),
+      table('access'),
+      table('translation'),
+      table('attribute_i18n'),
+      table('trackrecord'),
+      table('document'),
+      table('email'),
+    ],
+  },
+];
+
+/** The sections and entries the ability allows, in menu order; empty sections are dropped. */
+export function visibleMenu(ability: AppAbility, sections: readonly MenuSection[] = MENU): MenuSection[] {
+  const out: MenuSection[] = [];
+  for (const section of sections) {
+    if (!canAll(ability, section.requires)) continue;
+    const entries = section.entries.filter((entry) => canAll(ability, entry.requires));
+    if (entries.length > 0) out.push({ ...section, entries });
+  }
+  return out;
+}

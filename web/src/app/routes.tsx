@@ -1,0 +1,163 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { FullPageLoader } from '../components/full-page-loader';
+import type { Permission } from '../lib/ability';
+import type { TableRouteKind } from './guards/access';
+import { GuestOnly } from './guards/guest-only';
+import { FacilityTeamRedirect } from './guards/home-redirect';
+import { RequireAuth } from './guards/require-auth';
+import { RequirePermission, RequireTablePermission } from './guards/require-permission';
+import { FullLayout } from './layouts/full-layout';
+import { RootShell } from './layouts/root-shell';
+import { importWithTimeout } from '../lib/lazy-import';
+import { namedScreen, page, tableScreen } from './lazy-route';
+import { ROUTE_PERMISSIONS } from './menu';
+import { RouteErrorPage } from './pages/route-error-page';
+
+/** A route that needs `permissions`, showing the placeholder named by `screenKey`. */
+function gated(path: string, permissions: Permission[], screenKey: string): RouteObject {
+  return {
+    path,
+    element: <RequirePermission permissions={permissions} />,
+    children: [{ index: true, ...namedScreen(screenKey) }],
+  };
+}
+
+/** A table route guarded by the action its kind needs. */
+function tableRoute(
+  path: string,
+  kind: TableRouteKind,
+  screen?: ReturnType<typeof namedScreen>,
+  table?: string,
+): RouteObject {
+  return {
+    path,
+    element: <RequireTablePermission kind={kind} table={table} />,
+    children: [{ index: true, ...(screen ?? tableScreen(kind, table)) }],
+  };
+}
+
+/**
+ * Every route of the product. Pages are lazy chunks; the layout is chosen per
+ * route: full for authentication, status and popup pages, otherwise the
+ * user's vertical or horizontal layout.
+ */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    element: <RootShell />,
+    errorElement: <RouteErrorPage />,
+    HydrateFallback: () => <FullPageLoader />,
+    children: [
+      { index: true, element: <Navigate to="/login" replace /> },
+      {
+        element: <GuestOnly />,
+        children: [
+          {
+            element: <FullLayout />,
+            children: [
+              {
+                errorElement: <RouteErrorPage />,
+                children: [
+                  { path: 'login', ...page(() => import('../features/auth/components/login-page')) },
+                  { path: 'forgot-password', ...page(() => import('../features/auth/components/forgot-password-page')) },
+                  { path: 'change-password', ...page(() => import('../features/auth/components/change-password-page')) },
+                  {
+                    path: 'auth/verification/:token',
+                    ...page(() => import('../features/auth/components/verification-page')),
+                  },
+                  {
+                    path: 'auth/reset-password/:token',
+                    ...page(() => import('../features/auth/components/reset-password-page')),
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      {
+        element: <FullLayout />,
+        children: [
+          {
+            errorElement: <RouteErrorPage />,
+            children: [
+              { path: 'not-authorized', ...page(() => import('./pages/not-authorized-page')) },
+              { path: 'comming-soon', ...page(() => import('./pages/coming-soon-page')) },
+              { path: 'error-404', ...page(() => import('./pages/not-found-page')) },
+            ],
+          },
+        ],
+      },
+      {
+        path: 'app',
+        element: <RequireAuth />,
+        children: [
+          {
+            // Chrome-less form for creating a related entity.
+            element: <FullLayout />,
+            children: [
+              {
+                errorElement: <RouteErrorPage />,
+                children: [tableRoute('table/:table/popup/:list', 'popup')],
+              },
+            ],
+          },
+          {
+            // The menu layout is its own chunk: the login route does not load it.
+            lazy: async () => {
+              const { AppLayout } = await importWithTimeout(() => import('./layouts/app-layout'));
+              return { Component: AppLayout };
+            },
+            children: [
+              {
+                errorElement: <RouteErrorPage />,
+                children: [
+                  {
+                    element: <FacilityTeamRedirect />,
+                    children: [{ index: true, ...page(() => import('../features/dashboard/components/home-page')) }],
+                  },
+                  gated('dashboard/ticket', ROUTE_PERMISSIONS.ticketDashboard, 'screen.ticket_dashboard'),
+                  tableRoute(
+                    'table/custom/contracdictionpackage/view/:id',
+                    'view',
+                    namedScreen('screen.contradictionpackage_view'),
+                    'contradictionpackage',
+                  ),
+                  tableRoute(
+                    'table/custom/contracdictionpackage/create',
+                    'create',
+                    namedScreen('screen.contradictionpackage_create'),
+                    'contradictionpackage',
+                  ),
+                  tableRoute('table/:table', 'list'),
+                  tableRoute('table/:table/view/:id', 'view'),
+                  tableRoute('table/:table/create', 'create'),
+                  tableRoute('table/:table/:id/kanban', 'kanban'),
+                  tableRoute('table/:table/:id/kanbanview', 'kanban'),
+                  tableRoute('table/:name/importview', 'import'),
+                  tableRoute('table/:table/import/:invoice', 'import'),
+                  gated('preview/document', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
+                  gated('preview/document/:document_id/:name', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
+                  gated('ticket/:id/customer', ROUTE_PERMISSIONS.newBusiness, 'screen.new_business'),
+                  gated('payments-list', ROUTE_PERMISSIONS.paymentsList, 'screen.payments_list'),
+                  gated('condition-list', ROUTE_PERMISSIONS.conditionList, 'screen.condition_list'),
+                  gated('deadline-list', ROUTE_PERMISSIONS.deadlineList, 'screen.deadline_list'),
+                  gated('backoffice', ROUTE_PERMISSIONS.backoffice, 'screen.backoffice'),
+                  gated('import', ROUTE_PERMISSIONS.import, 'screen.import'),
+                  gated('import-contract', ROUTE_PERMISSIONS.import, 'screen.import_contract'),
+                  gated('incoming-mails', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),
+                  gated('classification-summary', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),
+                  gated('sign-document/:id/ticket/:ticket_id', ROUTE_PERMISSIONS.signDocument, 'screen.sign_document'),
+                  { path: 'menu', ...page(() => import('./pages/menu-page')) },
+                  { path: ':table/profile', ...page(() => import('../features/profile/components/profile-page')) },
+                  { path: '*', element: <Navigate to="/error-404" replace /> },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <Navigate to="/error-404" replace /> },
+    ],
+  },
+];

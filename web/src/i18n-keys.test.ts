@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import de from '../../internal/i18n/locales/de.json';
+import en from '../../internal/i18n/locales/en.json';
+import fr from '../../internal/i18n/locales/fr.json';
+import type { TableRouteKind } from './app/guards/access';
+import { MENU } from './app/menu';
+
+const locales: Record<string, Record<string, string>> = { en, de, fr };
+const KEY_PREFIXES = [
+  'general',
+  'validation',
+  'layout',
+  'auth',
+  'status',
+  'placeholder',
+  'screen',
+  'menu',
+  'menu_page',
+  'home',
+  'profile',
+  'table',
+];
+const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'test' ? [] : sourceFiles(path);
+    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/** Every literal translation key in src/, plus the keys the code builds from data. */
+function usedKeys(): Set<string> {
+  const keys = new Set<string>();
+  for (const file of sourceFiles(resolve(import.meta.dirname))) {
+    for (const match of readFileSync(file, 'utf8').matchAll(KEY_PATTERN)) keys.add(match[1]);
+  }
+  const kinds: TableRouteKind[] = ['list', 'view', 'create', 'kanban', 'import', 'popup'];
+  for (const kind of kinds) keys.add(`screen.table_${kind}`);
+  for (const section of MENU) {
+    keys.add(section.labelKey);
+    for (const entry of section.entries) keys.add(entry.labelKey);
+  }
+  return keys;
+}
+
+describe('translations', () => {
+  const keys = [...usedKeys()].sort();
+
+  it('finds the keys used in the code', () => {
+    expect(keys.length).toBeGreaterThan(100);
+    expect(keys).toContain('general.error');
+    expect(keys).toContain('table.contradictionpackage');
+  });
+
+  for (const [lang, texts] of Object.entries(locales)) {
+    it(`has every used key in ${lang}.json`, () => {
+      const missing = keys.filter((key) => typeof texts[key] !== 'string' || texts[key].trim() === '');
+      expect(missing).toEqual([]);
+    });
+  }
+
+  it('has the same UI keys in all three languages', () => {
+    const ui = (texts: Record<string, string>) =>
+      Object.keys(texts)
+        .filter((key) => KEY_PREFIXES.includes(key.split('.')[0]))
+        .sort();
+    expect(ui(de)).toEqual(ui(en));
+    expect(ui(fr)).toEqual(ui(en));
+  });
+
+  it('keeps the specified general texts', () => {
+    expect(en['general.error']).toBe('An error has occurred');
+    expect(en['general.server_down']).toBe('The server is unavailable');
+    expect(en['general.unauthorized']).toBe('This action is not authorized');
+  });
+
+  it('uses the same placeholders in every language', () => {
+    const vars = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+    for (const key of keys) {
+      expect(vars(de[key as keyof typeof de] ?? ''), `de ${key}`).toEqual(vars(en[key as keyof typeof en] ?? ''));
+      expect(vars(fr[key as keyof typeof fr] ?? ''), `fr ${key}`).toEqual(vars(en[key as keyof typeof en] ?? ''));
+    }
+  });
+});
