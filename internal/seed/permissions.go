@@ -9,31 +9,36 @@ import (
 )
 
 // tablegroups put the tables into groups whose c/r/u/d flags a role holds.
+// The subjects section 6 of the specification governs action by action
+// (points of sale, contracts, companies, ...) are in "Portfolio core" and
+// "Contracts", where the roles' flags only give reading; the table access
+// rows below add the rest, restricted to teams where the spec says so.
 var tablegroups = []struct {
 	id     int64
 	name   string
 	tables []string
 }{
-	{1, "Portfolio", []string{"customergroup", "company", "companydetails", "pos", "area", "location", "address", "city", "contactperson", "contactdetails", "tag", "partnercompany", "partnergroup", "bankdata", "kreditornumber", "salesorder", "appointmenttrack"}},
+	{1, "Portfolio core", []string{"customergroup", "company", "pos", "area", "partnercompany", "tag"}},
 	{2, "Contracts", []string{"contract", "contractaction", "recurringpayment", "indexclause", "specialright", "serviceobject", "criteria", "costtype"}},
 	{3, "Invoices", []string{"invoice", "invoiceposition", "inspectionresult", "contradiction", "contradictionpackage", "contradictionpoint", "invoicedeadline"}},
 	{4, "Tickets", []string{"ticket", "board", "columnx", "priority", "defaultvalue", "document", "email"}},
 	{5, "Master data", []string{"sachkonto", "unit", "choice", "areatype", "contracttype", "documentcontracttype", "product", "criteriatype", "locationtype", "maturitytype", "usagetype", "serviceobjecttype", "recurringpaymenttype", "partnertype", "country", "currency", "language", "contacttitle", "contactsalutation", "documenttype", "subdocumenttype", "claimtype", "rating", "resultcategorization", "savingtype", "invoicevaluetype", "invoicecriteria", "externalcosttype", "textmodule", "texttemplate", "texttemplate_variable", "function"}},
 	{6, "Administration", []string{"user", "role", "team", "usertype", "tablegroup", "tablename", "crud", "access", "translation", "attribute_i18n", "trackrecord", "payment", "taxrate"}},
+	{7, "Portfolio details", []string{"location", "address", "city", "contactperson", "contactdetails", "companydetails", "partnergroup", "bankdata", "kreditornumber", "salesorder", "appointmenttrack"}},
 }
 
 // crudByRole gives each non-administrator role its flags per table group
 // ("crud" letters present = flag set). The administrator manages everything
 // without rows.
 var crudByRole = map[string]map[string]string{
-	"team_lead":         {"Portfolio": "cru", "Contracts": "cru", "Invoices": "cru", "Tickets": "cru", "Master data": "cru"},
-	"team_member":       {"Portfolio": "cru", "Contracts": "cru", "Invoices": "cru", "Tickets": "cru", "Master data": "r"},
-	"lead":              {"Portfolio": "r", "Contracts": "r", "Tickets": "cru"},
-	"expansion_manager": {"Portfolio": "r", "Contracts": "r", "Tickets": "cru"},
-	"area_manager":      {"Portfolio": "r", "Tickets": "cru"},
-	"store_manager":     {"Portfolio": "r", "Tickets": "cru"},
-	"ext_team_member":   {"Portfolio": "r", "Contracts": "r", "Tickets": "cru"},
-	"lawyer":            {"Portfolio": "r", "Contracts": "r"},
+	"team_lead":         {"Portfolio core": "r", "Portfolio details": "cru", "Contracts": "r", "Invoices": "cru", "Tickets": "r", "Master data": "cru"},
+	"team_member":       {"Portfolio core": "r", "Portfolio details": "cru", "Contracts": "r", "Invoices": "cru", "Tickets": "r", "Master data": "r"},
+	"lead":              {"Portfolio core": "r", "Portfolio details": "r", "Contracts": "r", "Tickets": "r"},
+	"expansion_manager": {"Portfolio core": "r", "Portfolio details": "r", "Contracts": "r", "Tickets": "r"},
+	"area_manager":      {"Portfolio core": "r", "Portfolio details": "r", "Tickets": "r"},
+	"store_manager":     {"Portfolio core": "r", "Portfolio details": "r", "Tickets": "r"},
+	"ext_team_member":   {"Portfolio core": "r", "Portfolio details": "r", "Tickets": "r"},
+	"lawyer":            {"Portfolio core": "r", "Portfolio details": "r", "Contracts": "r"},
 }
 
 var (
@@ -70,6 +75,71 @@ var menuAccess = []menuRule{
 	{"payment", []string{"team_lead"}, ""},
 }
 
+// tableRule grants actions on subjects to roles, optionally only to members
+// of the named teams. Subjects are the access subjects of entities
+// (customer_group, partner_company, service_object, payment_info, ...) and
+// relation tabs by their API name (pos_location_rel).
+type tableRule struct {
+	subjects []string
+	actions  string // comma-separated
+	roles    []string
+	teams    string
+}
+
+const (
+	readActions  = "list,read,seeHeader"
+	writeActions = "create,update"
+	// mvmFM are the teams whose internal members create and change the
+	// portfolio (section 6: "only within teams MVM and FM").
+	mvmFM = "MVM,FM"
+	// ticketTeams also lets the other internal teams work on tickets.
+	ticketTeams = "MVM,FM,NKA,FoMa,BackOffice"
+)
+
+var (
+	posTabs = []string{"pos_location_rel", "pos_area_rel", "pos_contract_rel", "pos_tag_rel", "pos_ticket_rel",
+		"pos_contradiction_package_rel", "pos_ta_invoices_rel", "pos_document_rel", "pos_email_rel"}
+	contractTabs = []string{"contract_area_rel", "contract_partner_company_rel", "contract_document_rel", "contract_deadlines_rel",
+		"contract_recurring_payment_rel", "contract_service_object_rel", "contract_criteria_rel"}
+	companyTabs = []string{"company_tickets_rel", "company_contradiction_rel", "company_review_invoices_rel", "company_sales_order_rel",
+		"company_contact_person_rel", "company_appointment_track_rel", "company_bank_data_rel", "company_pos_rel",
+		"company_payments_rel", "company_users_rel"}
+	portfolioSubjects = append([]string{"pos", "area", "company", "customer_group", "partner_company", "tag"}, append(posTabs, companyTabs...)...)
+	contractSubjects  = append([]string{"contract", "service_object"}, contractTabs...)
+	externalClient    = []string{"lead", "expansion_manager", "area_manager", "store_manager", "ext_team_member", "lawyer"}
+)
+
+// tableAccess is the table access of section 6, action by action. Tax rates
+// (company_tax_rates_rel) and creating customer groups, companies and partner
+// companies are the administrator's alone, as is removing almost anything.
+var tableAccess = []tableRule{
+	// Internal teams read everything they work on.
+	{portfolioSubjects, readActions + ",note", internalRoles, ""},
+	{contractSubjects, readActions + ",note", internalRoles, ""},
+	{[]string{"ticket", "board", "payment_info"}, readActions + ",note", internalRoles, ""},
+	// ... and change it only within MVM and FM.
+	{[]string{"pos", "area", "tag", "contract", "service_object"}, writeActions, internalRoles, mvmFM},
+	{append(append([]string{}, posTabs...), contractTabs...), writeActions + ",remove", internalRoles, mvmFM},
+	{[]string{"company", "customer_group", "partner_company"}, "update", internalRoles, mvmFM},
+	{companyTabs, writeActions, internalRoles, mvmFM},
+	{[]string{"ticket"}, writeActions + ",remove", internalRoles, ticketTeams},
+	{[]string{"board"}, writeActions, []string{"team_lead"}, mvmFM},
+	// Leads and expansion managers read the portfolio and the contracts.
+	{[]string{"pos", "area", "company", "customer_group", "partner_company", "tag", "contract", "service_object"}, readActions, []string{"lead", "expansion_manager"}, ""},
+	{[]string{"pos_location_rel", "pos_area_rel", "pos_contract_rel", "pos_tag_rel", "pos_ticket_rel", "pos_document_rel", "pos_email_rel",
+		"company_pos_rel", "company_contact_person_rel", "company_tickets_rel"}, readActions, []string{"lead", "expansion_manager"}, ""},
+	{contractTabs, readActions, []string{"lead", "expansion_manager"}, ""},
+	// Other external members read their points of sale and areas.
+	{[]string{"pos", "area", "company", "customer_group", "tag"}, readActions, []string{"area_manager", "store_manager", "ext_team_member", "lawyer"}, ""},
+	{[]string{"pos_location_rel", "pos_area_rel", "pos_ticket_rel", "pos_document_rel"}, readActions, []string{"area_manager", "store_manager", "ext_team_member", "lawyer"}, ""},
+	{append([]string{"contract"}, contractTabs...), readActions, []string{"ext_team_member"}, "FM extern,MVM extern,BuHa extern"},
+	{[]string{"contract"}, readActions, []string{"lawyer"}, ""},
+	{[]string{"service_object"}, readActions, []string{"ext_team_member"}, "FM extern"},
+	{[]string{"board"}, readActions, []string{"ext_team_member"}, "FM extern"},
+	// Every external user works with the tickets of their points of sale.
+	{[]string{"ticket"}, readActions + ",create,note", externalClient, ""},
+}
+
 func seedPermissions(ctx context.Context, tx *db.Tx) error {
 	groupID := map[string]int64{}
 	for _, g := range tablegroups {
@@ -100,11 +170,29 @@ func seedPermissions(ctx context.Context, tx *db.Tx) error {
 	}
 	for _, m := range menuAccess {
 		for _, code := range m.roles {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO access (access_kind, access_subject, access_action, role_code, access_teams)
-				VALUES ('menu', ?, 'read', ?, ?) ON CONFLICT DO NOTHING`, m.menu, code, m.teams); err != nil {
-				return fmt.Errorf("seed menu access %s/%s: %w", m.menu, code, err)
+			if err := insertAccess(ctx, tx, "menu", m.menu, "read", code, m.teams); err != nil {
+				return err
 			}
 		}
+	}
+	for _, r := range tableAccess {
+		for _, subject := range r.subjects {
+			for _, action := range strings.Split(r.actions, ",") {
+				for _, code := range r.roles {
+					if err := insertAccess(ctx, tx, "table", subject, action, code, r.teams); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func insertAccess(ctx context.Context, tx *db.Tx, kind, subject, action, role, teams string) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO access (access_kind, access_subject, access_action, role_code, access_teams)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, kind, subject, action, role, teams); err != nil {
+		return fmt.Errorf("seed %s access %s/%s/%s: %w", kind, subject, action, role, err)
 	}
 	return nil
 }
