@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 
@@ -34,6 +35,7 @@ Usage:
   portfolio serve               run the server (migrates first)
   portfolio migrate             apply database migrations
   portfolio seed --demo         create demo data (idempotent)
+  portfolio seed --scale N      generate N points of sale for load tests
   portfolio user create-admin   create an administrator (interactive or flags)
   portfolio version             print the version
 
@@ -151,23 +153,56 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 
 func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var demo bool
+	var scale int
+	var scaleInvoices float64
+	var scaleGroup int64
 	return withApp(ctx, "seed", args, stderr, func(fs *flag.FlagSet) {
 		fs.BoolVar(&demo, "demo", false, "create the demo data set (idempotent)")
+		fs.IntVar(&scale, "scale", 0, "generate a portfolio of `N` points of sale for load tests (after the base and demo data; adds N more on every run)")
+		fs.Float64Var(&scaleInvoices, "scale-invoices", seed.DefaultScaleInvoices, "invoices (with 4 positions each) per generated contract")
+		fs.Int64Var(&scaleGroup, "scale-group", 0, "put every generated point of sale into this existing customer group `id` (e.g. 1, the demo's) instead of new groups")
 	}, func(a *app.App) error {
-		if !demo {
-			return errors.New("nothing to seed: pass --demo")
+		if !demo && scale == 0 {
+			return errors.New("nothing to seed: pass --demo and/or --scale N")
 		}
 		if err := a.Migrate(ctx); err != nil {
 			return err
 		}
-		logins, err := seed.Demo(ctx, a)
-		if err != nil {
+		if demo {
+			logins, err := seed.Demo(ctx, a)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "Demo data ready. Demo logins (password %q, for demos only):\n", seed.DemoPassword)
+			for _, l := range logins {
+				fmt.Fprintf(stdout, "  %-28s %s\n", l.Email, l.Description)
+			}
+		}
+		if scale == 0 {
+			return nil
+		}
+		if !demo {
+			if err := seed.Base(ctx, a.DB); err != nil {
+				return err
+			}
+		}
+		start := time.Now()
+		lastStep := -1
+		rows := 0
+		report := func(done, total int) {
+			rows = done
+			pct := 100 * done / max(total, 1)
+			if step := pct / 5; step > lastStep {
+				lastStep = step
+				fmt.Fprintf(stdout, "scale: %3d%%  %d of %d rows  %.0f rows/s\n", pct, done, total, float64(done)/time.Since(start).Seconds())
+			}
+		}
+		if err := seed.Scale(ctx, a.DB, scale, report, seed.WithScaleInvoices(scaleInvoices), seed.WithScaleGroup(scaleGroup)); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "Demo data ready. Demo logins (password %q, for demos only):\n", seed.DemoPassword)
-		for _, l := range logins {
-			fmt.Fprintf(stdout, "  %-28s %s\n", l.Email, l.Description)
-		}
+		elapsed := time.Since(start)
+		fmt.Fprintf(stdout, "Generated %d points of sale (%d rows) on %s in %s: %.0f rows/s.\n",
+			scale, rows, a.DB.Dialect(), elapsed.Round(time.Millisecond), float64(rows)/elapsed.Seconds())
 		return nil
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strings"
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
@@ -15,36 +16,123 @@ import (
 	"portfolio/internal/i18n"
 )
 
-// Sync writes the shipped UI texts of every language into the translation
-// table: new keys are added and shipped changes update texts nobody edited;
-// texts an administrator changed are kept. It runs at every start.
+// Sync writes the shipped texts of every language into the editable tables:
+// the UI texts of c into translation and the attribute labels
+// (i18n.LoadAttributes) into attribute_i18n. New keys are added and shipped
+// changes update texts nobody edited; texts an administrator changed
+// (translation_edited or attribute_edited = 1) are kept, and rows whose key
+// is no longer shipped are left alone. It runs at every start, so it reads
+// each table once and writes only the differences, in multi-row statements.
+// It returns the number of rows inserted or updated.
 func Sync(ctx context.Context, d *db.DB, c *i18n.Catalog) (int, error) {
+	labels, err := i18n.LoadAttributes()
+	if err != nil {
+		return 0, err
+	}
 	n := 0
-	err := d.InTx(ctx, func(tx *db.Tx) error {
-		for _, lang := range i18n.Languages {
-			texts := c.Texts(lang)
-			keys := make([]string, 0, len(texts))
-			for k := range texts {
-				keys = append(keys, k)
+	err = d.InTx(ctx, func(tx *db.Tx) error {
+		for _, s := range []struct {
+			t       textTable
+			catalog *i18n.Catalog
+		}{{uiTexts, c}, {attributeLabels, labels}} {
+			m, err := syncTable(ctx, tx, s.t, s.catalog)
+			if err != nil {
+				return err
 			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				res, err := tx.ExecContext(ctx, `INSERT INTO translation (translation_key, translation_lang, translation_text)
-					VALUES (?, ?, ?)
-					ON CONFLICT (translation_key, translation_lang) DO UPDATE SET translation_text = excluded.translation_text
-					WHERE translation.translation_edited = 0 AND translation.translation_text <> excluded.translation_text`,
-					k, lang, texts[k])
-				if err != nil {
-					return fmt.Errorf("translations: sync %s/%s: %w", lang, k, err)
-				}
-				if rows, _ := res.RowsAffected(); rows > 0 {
-					n++
-				}
-			}
+			n += m
 		}
 		return nil
 	})
 	return n, err
+}
+
+// textTable names the columns of a table holding one editable text per key
+// and language. The names are constants of this package, never input.
+type textTable struct {
+	table, key, lang, text, edited string
+}
+
+var (
+	uiTexts         = textTable{"translation", "translation_key", "translation_lang", "translation_text", "translation_edited"}
+	attributeLabels = textTable{"attribute_i18n", "attribute_name", "attribute_lang", "attribute_nice_name", "attribute_edited"}
+)
+
+// syncBatch is the number of rows per multi-row upsert (three parameters
+// each, far below either database's parameter limit).
+const syncBatch = 200
+
+type textRow struct{ key, lang, text string }
+
+// syncTable brings the shipped texts of c into t and returns the number of
+// rows written.
+func syncTable(ctx context.Context, tx *db.Tx, t textTable, c *i18n.Catalog) (int, error) {
+	type stored struct {
+		text   string
+		edited bool
+	}
+	have := map[[2]string]stored{}
+	rows, err := tx.QueryContext(ctx, fmt.Sprintf(`SELECT %s, %s, %s, %s FROM %s`, t.key, t.lang, t.text, t.edited, t.table))
+	if err != nil {
+		return 0, fmt.Errorf("translations: read %s: %w", t.table, err)
+	}
+	for rows.Next() {
+		var k, lang, text string
+		var edited int
+		if err := rows.Scan(&k, &lang, &text, &edited); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("translations: read %s: %w", t.table, err)
+		}
+		have[[2]string{k, lang}] = stored{text: text, edited: edited != 0}
+	}
+	if err := rows.Close(); err != nil {
+		return 0, fmt.Errorf("translations: read %s: %w", t.table, err)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("translations: read %s: %w", t.table, err)
+	}
+
+	var todo []textRow
+	for _, lang := range i18n.Languages {
+		texts := c.Texts(lang)
+		keys := make([]string, 0, len(texts))
+		for k := range texts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			cur, ok := have[[2]string{k, lang}]
+			if !ok || (!cur.edited && cur.text != texts[k]) {
+				todo = append(todo, textRow{key: k, lang: lang, text: texts[k]})
+			}
+		}
+	}
+
+	n := 0
+	for start := 0; start < len(todo); start += syncBatch {
+		batch := todo[start:min(start+syncBatch, len(todo))]
+		var q strings.Builder
+		fmt.Fprintf(&q, `INSERT INTO %s (%s, %s, %s) VALUES `, t.table, t.key, t.lang, t.text)
+		args := make([]any, 0, 3*len(batch))
+		for i, r := range batch {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(?, ?, ?)")
+			args = append(args, r.key, r.lang, r.text)
+		}
+		// A concurrent start may have written the same rows meanwhile: the
+		// conflict clause applies the same rule again instead of failing.
+		fmt.Fprintf(&q, ` ON CONFLICT (%[2]s, %[3]s) DO UPDATE SET %[4]s = excluded.%[4]s
+			WHERE %[1]s.%[5]s = 0 AND %[1]s.%[4]s <> excluded.%[4]s`, t.table, t.key, t.lang, t.text, t.edited)
+		res, err := tx.ExecContext(ctx, q.String(), args...)
+		if err != nil {
+			return n, fmt.Errorf("translations: sync %s: %w", t.table, err)
+		}
+		if affected, err := res.RowsAffected(); err == nil {
+			n += int(affected)
+		}
+	}
+	return n, nil
 }
 
 // Handler serves POST /specific-api.

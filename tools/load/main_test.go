@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fakeServer answers /token and a protected /user/; the first token stops
+// working after expireAfter requests, as an expired access token would.
+type fakeServer struct {
+	logins, requests atomic.Int64
+	expireAfter      int64
+	mu               sync.Mutex
+	bodies           []string
+}
+
+func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/token":
+		if r.FormValue("username") != "admin@demo.test" || r.FormValue("password") != demoPassword || r.FormValue("user_browser_hash") == "" {
+			http.Error(w, `{"detail":"wrong"}`, http.StatusUnauthorized)
+			return
+		}
+		n := f.logins.Add(1)
+		fmt.Fprintf(w, `{"access_token":"token-%d","refresh_token":"r"}`, n)
+	case "/user/":
+		auth := r.Header.Get("Authorization")
+		if !strings.HasPrefix(auth, "Bearer token-") || (auth == "Bearer token-1" && f.requests.Load() >= f.expireAfter) {
+			http.Error(w, `{"detail":"expired"}`, http.StatusUnauthorized)
+			return
+		}
+		f.requests.Add(1)
+		io.WriteString(w, `{"user_id":1,"user_email":"admin@demo.test"}`)
+	case "/api/":
+		b, _ := io.ReadAll(r.Body)
+		f.mu.Lock()
+		f.bodies = append(f.bodies, string(b))
+		f.mu.Unlock()
+		w.WriteHeader(http.StatusCreated)
+		io.WriteString(w, `{"data":{}}`)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func TestLoadAgainstFakeServer(t *testing.T) {
+	f := &fakeServer{expireAfter: 50}
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), []string{"-url", srv.URL, "-scenario", "raw", "-method", "get", "-path", "/user/",
+		"-c", "4", "-n", "200", "-warmup", "0"}, &out, &errOut)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, errOut.String())
+	}
+	report := out.String()
+	t.Log(report)
+	if f.logins.Load() != 2 {
+		t.Errorf("logins: %d, want 2 (start, and once after the token expired)", f.logins.Load())
+	}
+	for _, want := range []string{"requests   200 (", "200×", "401×", "summary    raw GET /user/: c=4"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if lines := strings.Split(strings.TrimSpace(report), "\n"); !strings.HasPrefix(lines[len(lines)-1], "summary") {
+		t.Errorf("the summary is not the last line")
+	}
+}
+
+func TestCreateBodiesAreUnique(t *testing.T) {
+	f := &fakeServer{}
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-url", srv.URL, "-scenario", "create", "-c", "3", "-n", "30", "-warmup", "0"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, b := range f.bodies {
+		var req struct {
+			Action string `json:"action"`
+			Entity string `json:"entity"`
+			Data   struct {
+				Name string `json:"tag_name"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(b), &req); err != nil {
+			t.Fatalf("body %s: %v", b, err)
+		}
+		if req.Action != "create" || req.Entity != "tag" || !strings.HasPrefix(req.Data.Name, "load-") || seen[req.Data.Name] {
+			t.Errorf("unexpected or repeated body %s", b)
+		}
+		seen[req.Data.Name] = true
+	}
+	if len(seen) != 30 {
+		t.Errorf("%d distinct tags created, want 30", len(seen))
+	}
+}
+
+func TestDurationAndWarmup(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+	defer srv.Close()
+	var out bytes.Buffer
+	start := time.Now()
+	if err := run(context.Background(), []string{"-url", srv.URL, "-scenario", "raw", "-path", "/healthz", "-login=false",
+		"-c", "2", "-d", "300ms", "-warmup", "100ms"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 400*time.Millisecond || took > 5*time.Second {
+		t.Errorf("took %s for 100ms warm-up and 300ms measurement", took)
+	}
+	if !strings.Contains(out.String(), "measured 0.3s after 100ms warm-up") {
+		t.Errorf("report: %s", out.String())
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-scenario", "nope"}, {"-c", "0"}, {"-body", "{not json"}, {"-d", "0s"}, {"extra"},
+	} {
+		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var d []time.Duration
+	for i := 1; i <= 100; i++ {
+		d = append(d, time.Duration(i)*time.Millisecond)
+	}
+	for p, want := range map[float64]time.Duration{50: 50 * time.Millisecond, 90: 90 * time.Millisecond,
+		99: 99 * time.Millisecond, 100: 100 * time.Millisecond} {
+		if got := percentile(d, p); got != want {
+			t.Errorf("p%g = %s, want %s", p, got, want)
+		}
+	}
+	if percentile(nil, 50) != 0 {
+		t.Error("empty percentile")
+	}
+}
+
+func TestStalledServerDoesNotStretchTheRun(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	var out bytes.Buffer
+	start := time.Now()
+	if err := run(context.Background(), []string{"-url", srv.URL, "-scenario", "raw", "-path", "/slow", "-login=false",
+		"-c", "3", "-d", "200ms", "-warmup", "0", "-grace", "100ms", "-timeout", "1m"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("run took %s with a stalled server", took)
+	}
+	if !strings.Contains(out.String(), "3 unfinished (cut off 100ms after the end)") {
+		t.Errorf("report: %s", out.String())
+	}
+}
