@@ -57,6 +57,9 @@ func Demo(ctx context.Context, a *app.App) ([]Login, error) {
 	if err := a.DB.InTx(ctx, func(tx *db.Tx) error { return demoOrganisations(ctx, a.DB, tx) }); err != nil {
 		return nil, err
 	}
+	if err := demoPortfolio(ctx, a.DB); err != nil {
+		return nil, err
+	}
 	var logins []Login
 	for _, u := range demoUsers {
 		if err := a.DB.InTx(ctx, func(tx *db.Tx) error { return ensureDemoUser(ctx, a, tx, u) }); err != nil {
@@ -65,6 +68,35 @@ func Demo(ctx context.Context, a *app.App) ([]Login, error) {
 		logins = append(logins, Login{Email: u.email, Description: u.desc})
 	}
 	return logins, nil
+}
+
+// demoPortfolios is the size of the demo portfolio of each customer group:
+// points of sale with locations, areas, contracts and invoices.
+var demoPortfolios = []struct {
+	group     int64
+	brand     string
+	companies []int64
+	pos       int
+}{{demoGroupA, "Nordhandel", []int64{demoCompanyA1, demoCompanyA2}, 24}, {demoGroupB, "Südmarkt", []int64{demoCompanyB1}, 12}}
+
+// demoPortfolio gives each demo customer group a small realistic portfolio,
+// once: a group that already has points of sale is left alone.
+func demoPortfolio(ctx context.Context, d *db.DB) error {
+	for _, p := range demoPortfolios {
+		var n int
+		err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM pos JOIN company ON company.company_id = pos.company_id
+			WHERE company.customergroup_id = ?`, p.group).Scan(&n)
+		if err != nil {
+			return fmt.Errorf("seed demo portfolio: %w", err)
+		}
+		if n > 0 {
+			continue
+		}
+		if err := Scale(ctx, d, p.pos, nil, WithScaleCompanies(p.brand, p.companies...), WithScaleInvoices(1)); err != nil {
+			return fmt.Errorf("seed demo portfolio of customer group %d: %w", p.group, err)
+		}
+	}
+	return nil
 }
 
 func demoOrganisations(ctx context.Context, d *db.DB, tx *db.Tx) error {

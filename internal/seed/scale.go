@@ -51,8 +51,10 @@ var scaleToday = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 type ScaleOption func(*scaleConfig)
 
 type scaleConfig struct {
-	invoices float64
-	group    int64
+	invoices  float64
+	group     int64
+	brand     string
+	companies []int64
 }
 
 // WithScaleInvoices sets how many invoices (each with four positions) are
@@ -67,6 +69,13 @@ func WithScaleInvoices(perContract float64) ScaleOption {
 // external user of that group sees the whole generated portfolio.
 func WithScaleGroup(customergroupID int64) ScaleOption {
 	return func(c *scaleConfig) { c.group = customergroupID }
+}
+
+// WithScaleCompanies puts every generated point of sale into the existing
+// companies ids, in equal shares, named after brand (the demo portfolio of
+// the demo companies); no customer groups or companies are generated.
+func WithScaleCompanies(brand string, ids ...int64) ScaleOption {
+	return func(c *scaleConfig) { c.brand, c.companies = brand, ids }
 }
 
 // Scale generates a realistic portfolio of n points of sale for load tests
@@ -387,6 +396,10 @@ func (g *scaleGen) id(table string) int64 {
 // planOrganisations creates the customer groups, companies and contact
 // persons and assigns each company a range of the run's points of sale.
 func (g *scaleGen) planOrganisations() {
+	if len(g.cfg.companies) > 0 {
+		g.planIntoCompanies()
+		return
+	}
 	groups := max(2, (g.n+scalePOSPerGroup/2)/scalePOSPerGroup)
 	offset := g.rng.IntN(len(scaleBrands))
 	start := 0
@@ -437,6 +450,35 @@ func (g *scaleGen) planOrganisations() {
 			}
 			g.company = append(g.company, c)
 		}
+		start += size
+	}
+}
+
+// planIntoCompanies spreads the points of sale over existing companies,
+// each with its own region and two contact persons.
+func (g *scaleGen) planIntoCompanies() {
+	code := brandCode(g.cfg.brand)
+	regions := g.rng.Perm(len(scaleRegions))
+	start := 0
+	for k, id := range g.cfg.companies {
+		size := g.n / len(g.cfg.companies)
+		if k < g.n%len(g.cfg.companies) {
+			size++
+		}
+		r := &scaleRegions[regions[k%len(regions)]]
+		c := scaleCompany{id: id, brand: g.cfg.brand, code: code + "-" + r.code, region: r, first: start, end: start + size}
+		for range 2 {
+			first := scaleFirstNames[g.rng.IntN(len(scaleFirstNames))]
+			last := scaleLastNames[g.rng.IntN(len(scaleLastNames))]
+			salutation := g.lk.salutation[0]
+			if first.female {
+				salutation = g.lk.salutation[1]
+			}
+			cid := g.id("contactperson")
+			g.contacts.add(cid, first.name, last, initials(first.name, last), salutation, id)
+			c.contacts = append(c.contacts, cid)
+		}
+		g.company = append(g.company, c)
 		start += size
 	}
 }
