@@ -20,6 +20,7 @@ import (
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
 	"portfolio/internal/platform/mailer"
+	"portfolio/internal/tables"
 	"portfolio/internal/translations"
 	"portfolio/web"
 )
@@ -106,6 +107,7 @@ func (a *App) bindRoutes() {
 	bindHealth(a.Server, a.DB)
 	auth.Bind(a.Server, a.Auth)
 	translations.Bind(a.Server, &translations.Handler{DB: a.DB})
+	tables.Bind(a.Server, tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log}))
 }
 
 // Migrate applies pending migrations and brings the shipped texts into the

@@ -1,0 +1,77 @@
+package db
+
+import "strings"
+
+// The helpers below render the few expressions whose SQL differs between
+// the dialects, or whose escaping is easy to get wrong, so generated
+// queries (the table engine) stay dialect-neutral outside this package.
+// Every expression argument is SQL built from definitions, never request
+// data; values always travel as parameters.
+
+// LikeEscape is the escape character of LikePattern patterns.
+const LikeEscape = `\`
+
+// LowerLike renders a case-insensitive LIKE of expr against one parameter
+// built by LikePattern: LOWER(expr) LIKE ? ESCAPE '\'. Both databases lower
+// ASCII letters; PostgreSQL lowers every letter, SQLite's LOWER only ASCII
+// (an upper-case umlaut in a stored value does not match its lower-case
+// form there).
+func LowerLike(expr string) string {
+	return "LOWER(" + expr + ") LIKE ? ESCAPE '" + LikeEscape + "'"
+}
+
+// LikePattern lowers s and escapes the LIKE wildcards % and _ (and the
+// escape character) so s matches literally: "%s%" for a contains match,
+// "s%" for a prefix match.
+func LikePattern(s string, prefix bool) string {
+	var b strings.Builder
+	b.Grow(len(s) + 4)
+	if !prefix {
+		b.WriteByte('%')
+	}
+	for _, r := range strings.ToLower(s) {
+		if r == '%' || r == '_' || r == '\\' {
+			b.WriteString(LikeEscape)
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('%')
+	return b.String()
+}
+
+// JoinText renders the space-separated text of exprs, skipping NULLs, and
+// NULL when nothing is left (concat_ws inside NULLIF). SQLite has
+// concat_ws since 3.44 (the bundled modernc build is newer).
+func JoinText(exprs []string) string {
+	return "NULLIF(concat_ws(' ', " + strings.Join(exprs, ", ") + "), '')"
+}
+
+// DecimalText renders a NUMERIC expression for display inside text: without
+// trailing zeros on PostgreSQL (19.5000 → 19.5); SQLite keeps numbers as
+// integers or reals already.
+func DecimalText(d Dialect, expr string) string {
+	if d == Postgres {
+		return "trim_scale(" + expr + ")"
+	}
+	return expr
+}
+
+// StringAgg renders the aggregate joining the text of expr with ", ".
+func StringAgg(d Dialect, expr string) string {
+	if d == Postgres {
+		return "string_agg(CAST(" + expr + " AS TEXT), ', ')"
+	}
+	return "group_concat(" + expr + ", ', ')"
+}
+
+// PlainTemporal renders a DATE or TIMESTAMP column for reading as its
+// stored text on SQLite, where the driver would otherwise parse every
+// value into a time.Time (trying several layouts) only for the caller to
+// format it again; PostgreSQL returns the column unchanged. Use it in
+// select lists only: wrapped columns cannot use indexes.
+func PlainTemporal(d Dialect, expr string) string {
+	if d == SQLite {
+		return "(" + expr + " || '')"
+	}
+	return expr
+}

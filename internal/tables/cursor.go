@@ -1,0 +1,160 @@
+package tables
+
+import (
+	"database/sql"
+	"fmt"
+
+	"strconv"
+
+	"portfolio/internal/schema"
+	"portfolio/internal/validate"
+)
+
+// Page describes the page a list answered.
+type Page struct {
+	CurrentPage int    `json:"current_page"`
+	PerPage     int    `json:"per_page"`
+	From        *int   `json:"from"`
+	To          *int   `json:"to"`
+	HasMore     bool   `json:"has_more"`
+	Total       *int64 `json:"total,omitempty"`
+}
+
+// Cursor walks the rows of a list while they are read from the database,
+// so an answer of any size is encoded row by row with flat memory. It
+// stops after PerPage rows, using one more row to tell HasMore. The caller
+// must Close it.
+type Cursor struct {
+	rows  *sql.Rows
+	cols  []*colSpec
+	raw   []sql.RawBytes
+	dest  []any
+	keys  [][]byte
+	limit int
+	n     int
+	err   error
+	page  Page
+	// Attributes are the served attribute definitions of the rows (the
+	// "attributes" member of a read-rich answer).
+	Attributes any
+}
+
+func newCursor(rows *sql.Rows, cols []*colSpec, limit, offset int) *Cursor {
+	c := &Cursor{rows: rows, cols: cols, limit: limit,
+		raw: make([]sql.RawBytes, len(cols)), dest: make([]any, len(cols)), keys: make([][]byte, len(cols))}
+	for i, col := range cols {
+		c.dest[i] = &c.raw[i]
+		c.keys[i] = append(appendString(nil, []byte(col.name)), ':')
+	}
+	c.page.PerPage = limit
+	if limit > 0 {
+		c.page.CurrentPage = offset/limit + 1
+	}
+	c.page.From = new(int)
+	*c.page.From = offset
+	return c
+}
+
+// Next reads the next row; false at the end of the page or on error (see
+// Err).
+func (c *Cursor) Next() bool {
+	if c.err != nil || c.rows == nil {
+		return false
+	}
+	if c.limit > 0 && c.n == c.limit {
+		c.page.HasMore = c.rows.Next()
+		return false
+	}
+	if !c.rows.Next() {
+		return false
+	}
+	if err := c.rows.Scan(c.dest...); err != nil {
+		c.err = fmt.Errorf("tables: scan row: %w", err)
+		return false
+	}
+	c.n++
+	return true
+}
+
+// AppendJSON appends the current row as a JSON object.
+func (c *Cursor) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	for i, col := range c.cols {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, c.keys[i]...)
+		dst = appendValue(dst, col.typ, c.raw[i])
+	}
+	return append(dst, '}')
+}
+
+// Record returns the current row as canonical values.
+func (c *Cursor) Record() validate.Record {
+	rec := make(validate.Record, len(c.cols))
+	for i, col := range c.cols {
+		rec[col.name] = plainValue(col.typ, c.raw[i])
+	}
+	return rec
+}
+
+// Err reports a failure while reading rows.
+func (c *Cursor) Err() error {
+	if c.err != nil {
+		return c.err
+	}
+	if c.rows != nil {
+		if err := c.rows.Err(); err != nil {
+			return fmt.Errorf("tables: read rows: %w", err)
+		}
+	}
+	return nil
+}
+
+// Rows is the number of rows read so far.
+func (c *Cursor) Rows() int { return c.n }
+
+// Page describes the page after the rows were read.
+func (c *Cursor) Page() Page {
+	p := c.page
+	if c.n == 0 {
+		p.From, p.To = nil, nil
+		return p
+	}
+	from, to := *c.page.From+1, *c.page.From+c.n
+	p.From, p.To = &from, &to
+	return p
+}
+
+// Close releases the rows.
+func (c *Cursor) Close() error {
+	if c.rows == nil {
+		return nil
+	}
+	return c.rows.Close()
+}
+
+// Cell is one value of the current row for an export: nil for NULL,
+// int64 or float64 for numbers, string for everything else (dates in
+// "2006-01-02", date-times in RFC 3339).
+func (c *Cursor) Cell(i int) any {
+	col, raw := c.cols[i], c.raw[i]
+	s, ok := cellText(col.typ, raw)
+	if !ok {
+		return nil
+	}
+	switch col.typ {
+	case schema.TypeID, schema.TypeInt, schema.TypeBool:
+		if n, err := strconv.ParseInt(string(trimDecimal(raw)), 10, 64); err == nil {
+			return n
+		}
+	case schema.TypeDecimal:
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+	}
+	return s
+}
+
+// Columns is the number of columns of each row.
+func (c *Cursor) Columns() int { return len(c.cols) }

@@ -1,0 +1,96 @@
+// Package tables is the generic table engine: lists (filter, search, sort,
+// page, count, stream), single reads, writes (create, update, single-field
+// update, delete, bulk delete) with validation and history, relation reads
+// and links, exports, custom lists and saved views, for every entity of
+// internal/schema, behind POST /api/ and a few routes of its own (see
+// Bind and docs/decisions/0004-generic-api.md).
+//
+// Every statement is built from the definitions (identifiers never come
+// from a request) and starts from a source, which adds the caller's tenant
+// scope (Scope): the one chokepoint of tenant isolation.
+package tables
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"portfolio/internal/db"
+	"portfolio/internal/i18n"
+	"portfolio/internal/schema"
+)
+
+// Engine runs the generic operations over one database.
+type Engine struct {
+	db      *db.DB
+	reg     *schema.Registry
+	texts   *i18n.Catalog
+	log     *slog.Logger
+	now     func() time.Time
+	hooks   map[string]Hook
+	cats    map[string]*catalog // by entity name
+	relCats map[string]*catalog // by relation API name
+}
+
+// Deps are what an Engine is built from. Registry defaults to
+// schema.Default(), Now to time.Now, Hooks to DefaultHooks().
+type Deps struct {
+	DB       *db.DB
+	Catalog  *i18n.Catalog
+	Log      *slog.Logger
+	Registry *schema.Registry
+	Now      func() time.Time
+	Hooks    map[string]Hook
+}
+
+// New builds an engine and the column catalogs of every entity and
+// relation.
+func New(d Deps) (*Engine, error) {
+	e := &Engine{db: d.DB, reg: d.Registry, texts: d.Catalog, log: d.Log, now: d.Now, hooks: d.Hooks,
+		cats: map[string]*catalog{}, relCats: map[string]*catalog{}}
+	if e.reg == nil {
+		e.reg = schema.Default()
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.hooks == nil {
+		e.hooks = DefaultHooks()
+	}
+	if e.log == nil {
+		e.log = slog.Default()
+	}
+	for _, ent := range e.reg.Entities() {
+		e.cats[ent.Name] = entityCatalog(ent)
+		for i := range ent.Relations {
+			rel := &ent.Relations[i]
+			c, err := relationCatalog(e.reg, ent, rel)
+			if err != nil {
+				return nil, err
+			}
+			e.relCats[rel.APIName(ent.Name)] = c
+		}
+	}
+	return e, nil
+}
+
+// MustNew is New for program start: the definitions are validated when the
+// program starts, so a failure is a build defect.
+func MustNew(d Deps) *Engine {
+	e, err := New(d)
+	if err != nil {
+		panic(fmt.Sprintf("tables: %v", err))
+	}
+	return e
+}
+
+// env returns the statement-building environment of one request.
+func (e *Engine) env() *env {
+	return &env{reg: e.reg, dialect: e.db.Dialect(), now: e.now()}
+}
+
+// today is the current date in UTC, "2006-01-02".
+func (e *Engine) today() string { return e.now().UTC().Format("2006-01-02") }
+
+// Registry returns the definitions the engine serves.
+func (e *Engine) Registry() *schema.Registry { return e.reg }

@@ -1,0 +1,248 @@
+package tables
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"portfolio/internal/db"
+	"portfolio/internal/schema"
+	"portfolio/internal/validate"
+)
+
+// MinSearchLen is the shortest keyword filter_all searches for; shorter
+// keywords are ignored (the browser starts searching at 2 characters).
+const MinSearchLen = 2
+
+// opsFor lists the operators each type takes.
+func opAllowed(op Op, t schema.DataType) bool {
+	switch op {
+	case OpContains, OpStartsWith:
+		return t == schema.TypeString
+	case OpLt, OpLte, OpGt, OpGte, OpBetween:
+		return t != schema.TypeBool
+	}
+	return true
+}
+
+// compileFilter checks n against the filterable columns of cat and renders
+// it as a condition of source s: every field resolved through the
+// definitions, every operator checked against the field's type, every value
+// converted to the field's type and bound as a parameter.
+func compileFilter(n *Node, cat *catalog, s *source) (frag, error) {
+	if n == nil {
+		return frag{}, nil
+	}
+	switch n.kind {
+	case nodeAnd, nodeOr:
+		parts := make([]frag, 0, len(n.kids))
+		for _, k := range n.kids {
+			f, err := compileFilter(k, cat, s)
+			if err != nil {
+				return frag{}, err
+			}
+			if !f.empty() {
+				parts = append(parts, f)
+			}
+		}
+		if len(parts) == 0 {
+			return frag{}, nil
+		}
+		if n.kind == nodeAnd {
+			return and(parts...), nil
+		}
+		return or(parts), nil
+	case nodeNot:
+		f, err := compileFilter(n.kids[0], cat, s)
+		if err != nil || f.empty() {
+			return f, err
+		}
+		return frag{sql: "NOT (" + f.sql + ")", args: f.args}, nil
+	}
+	return compileCond(n, cat, s)
+}
+
+func compileCond(n *Node, cat *catalog, s *source) (frag, error) {
+	c, ok := cat.lookup(n.field)
+	if !ok || !c.filterable() {
+		return frag{}, filterErr("server.tables.filter.unknown_field", "field", quoteShort(n.field))
+	}
+	if !opAllowed(n.op, c.typ) {
+		return frag{}, filterErr("server.tables.filter.bad_op", "field", quoteShort(n.field), "op", string(n.op))
+	}
+	ef, err := c.expr(s)
+	if err != nil {
+		return frag{}, err
+	}
+	x := ef.sql
+	badValue := filterErr("server.tables.filter.bad_value", "field", quoteShort(n.field), "op", string(n.op))
+	switch n.op {
+	case OpIsNull:
+		return frag{sql: x + " IS NULL", args: ef.args}, nil
+	case OpNotNull:
+		return frag{sql: x + " IS NOT NULL", args: ef.args}, nil
+	case OpContains, OpStartsWith:
+		str, ok := n.value.(string)
+		if !ok || str == "" {
+			return frag{}, badValue
+		}
+		return frag{sql: db.LowerLike(x), args: append(ef.args, db.LikePattern(str, n.op == OpStartsWith))}, nil
+	case OpIn, OpNotIn:
+		return compileIn(n, c, ef, badValue)
+	case OpBetween:
+		items := n.value.([]any)
+		lo, err1 := bound(c.typ, items[0], false)
+		hi, err2 := bound(c.typ, items[1], true)
+		if err1 != nil || err2 != nil {
+			return frag{}, badValue
+		}
+		return rangeCond(ef, lo, hi), nil
+	}
+	return compileCompare(n, c, ef, badValue)
+}
+
+// boundary is one end of a range: a value, and for date-only values on
+// date-time columns the whole day ("2024-05-01" up to, not including,
+// 2024-05-02).
+type boundary struct {
+	v         any
+	exclusive bool // the upper end is excluded (next day of a date-only value)
+}
+
+// bound converts a range end. A date-only value on a date-time column
+// stands for its whole day: as a lower end its start, as an upper end the
+// start of the next day, excluded (so "Today" is between today and today).
+func bound(t schema.DataType, raw any, upper bool) (boundary, error) {
+	v, err := coerceFilterValue(t, raw)
+	if err != nil {
+		return boundary{}, err
+	}
+	if s, ok := raw.(string); ok && t == schema.TypeDateTime && len(strings.TrimSpace(s)) == len(validate.DateLayout) && upper {
+		return boundary{v: v.(time.Time).AddDate(0, 0, 1), exclusive: true}, nil
+	}
+	return boundary{v: v}, nil
+}
+
+func rangeCond(ef frag, lo, hi boundary) frag {
+	upper := " <= ?"
+	if hi.exclusive {
+		upper = " < ?"
+	}
+	args := append(append(append([]any{}, ef.args...), lo.v), ef.args...)
+	return frag{sql: ef.sql + " >= ? AND " + ef.sql + upper, args: append(args, hi.v)}
+}
+
+func compileCompare(n *Node, c *colSpec, ef frag, badValue error) (frag, error) {
+	dayOnly := false
+	if s, ok := n.value.(string); ok && c.typ == schema.TypeDateTime && len(strings.TrimSpace(s)) == len(validate.DateLayout) {
+		dayOnly = true
+	}
+	if dayOnly {
+		// A day on a date-time column: compare with the whole day.
+		lo, err1 := bound(c.typ, n.value, false)
+		hi, err2 := bound(c.typ, n.value, true)
+		if err1 != nil || err2 != nil {
+			return frag{}, badValue
+		}
+		switch n.op {
+		case OpEq:
+			return rangeCond(ef, lo, hi), nil
+		case OpNe:
+			r := rangeCond(ef, lo, hi)
+			return frag{sql: "NOT (" + r.sql + ") OR " + ef.sql + " IS NULL", args: append(r.args, ef.args...)}, nil
+		case OpLt, OpGte:
+			return frag{sql: ef.sql + sqlOp(n.op), args: append(append([]any{}, ef.args...), lo.v)}, nil
+		case OpLte:
+			return frag{sql: ef.sql + " < ?", args: append(append([]any{}, ef.args...), hi.v)}, nil
+		case OpGt:
+			return frag{sql: ef.sql + " >= ?", args: append(append([]any{}, ef.args...), hi.v)}, nil
+		}
+	}
+	v, err := coerceFilterValue(c.typ, n.value)
+	if err != nil {
+		return frag{}, badValue
+	}
+	args := append(append([]any{}, ef.args...), v)
+	if n.op == OpNe {
+		return frag{sql: ef.sql + " <> ? OR " + ef.sql + " IS NULL", args: append(args, ef.args...)}, nil
+	}
+	return frag{sql: ef.sql + sqlOp(n.op), args: args}, nil
+}
+
+func sqlOp(op Op) string {
+	switch op {
+	case OpLt:
+		return " < ?"
+	case OpLte:
+		return " <= ?"
+	case OpGt:
+		return " > ?"
+	case OpGte:
+		return " >= ?"
+	}
+	return " = ?"
+}
+
+func compileIn(n *Node, c *colSpec, ef frag, badValue error) (frag, error) {
+	items := n.value.([]any)
+	if len(items) == 0 {
+		if n.op == OpIn {
+			return frag{sql: "1 = 0"}, nil
+		}
+		return frag{sql: "1 = 1"}, nil
+	}
+	args := append([]any{}, ef.args...)
+	for _, it := range items {
+		v, err := coerceFilterValue(c.typ, it)
+		if err != nil {
+			return frag{}, badValue
+		}
+		args = append(args, v)
+	}
+	list := ef.sql + " IN (" + placeholders(len(items)) + ")"
+	if n.op == OpNotIn {
+		return frag{sql: "NOT " + list + " OR " + ef.sql + " IS NULL", args: append(args, ef.args...)}, nil
+	}
+	return frag{sql: list, args: args}, nil
+}
+
+// coerceFilterValue converts a filter value to the column type; empty
+// values are refused (use is_null).
+func coerceFilterValue(t schema.DataType, raw any) (any, error) {
+	v, err := validate.Coerce(t, raw)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, errors.New("empty value")
+	}
+	return v, nil
+}
+
+// compileSearch renders the keyword search over the searchable columns of
+// cat; keywords shorter than MinSearchLen are ignored.
+func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
+	keyword = strings.TrimSpace(keyword)
+	if utf8.RuneCountInString(keyword) < MinSearchLen {
+		return frag{}, nil
+	}
+	if utf8.RuneCountInString(keyword) > MaxFilterValueLen {
+		return frag{}, filterErr("server.tables.filter.too_long", "max", fmt.Sprint(MaxFilterValueLen))
+	}
+	pattern := db.LikePattern(keyword, false)
+	var alts []frag
+	for i := range cat.specs {
+		c := &cat.specs[i]
+		if !c.searchable() {
+			continue
+		}
+		ef, err := c.expr(s)
+		if err != nil {
+			return frag{}, err
+		}
+		alts = append(alts, frag{sql: db.LowerLike(ef.sql), args: append(append([]any{}, ef.args...), pattern)})
+	}
+	return or(alts), nil
+}

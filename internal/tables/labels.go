@@ -1,0 +1,75 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+
+	"portfolio/internal/db"
+	"portfolio/internal/schema"
+)
+
+// labelTexts are the attribute_i18n texts of one language.
+type labelTexts map[string]string
+
+// LabelFunc returns the schema.LabelFunc reading the attribute_i18n table
+// of lang: rows (attribute_name, attribute_lang, attribute_nice_name).
+// Serve falls back to the definitions' English labels for missing rows.
+func LabelFunc(ctx context.Context, q db.Querier, lang string) (schema.LabelFunc, error) {
+	texts, err := loadLabels(ctx, q, lang)
+	if err != nil {
+		return nil, err
+	}
+	return texts.fn(), nil
+}
+
+func loadLabels(ctx context.Context, q db.Querier, lang string) (labelTexts, error) {
+	rows, err := q.QueryContext(ctx, `SELECT attribute_name, attribute_nice_name FROM attribute_i18n WHERE attribute_lang = ?`, lang)
+	if err != nil {
+		return nil, fmt.Errorf("tables: read attribute labels: %w", err)
+	}
+	defer rows.Close()
+	out := labelTexts{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("tables: scan attribute label: %w", err)
+		}
+		out[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("tables: read attribute labels: %w", err)
+	}
+	return out, nil
+}
+
+func (t labelTexts) fn() schema.LabelFunc {
+	return func(key, _ string) string { return t[key] }
+}
+
+// definition renders entity ent's served definition for lang.
+func (e *Engine) definition(ctx context.Context, ent *schema.Entity, lang string) (schema.TableDefinition, error) {
+	fn, err := LabelFunc(ctx, e.db, lang)
+	if err != nil {
+		return schema.TableDefinition{}, err
+	}
+	def, err := e.reg.Serve(ent.Name, lang, fn)
+	if err != nil {
+		return schema.TableDefinition{}, fmt.Errorf("tables: %w", err)
+	}
+	return def, nil
+}
+
+// fieldLabels maps every attribute of a served definition (and of its
+// relations' link attributes) to its translated label, for messages.
+func fieldLabels(def schema.TableDefinition) map[string]string {
+	out := make(map[string]string, len(def.Attributes))
+	for _, r := range def.Relations {
+		for _, a := range r.Attributes {
+			out[a.Attribute] = a.AttributeI18n
+		}
+	}
+	for _, a := range def.Attributes {
+		out[a.Attribute] = a.AttributeI18n
+	}
+	return out
+}

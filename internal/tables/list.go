@@ -1,0 +1,491 @@
+package tables
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"portfolio/internal/access"
+	"portfolio/internal/apperr"
+	"portfolio/internal/db"
+	"portfolio/internal/schema"
+)
+
+// Page sizes. per_page defaults to the specification's page size of
+// 100,000 (areas, companies, points of sale) and is capped there.
+const (
+	MaxPerPage     = 100000
+	DefaultPerPage = MaxPerPage
+)
+
+// ListQuery asks for a page of rows of an entity, or of the rows of a
+// relation of one record.
+type ListQuery struct {
+	// Entity is an entity name (pos) or a relation's API name
+	// (pos_location_rel).
+	Entity string
+	// Filter is the filter language (see ParseFilter), Search the
+	// filter_all keyword.
+	Filter json.RawMessage
+	Search string
+	// Data are equality conditions (field → value as decoded with
+	// UseNumber; null: is empty; a list: one of). A relation read names
+	// its owner here: {"<owner key>": id}.
+	Data map[string]any
+	// OrderBy is a sortable column (a stored field or a foreign key's
+	// <field>__label), OrderDir ASC or DESC.
+	OrderBy, OrderDir string
+	// Page (1-based) or From (1-based position of the first row) and
+	// PerPage select the page.
+	Page, From, PerPage int
+	// Count asks for the total number of matching rows.
+	Count bool
+	// Columns limits the answer to these columns (the key and row_version
+	// are always included); empty means all.
+	Columns []string
+	// Lang is the language of the served attribute definitions.
+	Lang string
+}
+
+// target is what a list reads: an entity's rows or a relation's rows.
+type target struct {
+	ent     *schema.Entity
+	owner   *schema.Entity
+	rel     *schema.Relation
+	link    *schema.Link
+	cat     *catalog
+	ownerID int64
+}
+
+func errUnknownEntity(name string) error {
+	return apperr.NotFound("server.tables.unknown_entity").With(map[string]string{"entity": quoteShort(name)})
+}
+
+// resolveTarget finds an entity or a relation by its API name.
+func (e *Engine) resolveTarget(name string) (*target, error) {
+	if ent, ok := e.reg.Entity(name); ok {
+		return &target{ent: ent, cat: e.cats[ent.Name]}, nil
+	}
+	owner, rel, ok := e.reg.RelationByAPIName(name)
+	if !ok {
+		return nil, errUnknownEntity(name)
+	}
+	ent, _ := e.reg.Entity(rel.Target)
+	t := &target{ent: ent, owner: owner, rel: rel, cat: e.relCats[name]}
+	if rel.Kind == schema.ManyToMany {
+		t.link, _ = e.reg.Link(rel.Link)
+	}
+	return t, nil
+}
+
+// errLimit is the answer to an operation the definitions rule out for an
+// entity (405 with a clear detail naming the entity in lang).
+func (e *Engine) errLimit(lang, key string, ent *schema.Entity) error {
+	return apperr.New(apperr.KindMethodNotAllowed, key).With(map[string]string{"entity": e.entityLabel(lang, ent, false)})
+}
+
+// entityLabel is the translated name of an entity (plural: of several).
+func (e *Engine) entityLabel(lang string, ent *schema.Entity, plural bool) string {
+	key := "entity." + ent.Name
+	if plural {
+		key += ".plural"
+	}
+	if !e.texts.Has(lang, key) && !e.texts.Has("en", key) {
+		return ent.Name
+	}
+	return e.texts.T(lang, key, nil)
+}
+
+// authorizeList checks the rights of a list: list on the entity; for a
+// relation read on the owner and list on the related entity.
+func (e *Engine) authorizeList(c *caller, t *target) error {
+	if t.ent.Limits.NoGenericList {
+		return e.errLimit(c.lang, "server.tables.limit.list", t.ent)
+	}
+	if t.owner != nil {
+		if err := c.require(access.ActionRead, t.owner); err != nil {
+			return err
+		}
+	}
+	return c.require(access.ActionList, t.ent)
+}
+
+// attach adds the relation's link table and owner condition to s.
+func (t *target) attach(s *source) error {
+	if t.rel == nil {
+		return nil
+	}
+	if t.link != nil {
+		own, other, _ := t.link.End(t.owner.Name)
+		s.link = &linkJoin{link: t.link, alias: "l", own: own, other: other}
+		s.fixed = append(s.fixed, frag{sql: col("l", own.Column) + " = ?", args: []any{t.ownerID}})
+		return nil
+	}
+	via, err := s.viaCond(t.ent, s.alias, t.rel.Via, "?")
+	if err != nil {
+		return err
+	}
+	s.fixed = append(s.fixed, frag{sql: via, args: []any{t.ownerID}})
+	return nil
+}
+
+// listPlan is a checked list request: every name resolved, every value
+// typed; it renders the statements.
+type listPlan struct {
+	t      *target
+	out    []*colSpec
+	filter *Node
+	search string
+	order  *colSpec
+	desc   bool
+	limit  int
+	offset int
+}
+
+// List checks q (rights, tenant, names, values) and opens a cursor over the
+// page. Refusals (403, 404, 405, 422) come before any row is read.
+func (e *Engine) List(ctx context.Context, q ListQuery) (*Cursor, error) {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, err := e.resolveTarget(q.Entity)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.authorizeList(c, t); err != nil {
+		return nil, err
+	}
+	p, err := e.plan(ctx, c, t, q)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := e.open(ctx, e.db, c, p, q.Count)
+	if err != nil {
+		return nil, err
+	}
+	if cur.Attributes, err = e.servedAttributes(ctx, t, q.Lang); err != nil {
+		cur.Close()
+		return nil, err
+	}
+	return cur, nil
+}
+
+// plan resolves a list request against target t.
+func (e *Engine) plan(ctx context.Context, c *caller, t *target, q ListQuery) (*listPlan, error) {
+	data := q.Data
+	if t.owner != nil {
+		rest, err := e.takeOwner(ctx, c, t, data)
+		if err != nil {
+			return nil, err
+		}
+		data = rest
+	}
+	p := &listPlan{t: t, search: q.Search}
+	var err error
+	if p.filter, err = parseWithData(q.Filter, data); err != nil {
+		return nil, filterFieldError(err)
+	}
+	if err := p.resolveOrder(q.OrderBy, q.OrderDir); err != nil {
+		return nil, err
+	}
+	if err := p.resolveColumns(q.Columns); err != nil {
+		return nil, err
+	}
+	p.limit, p.offset = pageWindow(q.Page, q.From, q.PerPage)
+	return p, nil
+}
+
+// takeOwner reads and checks the owner key of a relation read and returns
+// the remaining data conditions. The owner must be visible to the caller:
+// an invisible owner answers 404 like a missing one.
+func (e *Engine) takeOwner(ctx context.Context, c *caller, t *target, data map[string]any) (map[string]any, error) {
+	raw, ok := data[t.owner.PK]
+	id, err := idValue(raw)
+	if !ok || err != nil {
+		return nil, apperr.Validation(apperr.FieldError{Field: t.owner.PK, Key: "validation.required", Type: "missing",
+			Args: map[string]string{"field": t.owner.PK}})
+	}
+	if err := e.mustSee(ctx, e.db, c, t.owner, id); err != nil {
+		return nil, err
+	}
+	t.ownerID = id
+	rest := make(map[string]any, len(data))
+	for k, v := range data {
+		if k != t.owner.PK {
+			rest[k] = v
+		}
+	}
+	return rest, nil
+}
+
+// parseWithData parses the filter and adds the data equality conditions.
+func parseWithData(raw json.RawMessage, data map[string]any) (*Node, error) {
+	n, err := ParseFilter(raw)
+	if err != nil || len(data) == 0 {
+		return n, err
+	}
+	all := &Node{kind: nodeAnd}
+	if n != nil {
+		all.kids = append(all.kids, n)
+	}
+	for _, k := range sortedKeys(data) {
+		cond := &Node{kind: nodeCond, field: k, op: OpEq, value: data[k]}
+		switch data[k].(type) {
+		case nil:
+			cond.op = OpIsNull
+		case []any:
+			cond.op = OpIn
+		}
+		if err := checkValueShape(cond); err != nil {
+			return nil, err
+		}
+		all.kids = append(all.kids, cond)
+	}
+	if len(all.kids) > MaxFilterNodes {
+		return nil, filterErr("server.tables.filter.too_big", "max", fmt.Sprint(MaxFilterNodes))
+	}
+	return all, nil
+}
+
+// filterFieldError turns a filter refusal into the 422 answer.
+func filterFieldError(err error) error {
+	var fe *FilterError
+	if errors.As(err, &fe) {
+		return apperr.Validation(apperr.FieldError{Field: "filter", Key: fe.Key, Args: withField(fe.Args, "filter"), Type: "filter"})
+	}
+	return err
+}
+
+func withField(args map[string]string, field string) map[string]string {
+	out := map[string]string{"field": field}
+	for k, v := range args {
+		out[k] = v
+	}
+	return out
+}
+
+func (p *listPlan) resolveOrder(by, dir string) error {
+	switch strings.ToUpper(strings.TrimSpace(dir)) {
+	case "", "ASC":
+	case "DESC":
+		p.desc = true
+	default:
+		return apperr.Validation(apperr.FieldError{Field: "order_dir", Key: "validation.one_of", Type: "enum",
+			Args: map[string]string{"field": "order_dir", "values": "ASC, DESC"}})
+	}
+	if by == "" {
+		by = p.t.ent.PK
+	}
+	c, ok := p.t.cat.lookup(by)
+	if !ok || !c.sortable() {
+		return apperr.Validation(apperr.FieldError{Field: "order_by", Key: "server.tables.unknown_column", Type: "enum",
+			Args: map[string]string{"field": "order_by", "column": quoteShort(by)}})
+	}
+	p.order = c
+	return nil
+}
+
+// resolveColumns picks the answer's columns; the key and row_version are
+// always there.
+func (p *listPlan) resolveColumns(names []string) error {
+	if len(names) == 0 {
+		for i := range p.t.cat.specs {
+			p.out = append(p.out, &p.t.cat.specs[i])
+		}
+		return nil
+	}
+	seen := map[string]bool{}
+	add := func(c *colSpec) {
+		if !seen[c.name] {
+			seen[c.name] = true
+			p.out = append(p.out, c)
+		}
+	}
+	pk, _ := p.t.cat.lookup(p.t.ent.PK)
+	add(pk)
+	for _, n := range names {
+		c, ok := p.t.cat.lookup(n)
+		if !ok {
+			return apperr.Validation(apperr.FieldError{Field: "columns", Key: "server.tables.unknown_column", Type: "enum",
+				Args: map[string]string{"field": "columns", "column": quoteShort(n)}})
+		}
+		add(c)
+	}
+	v, _ := p.t.cat.lookup(schema.RowVersionColumn)
+	add(v)
+	return nil
+}
+
+// pageWindow turns the paging members into LIMIT and OFFSET.
+func pageWindow(page, from, perPage int) (limit, offset int) {
+	limit = perPage
+	if limit <= 0 {
+		limit = DefaultPerPage
+	}
+	limit = min(limit, MaxPerPage)
+	switch {
+	case page >= 1:
+		offset = (page - 1) * limit
+	case from >= 1:
+		offset = from - 1
+	}
+	return limit, offset
+}
+
+// source builds the source of one statement of the plan.
+func (p *listPlan) source(x *env, sc Scope) (*source, error) {
+	s := newSource(x, sc, p.t.ent)
+	return s, p.t.attach(s)
+}
+
+// conditions renders the WHERE of the plan in s: scope and relation owner,
+// filter, keyword search.
+func (p *listPlan) conditions(s *source) (frag, error) {
+	base, err := s.where()
+	if err != nil {
+		return frag{}, err
+	}
+	f, err := compileFilter(p.filter, p.t.cat, s)
+	if err != nil {
+		return frag{}, filterFieldError(err)
+	}
+	search, err := compileSearch(p.search, p.t.cat, s)
+	if err != nil {
+		return frag{}, filterFieldError(err)
+	}
+	return and(base, f, search), nil
+}
+
+// selectStatement renders the page query.
+func (p *listPlan) selectStatement(x *env, sc Scope) (frag, error) {
+	s, err := p.source(x, sc)
+	if err != nil {
+		return frag{}, err
+	}
+	cols := make([]frag, len(p.out))
+	for i, c := range p.out {
+		if cols[i], err = c.selectExpr(s); err != nil {
+			return frag{}, err
+		}
+	}
+	where, err := p.conditions(s)
+	if err != nil {
+		return frag{}, err
+	}
+	order, err := p.orderBy(s)
+	if err != nil {
+		return frag{}, err
+	}
+	var b sqlb
+	b.add("SELECT ").frag(join(cols, ", ")).add(" FROM " + s.from())
+	if !where.empty() {
+		b.add(" WHERE ").frag(where)
+	}
+	b.add(" ORDER BY ").frag(order)
+	if p.limit > 0 {
+		b.add(" LIMIT ? OFFSET ?", p.limit+1, p.offset)
+	}
+	return b.done(), nil
+}
+
+func (p *listPlan) orderBy(s *source) (frag, error) {
+	dir := " ASC"
+	if p.desc {
+		dir = " DESC"
+	}
+	o, err := p.order.expr(s)
+	if err != nil {
+		return frag{}, err
+	}
+	parts := []frag{{sql: o.sql + dir, args: o.args}}
+	if p.order.kind != kindField || p.order.name != p.t.ent.PK || p.order.onLink {
+		parts = append(parts, frag{sql: col(s.alias, p.t.ent.PK) + dir})
+	}
+	if s.link != nil && s.link.link.ID != "" {
+		parts = append(parts, frag{sql: col(s.link.alias, s.link.link.ID) + dir})
+	}
+	return join(parts, ", "), nil
+}
+
+// countStatement renders the count of the plan's rows.
+func (p *listPlan) countStatement(x *env, sc Scope) (frag, error) {
+	s, err := p.source(x, sc)
+	if err != nil {
+		return frag{}, err
+	}
+	where, err := p.conditions(s)
+	if err != nil {
+		return frag{}, err
+	}
+	var b sqlb
+	b.add("SELECT COUNT(*) FROM " + s.from())
+	if !where.empty() {
+		b.add(" WHERE ").frag(where)
+	}
+	return b.done(), nil
+}
+
+// open counts (when asked) and opens the cursor over the plan's page.
+func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan, count bool) (*Cursor, error) {
+	x := e.env()
+	var total *int64
+	if count {
+		n, err := e.count(ctx, q, x, c, p)
+		if err != nil {
+			return nil, err
+		}
+		total = &n
+	}
+	st, err := p.selectStatement(x, c.scope)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, st.sql, st.args...)
+	if err != nil {
+		return nil, fmt.Errorf("tables: list %s: %w", p.t.ent.Name, err)
+	}
+	cur := newCursor(rows, p.out, p.limit, p.offset)
+	cur.page.Total = total
+	return cur, nil
+}
+
+func (e *Engine) count(ctx context.Context, q db.Querier, x *env, c *caller, p *listPlan) (int64, error) {
+	st, err := p.countStatement(x, c.scope)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	if err := q.QueryRowContext(ctx, st.sql, st.args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("tables: count %s: %w", p.t.ent.Name, err)
+	}
+	return n, nil
+}
+
+// servedAttributes are the attribute definitions of a list's rows: the
+// entity's, and for a many-to-many relation also the link's attributes.
+func (e *Engine) servedAttributes(ctx context.Context, t *target, lang string) ([]schema.AttributeDefinition, error) {
+	labels, err := LabelFunc(ctx, e.db, lang)
+	if err != nil {
+		return nil, err
+	}
+	def, err := e.reg.Serve(t.ent.Name, lang, labels)
+	if err != nil {
+		return nil, fmt.Errorf("tables: %w", err)
+	}
+	attrs := def.Attributes
+	if t.owner != nil && t.link != nil {
+		odef, err := e.reg.Serve(t.owner.Name, lang, labels)
+		if err != nil {
+			return nil, fmt.Errorf("tables: %w", err)
+		}
+		for _, r := range odef.Relations {
+			if r.Name == t.rel.Name {
+				attrs = append(attrs, r.Attributes...)
+			}
+		}
+	}
+	return attrs, nil
+}

@@ -1,0 +1,347 @@
+package tables_test
+
+import (
+	"context"
+	"fmt"
+	"regexp/syntax"
+	"strings"
+	"testing"
+
+	"portfolio/internal/schema"
+	"portfolio/internal/tables"
+	"portfolio/internal/validate"
+)
+
+// sampler builds valid rows of any entity from the definitions alone:
+// required fields get values of their type that pass their rules (length,
+// pattern, bounds, date order), references point at rows it creates first
+// (recursively), fields that are not shown are left out. New entities are
+// covered without touching the tests.
+type sampler struct {
+	e    *env
+	t    testing.TB
+	ids  map[string]int64 // one shared row per entity
+	seq  int
+	reg  *schema.Registry
+	stub bool
+}
+
+func newSampler(e *env, t testing.TB) *sampler {
+	return &sampler{e: e, t: t, ids: map[string]int64{}, reg: schema.Default()}
+}
+
+// ensure returns the id of a shared row of entity (created on first use).
+func (s *sampler) ensure(entity string) int64 {
+	s.t.Helper()
+	if id, ok := s.ids[entity]; ok {
+		return id
+	}
+	id := s.fresh(entity, nil)
+	s.ids[entity] = id
+	return id
+}
+
+// fresh creates a new row of entity (through the API as admin, or with a
+// plain INSERT for entities the API may not create) and returns its id.
+func (s *sampler) fresh(entity string, override obj) int64 {
+	s.t.Helper()
+	ent, _ := s.reg.Entity(entity)
+	if !tables.CreatableGenerically(ent) {
+		return s.insertRaw(ent, override)
+	}
+	row := s.e.create(entity, s.data(ent, override))
+	return id(row, ent.PK)
+}
+
+// data is valid create data for ent; override replaces members.
+func (s *sampler) data(ent *schema.Entity, override obj) obj {
+	s.t.Helper()
+	s.seq++
+	fresh := uniqueRefs(ent)
+	rec := validate.Record{}
+	out := obj{}
+	set := func(f *schema.Field) {
+		if v, ok := override[f.Name]; ok {
+			out[f.Name], rec[f.Name] = v, toCanonical(f, v)
+			return
+		}
+		v := s.value(ent, f, fresh[f.Name])
+		out[f.Name], rec[f.Name] = v, toCanonical(f, v)
+	}
+	for i := range ent.Fields {
+		f := &ent.Fields[i]
+		if _, ok := override[f.Name]; ok || (writableOnCreate(f) && f.Required.Always()) {
+			set(f)
+		}
+	}
+	// Conditional requirements and visibility depend on other values:
+	// settle them in a few rounds.
+	env := &validate.Env{Creating: true, OptionsFilled: func(string, validate.Record) (bool, error) { return false, nil }}
+	for round := 0; round < 3; round++ {
+		for i := range ent.Fields {
+			f := &ent.Fields[i]
+			if !writableOnCreate(f) {
+				continue
+			}
+			if _, given := out[f.Name]; given {
+				if shown, _ := validate.Visible(f, withDefaults(ent, rec), env); !shown {
+					if _, forced := override[f.Name]; !forced {
+						delete(out, f.Name)
+						delete(rec, f.Name)
+					}
+				}
+				continue
+			}
+			if needed(f, withDefaults(ent, rec), env) {
+				set(f)
+			}
+		}
+	}
+	return out
+}
+
+func writableOnCreate(f *schema.Field) bool { return f.Writable() && !f.HiddenOnCreate }
+
+// needed reports whether a missing value of f would fail validation.
+func needed(f *schema.Field, rec validate.Record, env *validate.Env) bool {
+	if shown, _ := validate.Visible(f, rec, env); !shown {
+		return false
+	}
+	if f.Required.When != nil {
+		if ok, _ := validate.Holds(*f.Required.When, rec, env); ok {
+			return true
+		}
+	}
+	for _, r := range f.Rules {
+		if r.Kind == schema.RuleRequiredIfNull && validate.Empty(rec[r.Field]) {
+			return true
+		}
+	}
+	return false
+}
+
+func withDefaults(ent *schema.Entity, rec validate.Record) validate.Record {
+	out := validate.Record{}
+	for i := range ent.Fields {
+		f := &ent.Fields[i]
+		if !f.Default.IsZero() {
+			out[f.Name], _ = validate.Coerce(f.Type, f.Default.String())
+		}
+	}
+	for k, v := range rec {
+		out[k] = v
+	}
+	return out
+}
+
+func toCanonical(f *schema.Field, v any) any {
+	if f.Through != "" {
+		switch x := v.(type) {
+		case []int64:
+			return x
+		case int64:
+			return []int64{x}
+		}
+		return []int64{}
+	}
+	c, _ := validate.Coerce(f.Type, fmt.Sprint(v))
+	if v == nil {
+		return nil
+	}
+	return c
+}
+
+// uniqueRefs lists the references that are part of a unique set: each new
+// row needs fresh referenced rows there.
+func uniqueRefs(ent *schema.Entity) map[string]bool {
+	out := map[string]bool{}
+	for _, set := range ent.Unique {
+		for _, c := range set {
+			if f, ok := ent.Field(c); ok && f.Ref != "" {
+				out[c] = true
+			}
+		}
+	}
+	return out
+}
+
+// value is a valid value of field f.
+func (s *sampler) value(ent *schema.Entity, f *schema.Field, freshRef bool) any {
+	s.t.Helper()
+	switch {
+	case f.Through != "" && f.Multiple:
+		return []int64{s.ensure(f.Ref)}
+	case f.Through != "":
+		return s.ensure(f.Ref)
+	case f.Ref != "":
+		if freshRef {
+			return s.fresh(f.Ref, nil)
+		}
+		return s.ensure(f.Ref)
+	case len(f.Options) > 0:
+		if !f.Default.IsZero() {
+			return literal(f.Default)
+		}
+		return literal(f.Options[0].Value)
+	}
+	return s.scalar(ent, f, s.seq)
+}
+
+func literal(l schema.Literal) any {
+	if n, ok := l.Int64(); ok {
+		return n
+	}
+	return l.String()
+}
+
+// scalar is a value of f's type that passes its rules; variant makes
+// strings unique.
+func (s *sampler) scalar(ent *schema.Entity, f *schema.Field, variant int) any {
+	after, lower := false, false
+	lo, hi := int64(1), int64(100)
+	for _, r := range f.Rules {
+		switch r.Kind {
+		case schema.RuleDateAfter:
+			after = true
+		case schema.RuleLower:
+			lower = true
+		case schema.RuleMinValue:
+			lo, _ = r.Value.Int64()
+		case schema.RuleMaxValue:
+			hi, _ = r.Value.Int64()
+		}
+	}
+	switch f.Type {
+	case schema.TypeBool:
+		return 0
+	case schema.TypeInt:
+		if lower {
+			return lo
+		}
+		return (lo+hi)/2 + int64(variant%3)
+	case schema.TypeDecimal:
+		if lower {
+			return float64(lo) + 0.5
+		}
+		return float64((lo+hi)/2) + 0.25*float64(variant%3)
+	case schema.TypeDate:
+		if after {
+			return "2031-06-30"
+		}
+		return "2030-01-15"
+	case schema.TypeDateTime:
+		if after {
+			return "2031-06-30T12:00:00Z"
+		}
+		return "2030-01-15T09:30:00Z"
+	}
+	return s.text(f, variant)
+}
+
+// text is a unique string for f: an address for e-mail fields, a match
+// of the pattern for fields with one, a name otherwise, within MaxLen.
+func (s *sampler) text(f *schema.Field, variant int) string {
+	for _, r := range f.Checks() {
+		if r.Kind == schema.RuleEmail {
+			return fmt.Sprintf("sample%d@example.test", variant)
+		}
+		if r.Kind == schema.RuleRegex {
+			return fromPattern(s.t, r.Pattern, variant)
+		}
+	}
+	v := fmt.Sprintf("%s %d", strings.ReplaceAll(f.Name, "_", " "), variant)
+	if f.MaxLen > 0 && len(v) > f.MaxLen {
+		v = fmt.Sprintf("S%d", variant)
+		if len(v) > f.MaxLen {
+			v = v[len(v)-f.MaxLen:]
+		}
+	}
+	return v
+}
+
+// fromPattern generates a string matching a simple regular expression;
+// variant picks different characters so repeated calls differ.
+func fromPattern(t testing.TB, pattern string, variant int) string {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		t.Fatalf("pattern %s: %v", pattern, err)
+	}
+	var b strings.Builder
+	pos := 0
+	var gen func(r *syntax.Regexp)
+	gen = func(r *syntax.Regexp) {
+		switch r.Op {
+		case syntax.OpLiteral:
+			b.WriteString(string(r.Rune))
+		case syntax.OpCharClass:
+			var runes []rune
+			for i := 0; i+1 < len(r.Rune); i += 2 {
+				for c := r.Rune[i]; c <= r.Rune[i+1] && len(runes) < 64; c++ {
+					if c != ' ' && c != '-' {
+						runes = append(runes, c)
+					}
+				}
+			}
+			pos++
+			b.WriteRune(runes[(variant*7+pos*13)%len(runes)])
+		case syntax.OpConcat:
+			for _, sub := range r.Sub {
+				gen(sub)
+			}
+		case syntax.OpCapture:
+			gen(r.Sub[0])
+		case syntax.OpAlternate:
+			gen(r.Sub[0])
+		case syntax.OpRepeat, syntax.OpPlus, syntax.OpStar, syntax.OpQuest:
+			n := r.Min
+			switch r.Op {
+			case syntax.OpPlus, syntax.OpStar:
+				n = 3
+			case syntax.OpRepeat:
+				if n < 3 && (r.Max < 0 || r.Max >= 3) {
+					n = 3
+				}
+			}
+			for i := 0; i < n; i++ {
+				gen(r.Sub[0])
+			}
+		}
+	}
+	gen(re)
+	return b.String()
+}
+
+// insertRaw stores a row of an entity the API may not create (text
+// templates, e-mails, history) with a plain INSERT of its always-filled
+// columns.
+func (s *sampler) insertRaw(ent *schema.Entity, override obj) int64 {
+	s.t.Helper()
+	s.seq++
+	var cols []string
+	var args []any
+	for i := range ent.Fields {
+		f := &ent.Fields[i]
+		if !f.Stored() || f.Name == ent.PK || f.Derived != nil {
+			continue
+		}
+		v, ok := override[f.Name]
+		if !ok {
+			if !f.Required.Always() || !f.Default.IsZero() {
+				continue
+			}
+			v = s.value(ent, f, false)
+			if f.Type == schema.TypeDateTime {
+				v, _ = validate.Coerce(f.Type, v)
+			}
+		}
+		cols = append(cols, `"`+f.Name+`"`)
+		args = append(args, v)
+	}
+	var newID int64
+	q := fmt.Sprintf(`INSERT INTO "%s" (%s) VALUES (%s) RETURNING "%s"`, ent.Table, strings.Join(cols, ", "),
+		strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", "), ent.PK)
+	if err := s.e.DB.QueryRowContext(context.Background(), q, args...).Scan(&newID); err != nil {
+		s.t.Fatalf("insert %s: %v", ent.Name, err)
+	}
+	return newID
+}

@@ -1,0 +1,156 @@
+package tables
+
+import (
+	"fmt"
+
+	"portfolio/internal/auth"
+	"portfolio/internal/schema"
+)
+
+// Scope is the tenant scope of one caller. It is the single chokepoint of
+// tenant isolation: every statement the engine builds starts from a source
+// (see newSource), and a source always adds Scope.cond for its entity, so
+// lists, single reads, relation reads, counts, exports, custom lists,
+// derived aggregates, reference checks and post-write checks are all
+// restricted the same way.
+//
+// Internal users are unrestricted. External users see the rows of a
+// tenant-scoped entity that reach their customer group through one of the
+// entity's Customer paths (client users) or their partner group through
+// one of its Partner paths (partner users); external users with neither
+// group see none. Global entities are unrestricted for reads.
+type Scope struct {
+	restricted    bool
+	customergroup int64
+	partnergroup  int64
+}
+
+// ScopeOf returns the scope of principal p (nil: unrestricted, for
+// internal jobs).
+func ScopeOf(p *auth.Principal) Scope {
+	if p == nil || !p.External {
+		return Scope{}
+	}
+	return Scope{restricted: true, customergroup: p.CustomergroupID, partnergroup: p.PartnergroupID}
+}
+
+// Restricted reports whether the scope limits tenant-scoped entities.
+func (s Scope) Restricted() bool { return s.restricted }
+
+// limits reports whether the scope restricts rows of e.
+func (s Scope) limits(e *schema.Entity) bool { return s.restricted && !e.Tenant.Global }
+
+// cond renders the condition limiting rows of e, aliased alias, to the
+// caller's tenant, or the empty frag when nothing is limited. It is a
+// disjunction over the entity's tenant paths; each path becomes nested
+// "IN (SELECT ...)" sub-queries through its hops (foreign keys, has-many
+// relations, link tables), ending in one parameter: the group id.
+func (s Scope) cond(reg *schema.Registry, e *schema.Entity, alias string, n *aliases) (frag, error) {
+	if !s.limits(e) {
+		return frag{}, nil
+	}
+	var alts []frag
+	add := func(paths []schema.Path, group int64) error {
+		if group <= 0 {
+			return nil
+		}
+		for _, p := range paths {
+			hops, err := reg.Hops(e.Name, p, true)
+			if err != nil {
+				return fmt.Errorf("tables: tenant path of %s: %w", e.Name, err)
+			}
+			f, err := pathCond(reg, e, alias, hops, group, n)
+			if err != nil {
+				return err
+			}
+			alts = append(alts, f)
+		}
+		return nil
+	}
+	if err := add(e.Tenant.Customer, s.customergroup); err != nil {
+		return frag{}, err
+	}
+	if err := add(e.Tenant.Partner, s.partnergroup); err != nil {
+		return frag{}, err
+	}
+	return or(alts), nil
+}
+
+// pathCond renders "the row of e aliased alias reaches group through hops".
+func pathCond(reg *schema.Registry, e *schema.Entity, alias string, hops []schema.Hop, group int64, n *aliases) (frag, error) {
+	if len(hops) == 0 {
+		return frag{sql: col(alias, e.PK) + " = ?", args: []any{group}}, nil
+	}
+	h := hops[0]
+	next, ok := reg.Entity(h.To)
+	if !ok {
+		return frag{}, fmt.Errorf("tables: tenant hop to unknown entity %s", h.To)
+	}
+	if h.Field != "" {
+		if len(hops) == 1 {
+			return frag{sql: col(alias, h.Field) + " = ?", args: []any{group}}, nil
+		}
+		inner, err := subjectRows(reg, next, hops[1:], group, n)
+		if err != nil {
+			return frag{}, err
+		}
+		return frag{sql: col(alias, h.Field) + " IN (" + inner.sql + ")", args: inner.args}, nil
+	}
+	rel, ok := e.Relation(h.Relation)
+	if !ok {
+		return frag{}, fmt.Errorf("tables: %s has no relation %s", e.Name, h.Relation)
+	}
+	targets, err := subjectRows(reg, next, hops[1:], group, n)
+	if err != nil {
+		return frag{}, err
+	}
+	owners, err := ownersOf(reg, e, rel, targets, n)
+	if err != nil {
+		return frag{}, err
+	}
+	return frag{sql: col(alias, e.PK) + " IN (" + owners.sql + ")", args: owners.args}, nil
+}
+
+// subjectRows renders "SELECT pk FROM e WHERE <reaches group through hops>".
+func subjectRows(reg *schema.Registry, e *schema.Entity, hops []schema.Hop, group int64, n *aliases) (frag, error) {
+	a := n.next("s")
+	c, err := pathCond(reg, e, a, hops, group, n)
+	if err != nil {
+		return frag{}, err
+	}
+	return frag{sql: "SELECT " + col(a, e.PK) + " FROM " + ident(e.Table) + " " + a + " WHERE " + c.sql, args: c.args}, nil
+}
+
+// ownersOf renders the keys of owner rows whose relation rel holds one of
+// the target keys selected by targets.
+func ownersOf(reg *schema.Registry, owner *schema.Entity, rel *schema.Relation, targets frag, n *aliases) (frag, error) {
+	switch rel.Kind {
+	case schema.ManyToMany:
+		l, ok := reg.Link(rel.Link)
+		if !ok {
+			return frag{}, fmt.Errorf("tables: unknown link %s", rel.Link)
+		}
+		own, other, _ := l.End(owner.Name)
+		a := n.next("s")
+		return frag{sql: "SELECT " + col(a, own.Column) + " FROM " + ident(l.Table) + " " + a +
+			" WHERE " + col(a, other.Column) + " IN (" + targets.sql + ")", args: targets.args}, nil
+	case schema.HasMany:
+		// Walk the Via foreign keys from the target back to the owner.
+		cur, ok := reg.Entity(rel.Target)
+		if !ok {
+			return frag{}, fmt.Errorf("tables: unknown entity %s", rel.Target)
+		}
+		keys := targets
+		for _, fk := range rel.Via {
+			a := n.next("s")
+			keys = frag{sql: "SELECT " + col(a, fk) + " FROM " + ident(cur.Table) + " " + a +
+				" WHERE " + col(a, cur.PK) + " IN (" + keys.sql + ")", args: keys.args}
+			f, _ := cur.Field(fk)
+			if cur, ok = reg.Entity(f.Ref); !ok {
+				return frag{}, fmt.Errorf("tables: unknown entity %s", f.Ref)
+			}
+		}
+		return keys, nil
+	}
+	return frag{}, fmt.Errorf("tables: relation %s of %s has unknown kind %q", rel.Name, owner.Name, rel.Kind)
+}

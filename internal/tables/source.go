@@ -1,0 +1,283 @@
+package tables
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"portfolio/internal/db"
+	"portfolio/internal/schema"
+)
+
+// env is what statement building needs besides the caller: the
+// definitions, the dialect and the clock.
+type env struct {
+	reg     *schema.Registry
+	dialect db.Dialect
+	now     time.Time
+}
+
+// source is the FROM part of one statement over entity base, aliased "t":
+// the LEFT JOINs that label and derived columns need, the link table of a
+// many-to-many relation read and the conditions every row satisfies. It
+// always adds the tenant scope of its base rows (see where), which is what
+// makes Scope the single chokepoint: no statement is built without a
+// source.
+type source struct {
+	env    *env
+	scope  Scope
+	base   *schema.Entity
+	alias  string
+	n      *aliases
+	joins  []string
+	joinAt map[string]string
+	// entityAt names the entity of each join alias.
+	entityAt map[string]string
+	fixed    []frag
+	link     *linkJoin
+}
+
+// linkJoin is the link table joined to the target rows of a many-to-many
+// relation read.
+type linkJoin struct {
+	link       *schema.Link
+	alias      string
+	own, other schema.LinkEnd
+}
+
+func newSource(x *env, sc Scope, e *schema.Entity) *source {
+	return &source{env: x, scope: sc, base: e, alias: "t", n: &aliases{},
+		joinAt: map[string]string{}, entityAt: map[string]string{}}
+}
+
+// where renders the conditions of the source: the tenant scope of the base
+// rows and the fixed conditions (a relation's owner).
+func (s *source) where() (frag, error) {
+	sc, err := s.scope.cond(s.env.reg, s.base, s.alias, s.n)
+	if err != nil {
+		return frag{}, err
+	}
+	return and(append([]frag{sc}, s.fixed...)...), nil
+}
+
+// from renders "table t [JOIN link l ...] LEFT JOIN ...".
+func (s *source) from() string {
+	var b strings.Builder
+	b.WriteString(ident(s.base.Table) + " " + s.alias)
+	if s.link != nil {
+		b.WriteString(" JOIN " + ident(s.link.link.Table) + " " + s.link.alias + " ON " +
+			col(s.link.alias, s.link.other.Column) + " = " + col(s.alias, s.base.PK))
+	}
+	for _, j := range s.joins {
+		b.WriteString(" ")
+		b.WriteString(j)
+	}
+	return b.String()
+}
+
+// joinRef LEFT JOINs the row the foreign key field (a column of the row
+// aliased fromAlias) references, once per statement, and returns its alias.
+func (s *source) joinRef(fromAlias, field, ref string) (string, *schema.Entity, error) {
+	target, ok := s.env.reg.Entity(ref)
+	if !ok {
+		return "", nil, fmt.Errorf("tables: %s references unknown entity %s", field, ref)
+	}
+	key := fromAlias + "." + field
+	if a, ok := s.joinAt[key]; ok {
+		return a, target, nil
+	}
+	a := s.n.next("j")
+	s.joinAt[key] = a
+	s.entityAt[a] = target.Name
+	s.joins = append(s.joins, "LEFT JOIN "+ident(target.Table)+" "+a+" ON "+col(a, target.PK)+" = "+col(fromAlias, field))
+	return a, target, nil
+}
+
+// maxLabelDepth bounds how far a label follows references inside labels
+// (a crud row is labelled by its role's and table group's names).
+const maxLabelDepth = 2
+
+// labelExpr renders the default label of the row that foreign key f (a
+// column of the row aliased fromAlias) references: the referenced entity's
+// Label fields joined by spaces, NULL when the key is NULL.
+func (s *source) labelExpr(fromAlias string, f *schema.Field, depth int) (string, error) {
+	a, target, err := s.joinRef(fromAlias, f.Name, f.Ref)
+	if err != nil {
+		return "", err
+	}
+	parts := make([]string, 0, len(target.Label))
+	for _, name := range target.Label {
+		lf, ok := target.Field(name)
+		if !ok {
+			return "", fmt.Errorf("tables: label field %s of %s missing", name, target.Name)
+		}
+		part, err := s.labelPart(a, target, lf, depth)
+		if err != nil {
+			return "", err
+		}
+		if part != "" {
+			parts = append(parts, part)
+		}
+	}
+	if len(parts) == 0 {
+		return "NULL", nil
+	}
+	return db.JoinText(parts), nil
+}
+
+func (s *source) labelPart(a string, e *schema.Entity, lf *schema.Field, depth int) (string, error) {
+	switch {
+	case lf.Stored() && lf.Ref != "" && lf.Name != e.PK && depth < maxLabelDepth:
+		return s.labelExpr(a, lf, depth+1)
+	case lf.Stored() && lf.Type == schema.TypeDecimal:
+		return db.DecimalText(s.env.dialect, col(a, lf.Name)), nil
+	case lf.Stored():
+		return col(a, lf.Name), nil
+	case lf.Derived != nil && lf.Derived.Func == schema.DeriveRef:
+		return s.refExpr(a, lf.Derived)
+	}
+	return "", nil // other computed fields are not part of labels
+}
+
+// refExpr renders a RefOf derivation from the row aliased a: the field at
+// the end of its foreign-key path.
+func (s *source) refExpr(a string, d *schema.Derivation) (string, error) {
+	cur, ok := s.env.reg.Entity(s.entityOf(a))
+	if !ok {
+		return "", fmt.Errorf("tables: unknown alias %s", a)
+	}
+	for _, step := range d.Args {
+		f, ok := cur.Field(step)
+		if !ok || f.Ref == "" {
+			return "", fmt.Errorf("tables: %s.%s is not a reference", cur.Name, step)
+		}
+		if a, cur, ok = s.mustJoin(a, f); !ok {
+			return "", fmt.Errorf("tables: cannot join %s.%s", cur.Name, step)
+		}
+	}
+	f, ok := cur.Field(d.Field)
+	if !ok || !f.Stored() {
+		return "NULL", nil
+	}
+	return col(a, d.Field), nil
+}
+
+func (s *source) mustJoin(a string, f *schema.Field) (string, *schema.Entity, bool) {
+	next, target, err := s.joinRef(a, f.Name, f.Ref)
+	return next, target, err == nil
+}
+
+// entityOf returns the entity name of alias a: the base or a joined row.
+func (s *source) entityOf(a string) string {
+	if a == s.alias {
+		return s.base.Name
+	}
+	return s.entityAt[a]
+}
+
+// derivedExpr renders a field computed when reading (no column), for the
+// row of e aliased a. Aggregates over relations only see rows of the
+// caller's tenant.
+func (s *source) derivedExpr(a string, e *schema.Entity, f *schema.Field) (frag, error) {
+	d := f.Derived
+	switch d.Func {
+	case schema.DeriveRef:
+		expr, err := s.refExpr(a, d)
+		return frag{sql: expr}, err
+	case schema.DeriveDeadlineStatus:
+		now := s.env.now.UTC().Truncate(time.Second)
+		yellow, red := col(a, d.Args[0]), col(a, d.Args[1])
+		return frag{sql: "CASE WHEN " + red + " <= ? THEN 'over_due_red' WHEN " + yellow +
+			" <= ? THEN 'critical_yellow' ELSE 'before_deadline' END", args: []any{now, now}}, nil
+	case schema.DeriveCount, schema.DeriveSum, schema.DeriveMin, schema.DeriveList:
+		return s.aggregate(a, e, d)
+	}
+	return frag{}, fmt.Errorf("tables: %s.%s: derivation %s is stored, not computed", e.Name, f.Name, d.Func)
+}
+
+// aggregate renders COUNT, SUM, MIN or the joined list over a relation.
+func (s *source) aggregate(a string, e *schema.Entity, d *schema.Derivation) (frag, error) {
+	rel, ok := e.Relation(d.Relation)
+	if !ok {
+		return frag{}, fmt.Errorf("tables: %s has no relation %s", e.Name, d.Relation)
+	}
+	rows, x, l, err := s.relationRows(a, e, rel)
+	if err != nil {
+		return frag{}, err
+	}
+	value := ""
+	if d.Func != schema.DeriveCount {
+		value = col(x, d.Field)
+		if lk, ok := s.env.reg.Link(rel.Link); ok && rel.Kind == schema.ManyToMany {
+			if _, isAttr := lk.Attr(d.Field); isAttr {
+				value = col(l, d.Field)
+			}
+		}
+	}
+	switch d.Func {
+	case schema.DeriveCount:
+		return frag{sql: "(SELECT COUNT(*) " + rows.sql + ")", args: rows.args}, nil
+	case schema.DeriveSum:
+		return frag{sql: "(SELECT COALESCE(SUM(" + value + "), 0) " + rows.sql + ")", args: rows.args}, nil
+	case schema.DeriveMin:
+		return frag{sql: "(SELECT MIN(" + value + ") " + rows.sql + ")", args: rows.args}, nil
+	}
+	z := s.n.next("z")
+	return frag{sql: "(SELECT " + db.StringAgg(s.env.dialect, z+".v") + " FROM (SELECT DISTINCT " + value +
+		" AS v " + rows.sql + " ORDER BY 1) " + z + ")", args: rows.args}, nil
+}
+
+// relationRows renders "FROM ... WHERE ..." over the rows of relation rel
+// of the owner row aliased ownerAlias, restricted to the caller's tenant.
+// It returns the alias of the target rows and of the link rows ("" for
+// has-many).
+func (s *source) relationRows(ownerAlias string, owner *schema.Entity, rel *schema.Relation) (frag, string, string, error) {
+	target, ok := s.env.reg.Entity(rel.Target)
+	if !ok {
+		return frag{}, "", "", fmt.Errorf("tables: unknown entity %s", rel.Target)
+	}
+	x := s.n.next("r")
+	sc, err := s.scope.cond(s.env.reg, target, x, s.n)
+	if err != nil {
+		return frag{}, "", "", err
+	}
+	if rel.Kind == schema.ManyToMany {
+		lk, ok := s.env.reg.Link(rel.Link)
+		if !ok {
+			return frag{}, "", "", fmt.Errorf("tables: unknown link %s", rel.Link)
+		}
+		own, other, _ := lk.End(owner.Name)
+		l := s.n.next("l")
+		w := and(frag{sql: col(l, own.Column) + " = " + col(ownerAlias, owner.PK)}, sc)
+		return frag{sql: "FROM " + ident(lk.Table) + " " + l + " JOIN " + ident(target.Table) + " " + x +
+			" ON " + col(x, target.PK) + " = " + col(l, other.Column) + " WHERE " + w.sql, args: w.args}, x, l, nil
+	}
+	via, err := s.viaCond(target, x, rel.Via, col(ownerAlias, owner.PK))
+	if err != nil {
+		return frag{}, "", "", err
+	}
+	w := and(frag{sql: via}, sc)
+	return frag{sql: "FROM " + ident(target.Table) + " " + x + " WHERE " + w.sql, args: w.args}, x, "", nil
+}
+
+// viaCond renders "the row of e aliased a leads to key through the foreign
+// keys via": a.via0 = key, or a.via0 IN (SELECT ... WHERE ... = key).
+func (s *source) viaCond(e *schema.Entity, a string, via schema.Path, key string) (string, error) {
+	f, ok := e.Field(via[0])
+	if !ok || f.Ref == "" {
+		return "", fmt.Errorf("tables: %s.%s is not a reference", e.Name, via[0])
+	}
+	if len(via) == 1 {
+		return col(a, f.Name) + " = " + key, nil
+	}
+	next, ok := s.env.reg.Entity(f.Ref)
+	if !ok {
+		return "", fmt.Errorf("tables: unknown entity %s", f.Ref)
+	}
+	y := s.n.next("v")
+	inner, err := s.viaCond(next, y, via[1:], key)
+	if err != nil {
+		return "", err
+	}
+	return col(a, f.Name) + " IN (SELECT " + col(y, next.PK) + " FROM " + ident(next.Table) + " " + y + " WHERE " + inner + ")", nil
+}
