@@ -120,6 +120,9 @@ func (a *App) Migrate(ctx context.Context) error {
 	if len(applied) > 0 {
 		a.Log.Info("migrations applied", "versions", applied, "dialect", a.DB.Dialect())
 	}
+	if err := a.DB.Optimize(ctx, false); err != nil {
+		return err
+	}
 	n, err := translations.Sync(ctx, a.DB, a.Catalog)
 	if err != nil {
 		return err
@@ -188,6 +191,9 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { a.Mail.Run(workers) })
 	wg.Go(func() { a.runDaily(workers, "purge ended sessions", a.purgeSessions) })
+	wg.Go(func() {
+		a.runDaily(workers, "refresh planner statistics", func(ctx context.Context) error { return a.DB.Optimize(ctx, false) })
+	})
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -265,3 +265,26 @@ func sqliteCode(err error) int {
 	}
 	return 0
 }
+
+// Optimize refreshes the query planner's statistics. SQLite has no
+// background statistics: without them it cannot tell a selective tenant
+// condition from an unselective one, and a page of a large tenant's list
+// sorts the whole tenant instead of walking the sort index. PostgreSQL
+// analyzes by itself; full is for after bulk loads (the scale seed).
+func (d *DB) Optimize(ctx context.Context, full bool) error {
+	var stmt string
+	switch {
+	case d.dialect == SQLite && full:
+		stmt = "ANALYZE"
+	case d.dialect == SQLite:
+		stmt = "PRAGMA optimize=0x10002"
+	case full:
+		stmt = "ANALYZE"
+	default:
+		return nil
+	}
+	if _, err := d.pool.ExecContext(ctx, stmt); err != nil {
+		return fmt.Errorf("db: %s: %w", stmt, err)
+	}
+	return nil
+}

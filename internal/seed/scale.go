@@ -116,7 +116,11 @@ func Scale(ctx context.Context, d *db.DB, n int, progress func(done, total int),
 		return err
 	}
 	defer g.close()
-	return g.run(ctx, progress)
+	if err := g.run(ctx, progress); err != nil {
+		return err
+	}
+	// Fresh statistics, so the planner knows the new sizes at once.
+	return d.Optimize(ctx, n >= 1000)
 }
 
 // scaleLookups are the ids of the lookup rows generated rows reference.

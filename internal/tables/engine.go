@@ -22,14 +22,16 @@ import (
 
 // Engine runs the generic operations over one database.
 type Engine struct {
-	db      *db.DB
-	reg     *schema.Registry
-	texts   *i18n.Catalog
-	log     *slog.Logger
-	now     func() time.Time
-	hooks   map[string]Hook
-	cats    map[string]*catalog // by entity name
-	relCats map[string]*catalog // by relation API name
+	db         *db.DB
+	reg        *schema.Registry
+	texts      *i18n.Catalog
+	log        *slog.Logger
+	now        func() time.Time
+	hooks      map[string]Hook
+	cats       map[string]*catalog // by entity name
+	relCats    map[string]*catalog // by relation API name
+	shares     tenantShares        // measured tenant shares, see scopeFor
+	labelCache labelCache          // attribute labels per language
 }
 
 // Deps are what an Engine is built from. Registry defaults to

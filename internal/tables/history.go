@@ -74,13 +74,14 @@ func (e *Engine) History(ctx context.Context, q HistoryQuery) (*Cursor, error) {
 	if err := p.resolveColumns(nil); err != nil {
 		return nil, err
 	}
+	attrs, err := e.servedAttributes(ctx, t, q.Lang) // before the cursor takes its connection
+	if err != nil {
+		return nil, err
+	}
 	cur, err := e.open(ctx, e.db, c, p, false)
 	if err != nil {
 		return nil, err
 	}
-	if cur.Attributes, err = e.servedAttributes(ctx, t, q.Lang); err != nil {
-		cur.Close()
-		return nil, err
-	}
+	cur.Attributes = attrs
 	return cur, nil
 }

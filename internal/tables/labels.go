@@ -3,6 +3,8 @@ package tables
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
 	"portfolio/internal/db"
 	"portfolio/internal/schema"
@@ -46,12 +48,62 @@ func (t labelTexts) fn() schema.LabelFunc {
 	return func(key, _ string) string { return t[key] }
 }
 
+// labelTTL bounds how long another instance's label edit stays unseen;
+// edits through this engine clear the cache at once.
+const labelTTL = 30 * time.Second
+
+// labelCache keeps the attribute labels of each language: every list and
+// form answer needs them, and they change only when an administrator edits
+// attribute_i18n.
+type labelCache struct {
+	mu sync.Mutex
+	m  map[string]cachedLabels
+}
+
+type cachedLabels struct {
+	texts labelTexts
+	until time.Time
+}
+
+// labels returns the attribute labels of lang, cached for labelTTL.
+func (e *Engine) labels(ctx context.Context, lang string) (labelTexts, error) {
+	now := e.now()
+	e.labelCache.mu.Lock()
+	c, ok := e.labelCache.m[lang]
+	e.labelCache.mu.Unlock()
+	if ok && now.Before(c.until) {
+		return c.texts, nil
+	}
+	texts, err := loadLabels(ctx, e.db, lang)
+	if err != nil {
+		return nil, err
+	}
+	e.labelCache.mu.Lock()
+	if e.labelCache.m == nil {
+		e.labelCache.m = map[string]cachedLabels{}
+	}
+	e.labelCache.m[lang] = cachedLabels{texts: texts, until: now.Add(labelTTL)}
+	e.labelCache.mu.Unlock()
+	return texts, nil
+}
+
+// wrote runs after a successful write of ent: an edited label is shown at
+// once.
+func (e *Engine) wrote(ent *schema.Entity) {
+	if ent.Name == "attribute_i18n" {
+		e.labelCache.mu.Lock()
+		e.labelCache.m = nil
+		e.labelCache.mu.Unlock()
+	}
+}
+
 // definition renders entity ent's served definition for lang.
 func (e *Engine) definition(ctx context.Context, ent *schema.Entity, lang string) (schema.TableDefinition, error) {
-	fn, err := LabelFunc(ctx, e.db, lang)
+	texts, err := e.labels(ctx, lang)
 	if err != nil {
 		return schema.TableDefinition{}, err
 	}
+	fn := texts.fn()
 	def, err := e.reg.Serve(ent.Name, lang, fn)
 	if err != nil {
 		return schema.TableDefinition{}, fmt.Errorf("tables: %w", err)

@@ -162,14 +162,18 @@ func (e *Engine) List(ctx context.Context, q ListQuery) (*Cursor, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The definitions are read before the rows: a cursor holds its
+	// connection until the answer is streamed, and a second query meanwhile
+	// would wait for a free connection — with a full pool, forever.
+	attrs, err := e.servedAttributes(ctx, t, q.Lang)
+	if err != nil {
+		return nil, err
+	}
 	cur, err := e.open(ctx, e.db, c, p, q.Count)
 	if err != nil {
 		return nil, err
 	}
-	if cur.Attributes, err = e.servedAttributes(ctx, t, q.Lang); err != nil {
-		cur.Close()
-		return nil, err
-	}
+	cur.Attributes = attrs
 	return cur, nil
 }
 
@@ -439,10 +443,11 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 		}
 		total = &n
 	}
-	st, err := p.selectStatement(x, c.scope)
+	st, err := p.selectStatement(x, e.scopeFor(ctx, q, c, p))
 	if err != nil {
 		return nil, err
 	}
+	e.log.DebugContext(ctx, "tables: list statement", "entity", p.t.ent.Name, "sql", st.sql, "args", st.args)
 	rows, err := q.QueryContext(ctx, st.sql, st.args...)
 	if err != nil {
 		return nil, fmt.Errorf("tables: list %s: %w", p.t.ent.Name, err)
@@ -467,10 +472,11 @@ func (e *Engine) count(ctx context.Context, q db.Querier, x *env, c *caller, p *
 // servedAttributes are the attribute definitions of a list's rows: the
 // entity's, and for a many-to-many relation also the link's attributes.
 func (e *Engine) servedAttributes(ctx context.Context, t *target, lang string) ([]schema.AttributeDefinition, error) {
-	labels, err := LabelFunc(ctx, e.db, lang)
+	texts, err := e.labels(ctx, lang)
 	if err != nil {
 		return nil, err
 	}
+	labels := texts.fn()
 	def, err := e.reg.Serve(t.ent.Name, lang, labels)
 	if err != nil {
 		return nil, fmt.Errorf("tables: %w", err)

@@ -23,6 +23,9 @@ type Scope struct {
 	restricted    bool
 	customergroup int64
 	partnergroup  int64
+	// correlate renders foreign-key hops as correlated EXISTS instead of
+	// "IN (SELECT ...)"; see Engine.scopeFor.
+	correlate bool
 }
 
 // ScopeOf returns the scope of principal p (nil: unrestricted, for
@@ -59,7 +62,7 @@ func (s Scope) cond(reg *schema.Registry, e *schema.Entity, alias string, n *ali
 			if err != nil {
 				return fmt.Errorf("tables: tenant path of %s: %w", e.Name, err)
 			}
-			f, err := pathCond(reg, e, alias, hops, group, n)
+			f, err := pathCond(reg, e, alias, hops, group, n, s.correlate)
 			if err != nil {
 				return err
 			}
@@ -77,7 +80,7 @@ func (s Scope) cond(reg *schema.Registry, e *schema.Entity, alias string, n *ali
 }
 
 // pathCond renders "the row of e aliased alias reaches group through hops".
-func pathCond(reg *schema.Registry, e *schema.Entity, alias string, hops []schema.Hop, group int64, n *aliases) (frag, error) {
+func pathCond(reg *schema.Registry, e *schema.Entity, alias string, hops []schema.Hop, group int64, n *aliases, correlate bool) (frag, error) {
 	if len(hops) == 0 {
 		return frag{sql: col(alias, e.PK) + " = ?", args: []any{group}}, nil
 	}
@@ -89,6 +92,15 @@ func pathCond(reg *schema.Registry, e *schema.Entity, alias string, hops []schem
 	if h.Field != "" {
 		if len(hops) == 1 {
 			return frag{sql: col(alias, h.Field) + " = ?", args: []any{group}}, nil
+		}
+		if correlate {
+			a := n.next("s")
+			inner, err := pathCond(reg, next, a, hops[1:], group, n, correlate)
+			if err != nil {
+				return frag{}, err
+			}
+			return frag{sql: "EXISTS (SELECT 1 FROM " + ident(next.Table) + " " + a + " WHERE " + col(a, next.PK) + " = " +
+				col(alias, h.Field) + " AND " + inner.sql + ")", args: inner.args}, nil
 		}
 		inner, err := subjectRows(reg, next, hops[1:], group, n)
 		if err != nil {
@@ -114,7 +126,7 @@ func pathCond(reg *schema.Registry, e *schema.Entity, alias string, hops []schem
 // subjectRows renders "SELECT pk FROM e WHERE <reaches group through hops>".
 func subjectRows(reg *schema.Registry, e *schema.Entity, hops []schema.Hop, group int64, n *aliases) (frag, error) {
 	a := n.next("s")
-	c, err := pathCond(reg, e, a, hops, group, n)
+	c, err := pathCond(reg, e, a, hops, group, n, false)
 	if err != nil {
 		return frag{}, err
 	}

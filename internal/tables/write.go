@@ -110,6 +110,7 @@ func (e *Engine) Create(ctx context.Context, cmd CreateCommand) (*WriteAnswer, e
 	if err != nil {
 		return nil, err
 	}
+	e.wrote(ent)
 	return &WriteAnswer{Data: out}, nil
 }
 
@@ -149,6 +150,7 @@ func (e *Engine) Update(ctx context.Context, cmd UpdateCommand) (*WriteAnswer, e
 	if err != nil {
 		return nil, err
 	}
+	e.wrote(ent)
 	return &WriteAnswer{Data: out}, nil
 }
 
@@ -388,7 +390,7 @@ func (e *Engine) Delete(ctx context.Context, cmd DeleteCommand) error {
 		return errVersionMissing()
 	}
 	lang := i18n.LangFrom(ctx)
-	return e.db.InTx(ctx, func(tx *db.Tx) error {
+	err = e.db.InTx(ctx, func(tx *db.Tx) error {
 		for _, id := range cmd.IDs {
 			if err := e.deleteOne(ctx, tx, c, ent, id, cmd.RowVersion, lang); err != nil {
 				return err
@@ -396,6 +398,10 @@ func (e *Engine) Delete(ctx context.Context, cmd DeleteCommand) error {
 		}
 		return nil
 	})
+	if err == nil {
+		e.wrote(ent)
+	}
+	return err
 }
 
 func (e *Engine) deleteOne(ctx context.Context, tx *db.Tx, c *caller, ent *schema.Entity, id, version int64, lang string) error {
@@ -439,7 +445,7 @@ type messageTexts struct {
 // messageLabels reads the message texts of ent in the request's language.
 func (e *Engine) messageLabels(ctx context.Context, ent *schema.Entity) (*messageTexts, error) {
 	lang := i18n.LangFrom(ctx)
-	texts, err := loadLabels(ctx, e.db, lang)
+	texts, err := e.labels(ctx, lang)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,101 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"portfolio/internal/db"
+	"portfolio/internal/schema"
+)
+
+// Why the scope has two forms: a page of a tenant's list ("the first 50 by
+// name") is fast on SQLite either by walking the sort index and checking
+// each row's tenant (when the tenant owns a good share of the table), or by
+// collecting the tenant's rows through the foreign-key index and sorting
+// them (when it owns few). SQLite's planner cannot tell which from a
+// parameter, and the wrong choice costs two orders of magnitude (a 12-row
+// tenant in 100,000 rows: 80 ms instead of 0.2 ms; the 100,000-row tenant:
+// 60 ms instead of 1 ms). So the engine measures the tenant's share of the
+// table, caches it for a few minutes, and picks the form. PostgreSQL plans
+// both forms alike, from its own statistics.
+
+// tenantShareTTL is how long a measured share is trusted.
+const tenantShareTTL = 5 * time.Minute
+
+// largeShare is the share of a table's rows from which walking the sort
+// index wins: about 50 rows are read per row of a 50-row page.
+const largeShare = 0.02
+
+type shareKey struct {
+	entity        string
+	customergroup int64
+	partnergroup  int64
+}
+
+type shareEntry struct {
+	large bool
+	until time.Time
+}
+
+// tenantShares caches, per entity and tenant, whether the tenant owns a
+// large share of the entity's rows.
+type tenantShares struct {
+	mu sync.Mutex
+	m  map[shareKey]shareEntry
+}
+
+// scopeFor returns the scope to list rows of ent with: correlated when the
+// database is SQLite, the page is sorted and limited, and the caller's
+// tenant owns a large share of the table.
+func (e *Engine) scopeFor(ctx context.Context, q db.Querier, c *caller, p *listPlan) Scope {
+	sc := c.scope
+	if q.Dialect() != db.SQLite || !sc.limits(p.t.ent) || p.limit <= 0 || p.limit > 1000 {
+		return sc
+	}
+	large, err := e.largeTenant(ctx, q, sc, p.t.ent)
+	if err != nil {
+		e.log.WarnContext(ctx, "tables: measuring the tenant share failed; using the default plan", "entity", p.t.ent.Name, "error", err)
+		return sc
+	}
+	sc.correlate = large
+	return sc
+}
+
+func (e *Engine) largeTenant(ctx context.Context, q db.Querier, sc Scope, ent *schema.Entity) (bool, error) {
+	key := shareKey{ent.Name, sc.customergroup, sc.partnergroup}
+	now := e.now()
+	e.shares.mu.Lock()
+	entry, ok := e.shares.m[key]
+	e.shares.mu.Unlock()
+	if ok && now.Before(entry.until) {
+		return entry.large, nil
+	}
+	s := newSource(e.env(), sc, ent)
+	where, err := s.where()
+	if err != nil {
+		return false, err
+	}
+	var b sqlb
+	b.add("SELECT COUNT(*) FROM " + s.from())
+	if !where.empty() {
+		b.add(" WHERE ").frag(where)
+	}
+	st := b.done()
+	var mine, all int64
+	if err := q.QueryRowContext(ctx, st.sql, st.args...).Scan(&mine); err != nil {
+		return false, fmt.Errorf("tables: count the tenant's %s: %w", ent.Name, err)
+	}
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+ident(ent.Table)).Scan(&all); err != nil {
+		return false, fmt.Errorf("tables: count %s: %w", ent.Name, err)
+	}
+	large := all > 0 && float64(mine) >= largeShare*float64(all)
+	e.shares.mu.Lock()
+	if e.shares.m == nil {
+		e.shares.m = map[shareKey]shareEntry{}
+	}
+	e.shares.m[key] = shareEntry{large: large, until: now.Add(tenantShareTTL)}
+	e.shares.mu.Unlock()
+	return large, nil
+}

@@ -1,0 +1,70 @@
+package tables_test
+
+import (
+	"context"
+	"testing"
+
+	"portfolio/internal/db"
+	"portfolio/internal/seed"
+	"portfolio/internal/testkit"
+)
+
+// TestPageOfSmallAndLargeTenant: a sorted page of a tenant's list is the
+// same whether the tenant owns most of the table (the sort index is walked)
+// or a tiny share of it (the tenant's rows are collected and sorted).
+func TestPageOfSmallAndLargeTenant(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		page := func(as string) []string {
+			ans := e.list(as, obj{"action": "read-rich", "entity": "pos", "order_by": "pos_name", "order_dir": "ASC", "per_page": 10,
+				"filter": []obj{{"field": "pos_name", "op": "contains", "value": "e"}}})
+			var names []string
+			for _, r := range ans.Data.Data {
+				names = append(names, r["pos_name"].(string))
+			}
+			return names
+		}
+		want := func(group int64) []string {
+			rows, err := d.QueryContext(context.Background(), `SELECT p.pos_name FROM pos p JOIN company c ON c.company_id = p.company_id
+				WHERE c.customergroup_id = ? AND LOWER(p.pos_name) LIKE '%e%' ORDER BY p.pos_name, p.pos_id LIMIT 10`, group)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var out []string
+			for rows.Next() {
+				var s string
+				if err := rows.Scan(&s); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, s)
+			}
+			return out
+		}
+		check := func(stage string) {
+			for _, c := range []struct {
+				as    string
+				group int64
+			}{{lead, 1}, {leadB, 2}} {
+				got, exp := page(c.as), want(c.group)
+				if len(exp) == 0 || len(got) != len(exp) {
+					t.Fatalf("%s, %s: got %v, want %v", stage, c.as, got, exp)
+				}
+				for i := range exp {
+					if got[i] != exp[i] {
+						t.Fatalf("%s, %s: got %v, want %v", stage, c.as, got, exp)
+					}
+				}
+			}
+		}
+		check("demo data: both groups own a large share")
+		// 3,000 more points of sale in other groups leave both demo groups
+		// with a small share of the table.
+		if err := seed.Scale(context.Background(), d, 3000, nil, seed.WithScaleInvoices(0)); err != nil {
+			t.Fatal(err)
+		}
+		e2 := newEnv(t, d) // a new engine: no cached shares
+		e = e2
+		check("after the scale seed: both groups own a small share")
+	})
+}
