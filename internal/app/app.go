@@ -22,6 +22,7 @@ import (
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/tables"
 	"portfolio/internal/translations"
+	"portfolio/internal/users"
 	"portfolio/web"
 )
 
@@ -107,7 +108,9 @@ func (a *App) bindRoutes() {
 	bindHealth(a.Server, a.DB)
 	auth.Bind(a.Server, a.Auth)
 	translations.Bind(a.Server, &translations.Handler{DB: a.DB})
-	tables.Bind(a.Server, tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log}))
+	engine := tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log})
+	tables.Bind(a.Server, engine)
+	users.Bind(a.Server, users.MustNew(users.Deps{DB: a.DB, Auth: a.Auth, Engine: engine, Catalog: a.Catalog, Outbox: a.Outbox, Log: a.Log}))
 }
 
 // Migrate applies pending migrations and brings the shipped texts into the

@@ -89,6 +89,13 @@ func revokeSessions(ctx context.Context, q db.Querier, userID int64, keep, reaso
 	return nil
 }
 
+// EndSessions ends every live session of a user at once (an administrator
+// locked the user, forced a password reset or ended the sessions): the
+// user's next request answers 401. It runs in q, the caller's transaction.
+func (s *Service) EndSessions(ctx context.Context, q db.Querier, userID int64, reason string) error {
+	return revokeSessions(ctx, q, userID, "", reason, s.now())
+}
+
 // revokeSession ends one session.
 func revokeSession(ctx context.Context, q db.Querier, sessionID, reason string, now time.Time) error {
 	_, err := q.ExecContext(ctx, `UPDATE auth_session SET revoked_at = ?, revoke_reason = ?

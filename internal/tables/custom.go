@@ -3,6 +3,7 @@ package tables
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -170,7 +171,14 @@ func (h *handler) customList(w http.ResponseWriter, r *http.Request, q CustomLis
 		return err
 	}
 	defer cur.Close()
-	return h.stream(w, r, cur, `{"data":[`, func(p Page) string {
+	return WriteCustomList(w, r, h.log, cur)
+}
+
+// WriteCustomList streams cur as a custom list answer, {"data": [...],
+// "links": {"pagination": {current_page, last_page, total}}}, for the
+// modules whose custom lists run through the engine (users).
+func WriteCustomList(w http.ResponseWriter, r *http.Request, log *slog.Logger, cur *Cursor) error {
+	return stream(w, r, log, cur, `{"data":[`, func(p Page) string {
 		total := int64(0)
 		if p.Total != nil {
 			total = *p.Total

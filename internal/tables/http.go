@@ -242,6 +242,10 @@ func (h *handler) streamList(w http.ResponseWriter, r *http.Request, cur *Cursor
 // is logged and ends the answer early (the client sees truncated JSON,
 // never a wrong page).
 func (h *handler) stream(w http.ResponseWriter, r *http.Request, cur *Cursor, head string, tail func(Page) string) error {
+	return stream(w, r, h.log, cur, head, tail)
+}
+
+func stream(w http.ResponseWriter, r *http.Request, log *slog.Logger, cur *Cursor, head string, tail func(Page) string) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
@@ -265,7 +269,7 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request, cur *Cursor, he
 		}
 	}
 	if err := cur.Err(); err != nil {
-		h.log.Error("list stream failed", "error", err, "request", httpapi.RequestID(r.Context()))
+		log.Error("list stream failed", "error", err, "request", httpapi.RequestID(r.Context()))
 		_ = bw.Flush()
 		return nil
 	}

@@ -1,0 +1,253 @@
+package users
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"portfolio/internal/apperr"
+	"portfolio/internal/httpapi"
+	"portfolio/internal/tables"
+)
+
+// Bind registers the user and team routes (all private).
+func Bind(srv *httpapi.Server, s *Service) {
+	h := &handler{s: s}
+	srv.Handle("GET /users", h.list)
+	srv.Handle("POST /users", h.create)
+	srv.Handle("GET /users/{id}", h.get)
+	srv.Handle("PUT /users/{id}", h.update)
+	for _, a := range []Action{ActionLock, ActionUnlock, ActionForcePasswordReset, ActionEndSessions} {
+		srv.Handle("POST /users/{id}/"+string(a), h.administer(a))
+	}
+	srv.Handle("GET /teams", h.teams)
+	srv.Handle("GET /teams/{id}", h.team)
+	srv.Handle("POST /teams", h.createTeam)
+	srv.Handle("PUT /teams", h.updateTeam)
+	srv.Handle("DELETE /teams", h.deleteTeams)
+	srv.Handle("PUT /teams/users", h.setMembership)
+	srv.Handle("DELETE /teams/users", h.removeMembership)
+}
+
+type handler struct{ s *Service }
+
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errNotFound()
+	}
+	return id, nil
+}
+
+func queryInt(v url.Values, name string) (int, error) {
+	s := v.Get(name)
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, apperr.Validation(apperr.FieldError{Field: name, Key: "validation.type.int", Type: "type_error"})
+	}
+	return n, nil
+}
+
+// listParams reads page, per_page, keyword and order (asc or desc).
+func listParams(v url.Values) (page, perPage int, keyword string, desc bool, err error) {
+	if page, err = queryInt(v, "page"); err != nil {
+		return
+	}
+	if perPage, err = queryInt(v, "per_page"); err != nil {
+		return
+	}
+	switch strings.ToLower(v.Get("order")) {
+	case "", "asc":
+	case "desc":
+		desc = true
+	default:
+		err = apperr.Validation(apperr.FieldError{Field: "order", Key: "validation.one_of", Type: "enum",
+			Args: map[string]string{"values": "asc, desc"}})
+	}
+	return page, perPage, v.Get("keyword"), desc, err
+}
+
+// list serves GET /users, streamed row by row.
+func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
+	page, perPage, keyword, desc, err := listParams(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	q := ListQuery{Page: page, PerPage: perPage, Keyword: keyword, Order: "ASC"}
+	if desc {
+		q.Order = "DESC"
+	}
+	cur, err := h.s.List(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	defer cur.Close()
+	return tables.WriteCustomList(w, r, h.s.log, cur)
+}
+
+// get serves GET /users/{id}.
+func (h *handler) get(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	u, err := h.s.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"data": u})
+	return nil
+}
+
+// create serves POST /users.
+func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
+	var in Input
+	if err := httpapi.DecodeJSON(r, &in, false); err != nil {
+		return err
+	}
+	id, err := h.s.Create(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusCreated, map[string]any{"user_id": id, "detail": h.s.text(r.Context(), "server.auth.user_created")})
+	return nil
+}
+
+// update serves PUT /users/{id}.
+func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	var in Input
+	if err := httpapi.DecodeJSON(r, &in, false); err != nil {
+		return err
+	}
+	if err := h.s.Update(r.Context(), id, in); err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"user_id": id, "detail": h.s.text(r.Context(), "server.auth.user_updated")})
+	return nil
+}
+
+// administer serves POST /users/{id}/{action}.
+func (h *handler) administer(a Action) httpapi.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, err := pathID(r)
+		if err != nil {
+			return err
+		}
+		msg, err := h.s.Administer(r.Context(), id, a)
+		if err != nil {
+			return err
+		}
+		httpapi.WriteJSON(w, http.StatusOK, map[string]any{"user_id": id, "detail": msg})
+		return nil
+	}
+}
+
+// teams serves GET /teams.
+func (h *handler) teams(w http.ResponseWriter, r *http.Request) error {
+	v := r.URL.Query()
+	page, perPage, keyword, desc, err := listParams(v)
+	if err != nil {
+		return err
+	}
+	company, err := queryInt(v, "company_id")
+	if err != nil {
+		return err
+	}
+	p, err := h.s.Teams(r.Context(), TeamListQuery{Page: page, PerPage: perPage, Keyword: keyword, Desc: desc, CompanyID: int64(company)})
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"data": p.Data,
+		"links": map[string]any{"pagination": map[string]any{"current_page": p.CurrentPage, "last_page": p.LastPage, "total": p.Total}}})
+	return nil
+}
+
+// team serves GET /teams/{id}.
+func (h *handler) team(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	t, err := h.s.GetTeam(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"data": t})
+	return nil
+}
+
+// createTeam serves POST /teams.
+func (h *handler) createTeam(w http.ResponseWriter, r *http.Request) error {
+	var in TeamInput
+	if err := httpapi.DecodeJSON(r, &in, false); err != nil {
+		return err
+	}
+	id, err := h.s.CreateTeam(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusCreated, map[string]any{"team_id": id, "detail": h.s.text(r.Context(), "server.teams.created")})
+	return nil
+}
+
+// updateTeam serves PUT /teams.
+func (h *handler) updateTeam(w http.ResponseWriter, r *http.Request) error {
+	var in TeamInput
+	if err := httpapi.DecodeJSON(r, &in, false); err != nil {
+		return err
+	}
+	if err := h.s.UpdateTeam(r.Context(), in); err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"team_id": in.ID, "detail": h.s.text(r.Context(), "server.teams.updated")})
+	return nil
+}
+
+// deleteTeams serves DELETE /teams.
+func (h *handler) deleteTeams(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		TeamIDs []int64 `json:"team_ids"`
+	}
+	if err := httpapi.DecodeJSON(r, &in, true); err != nil {
+		return err
+	}
+	if err := h.s.DeleteTeams(r.Context(), in.TeamIDs); err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"detail": h.s.text(r.Context(), "server.teams.deleted")})
+	return nil
+}
+
+// setMembership serves PUT /teams/users.
+func (h *handler) setMembership(w http.ResponseWriter, r *http.Request) error {
+	var in MembershipInput
+	if err := httpapi.DecodeJSON(r, &in, true); err != nil {
+		return err
+	}
+	if err := h.s.SetMembership(r.Context(), in); err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"detail": h.s.text(r.Context(), "server.teams.member_saved")})
+	return nil
+}
+
+// removeMembership serves DELETE /teams/users.
+func (h *handler) removeMembership(w http.ResponseWriter, r *http.Request) error {
+	var in MembershipInput
+	if err := httpapi.DecodeJSON(r, &in, true); err != nil {
+		return err
+	}
+	if err := h.s.RemoveMembership(r.Context(), in); err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"detail": h.s.text(r.Context(), "server.teams.member_removed")})
+	return nil
+}
