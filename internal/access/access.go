@@ -65,6 +65,15 @@ func (s Subject) IsAdmin() bool {
 	return len(s.Roles) > 0 && (s.Roles[0].Name == AdminRoleName || s.Roles[0].Code == AdminRoleCode)
 }
 
+// FirstRole is the first valid role (by rank), the only one whose rights
+// count; ok is false for a user without roles.
+func (s Subject) FirstRole() (r Role, ok bool) {
+	if len(s.Roles) == 0 {
+		return Role{}, false
+	}
+	return s.Roles[0], true
+}
+
 // RoleCodes lists the codes of the roles in rank order.
 func (s Subject) RoleCodes() []string {
 	out := make([]string, 0, len(s.Roles))

@@ -1,10 +1,13 @@
 package access
 
 // Rules derives the CASL rules: manage on all for the administrator;
-// otherwise read on Auth and dashboard, the c/r/u/d rights of the roles'
-// and the user's table groups over every table of the group, and the
-// applicable menu and table access rows. Duplicates are dropped, first
-// occurrence kept, so the order is stable.
+// otherwise read on Auth and dashboard, the c/r/u/d rights of the first
+// role's and the user's own table groups over every table of the group, and
+// the first role's applicable menu and table access rows. Only the first
+// valid role counts (specification "portfolio and invoices", section 6:
+// "others pass when their first role matches"); the other roles a user
+// holds give no rights. Duplicates are dropped, first occurrence kept, so
+// the order is stable.
 func (g *Grants) Rules() []Rule {
 	if g.Subject.IsAdmin() {
 		return []Rule{{Action: ActionManage, Subject: SubjectAll}}
@@ -12,8 +15,9 @@ func (g *Grants) Rules() []Rule {
 	b := ruleSet{seen: map[[2]string]bool{}}
 	b.add(ActionRead, "Auth")
 	b.add(ActionRead, "dashboard")
-	for _, code := range g.Subject.RoleCodes() {
-		for _, c := range g.RoleCruds[code] {
+	first, hasRole := g.Subject.FirstRole()
+	if hasRole {
+		for _, c := range g.RoleCruds[first.Code] {
 			b.addCrud(c, g.Tables[c.TablegroupID])
 		}
 	}
@@ -21,6 +25,9 @@ func (g *Grants) Rules() []Rule {
 		b.addCrud(c, g.Tables[c.TablegroupID])
 	}
 	for _, e := range g.Entries {
+		if !hasRole || e.RoleCode != first.Code {
+			continue
+		}
 		subject := e.Subject
 		if e.Kind == "menu" {
 			subject = MenuPrefix + e.Subject

@@ -21,7 +21,7 @@ var attributeFiles embed.FS
 // a Catalog of their own, kept apart from the UI texts because they are
 // synchronised into a different table (attribute_i18n) and edited there.
 func LoadAttributes() (*Catalog, error) {
-	c := &Catalog{texts: map[string]map[string]string{}}
+	c := &Catalog{texts: map[string]map[string]string{}, ui: map[string]bool{}}
 	for _, lang := range Languages {
 		name := path.Join("attributes", lang+".json")
 		b, err := fs.ReadFile(attributeFiles, name)
@@ -33,6 +33,9 @@ func LoadAttributes() (*Catalog, error) {
 			return nil, fmt.Errorf("i18n: parse %s: %w", name, err)
 		}
 		c.texts[lang] = m
+		for k := range m {
+			c.ui[k] = true // every label is served to the browser
+		}
 	}
 	return c, nil
 }

@@ -27,11 +27,14 @@ var files embed.FS
 // Catalog maps language → key → text. It is immutable after Load.
 type Catalog struct {
 	texts map[string]map[string]string
+	// ui holds the keys of the UI texts (locales/), the ones the browser
+	// loads; server messages stay on the server.
+	ui map[string]bool
 }
 
 // Load reads the embedded UI and server texts of every language.
 func Load() (*Catalog, error) {
-	c := &Catalog{texts: map[string]map[string]string{}}
+	c := &Catalog{texts: map[string]map[string]string{}, ui: map[string]bool{}}
 	for _, lang := range Languages {
 		merged := map[string]string{}
 		for _, dir := range []string{"locales", "server"} {
@@ -45,6 +48,9 @@ func Load() (*Catalog, error) {
 			}
 			for k, v := range m {
 				merged[k] = v
+				if dir == "locales" {
+					c.ui[k] = true
+				}
 			}
 		}
 		c.texts[lang] = merged
@@ -99,6 +105,19 @@ func (c *Catalog) Texts(lang string) map[string]string {
 	out := make(map[string]string, len(c.texts[lang]))
 	for k, v := range c.texts[lang] {
 		out[k] = v
+	}
+	return out
+}
+
+// UITexts returns a copy of lang's UI texts (locales/): what the browser
+// loads through POST /specific-api. Server messages share some key names
+// (validation.*) with other placeholders, so they are not among them.
+func (c *Catalog) UITexts(lang string) map[string]string {
+	out := make(map[string]string, len(c.ui))
+	for k, v := range c.texts[lang] {
+		if c.ui[k] {
+			out[k] = v
+		}
 	}
 	return out
 }

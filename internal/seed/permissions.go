@@ -3,8 +3,10 @@ package seed
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
+	"portfolio/internal/access"
 	"portfolio/internal/db"
 )
 
@@ -97,13 +99,10 @@ const (
 )
 
 var (
-	posTabs = []string{"pos_location_rel", "pos_area_rel", "pos_contract_rel", "pos_tag_rel", "pos_ticket_rel",
-		"pos_contradiction_package_rel", "pos_ta_invoices_rel", "pos_document_rel", "pos_email_rel"}
-	contractTabs = []string{"contract_area_rel", "contract_partner_company_rel", "contract_document_rel", "contract_deadlines_rel",
-		"contract_recurring_payment_rel", "contract_service_object_rel", "contract_criteria_rel"}
-	companyTabs = []string{"company_tickets_rel", "company_contradiction_rel", "company_review_invoices_rel", "company_sales_order_rel",
-		"company_contact_person_rel", "company_appointment_track_rel", "company_bank_data_rel", "company_pos_rel",
-		"company_payments_rel", "company_users_rel"}
+	posTabs      = slices.Clone(access.PosTabs)
+	contractTabs = slices.Clone(access.ContractTabs)
+	// companyTabs leaves out the tax rates tab: administrators only.
+	companyTabs       = slices.DeleteFunc(slices.Clone(access.CompanyTabs), func(s string) bool { return s == access.TaxRatesTab })
 	portfolioSubjects = append([]string{"pos", "area", "company", "customer_group", "partner_company", "tag"}, append(posTabs, companyTabs...)...)
 	contractSubjects  = append([]string{"contract", "service_object"}, contractTabs...)
 	externalClient    = []string{"lead", "expansion_manager", "area_manager", "store_manager", "ext_team_member", "lawyer"}

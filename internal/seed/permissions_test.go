@@ -3,6 +3,7 @@ package seed
 import (
 	"testing"
 
+	"portfolio/internal/access"
 	"portfolio/internal/schema"
 )
 
@@ -46,5 +47,43 @@ func TestPermissionSubjectsExist(t *testing.T) {
 		if !covered[e.Name] && e.Name != "savedview" {
 			t.Errorf("entity %q is in no table group: only administrators could use it", e.Name)
 		}
+	}
+}
+
+// TestGovernedTabs: the relation tabs access governs by their own subject
+// exist, and the tax rates tab is granted to nobody (administrators only).
+func TestGovernedTabs(t *testing.T) {
+	reg := schema.Default()
+	tabs := map[string]bool{}
+	for _, e := range reg.Entities() {
+		for _, r := range e.Relations {
+			tabs[r.APIName(e.Name)] = true
+		}
+	}
+	cases := []struct {
+		name string
+		tabs []string
+	}{{"pos", access.PosTabs}, {"contract", access.ContractTabs}, {"company", access.CompanyTabs}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, tab := range c.tabs {
+				if !tabs[tab] {
+					t.Errorf("governed tab %q is no relation tab", tab)
+				}
+				if !access.GovernedTab(tab) {
+					t.Errorf("GovernedTab(%q) = false", tab)
+				}
+			}
+		})
+	}
+	for _, r := range tableAccess {
+		for _, s := range r.subjects {
+			if s == access.TaxRatesTab {
+				t.Errorf("table access grants %s to %v: tax rates are the administrator's alone", s, r.roles)
+			}
+		}
+	}
+	if access.GovernedTab("contract_costtype_rel") {
+		t.Error("contract_costtype_rel is not listed in section 6")
 	}
 }

@@ -49,5 +49,47 @@ func (c *caller) require(action string, e *schema.Entity) error {
 	return nil
 }
 
+// requireTab authorizes an action on the relation tab t (t.owner and t.rel
+// set): ActionList to read its rows, ActionUpdate to link or unlink.
+//
+// A tab section 6 governs (access.GovernedTab: the listed tabs of points of
+// sale, contracts and companies) is a subject of its own, named by its API
+// name: reading needs read on the owner and list on the tab; linking and
+// unlinking need update on the tab. Neither right on the related entity nor
+// update on the owner can stand in for it, so a per-tab row (tax rates are
+// the administrator's alone) holds whatever the caller's other rights are.
+//
+// Any other tab is authorized through the entities: reading needs read on
+// the owner and list on the related entity; linking and unlinking need
+// update on the owner.
+//
+// The tenant scope is applied afterwards, as everywhere: an invisible owner
+// answers 404 and the rows are scoped by their own entity.
+func (c *caller) requireTab(action string, t *target) error {
+	api := t.rel.APIName(t.owner.Name)
+	governed := access.GovernedTab(api)
+	switch {
+	case action == access.ActionUpdate && governed:
+		return c.requireSubject(access.ActionUpdate, api)
+	case action == access.ActionUpdate:
+		return c.require(access.ActionUpdate, t.owner)
+	}
+	if err := c.require(access.ActionRead, t.owner); err != nil {
+		return err
+	}
+	if governed {
+		return c.requireSubject(access.ActionList, api)
+	}
+	return c.require(access.ActionList, t.ent)
+}
+
+// requireSubject answers 403 unless the caller may do action on subject.
+func (c *caller) requireSubject(action, subject string) error {
+	if !access.Can(c.rules, action, subject) {
+		return apperr.Forbidden("server.auth.forbidden")
+	}
+	return nil
+}
+
 // userID is the acting user's id (for history and derived values).
 func (c *caller) userID() int64 { return c.p.UserID }

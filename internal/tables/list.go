@@ -99,15 +99,13 @@ func (e *Engine) entityLabel(lang string, ent *schema.Entity, plural bool) strin
 }
 
 // authorizeList checks the rights of a list: list on the entity; for a
-// relation read on the owner and list on the related entity.
+// relation read, see caller.requireTab.
 func (e *Engine) authorizeList(c *caller, t *target) error {
 	if t.ent.Limits.NoGenericList {
 		return e.errLimit(c.lang, "server.tables.limit.list", t.ent)
 	}
 	if t.owner != nil {
-		if err := c.require(access.ActionRead, t.owner); err != nil {
-			return err
-		}
+		return c.requireTab(access.ActionList, t)
 	}
 	return c.require(access.ActionList, t.ent)
 }

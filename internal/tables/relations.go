@@ -25,7 +25,8 @@ type LinkCommand struct {
 }
 
 // linkTarget resolves a link command: the relation must be many-to-many,
-// the caller may update the owner, and the owner is visible.
+// the caller may update the tab (caller.requireTab), and the owner is
+// visible.
 func (e *Engine) linkTarget(ctx context.Context, c *caller, cmd *LinkCommand) (*target, schema.LinkEnd, schema.LinkEnd, error) {
 	t, err := e.resolveTarget(cmd.Relation)
 	if err != nil {
@@ -35,7 +36,7 @@ func (e *Engine) linkTarget(ctx context.Context, c *caller, cmd *LinkCommand) (*
 		return nil, schema.LinkEnd{}, schema.LinkEnd{}, apperr.Validation(apperr.FieldError{Field: "entity",
 			Key: "server.tables.not_linkable", Type: "value_error", Args: map[string]string{"field": "entity"}})
 	}
-	if err := c.require(access.ActionUpdate, t.owner); err != nil {
+	if err := c.requireTab(access.ActionUpdate, t); err != nil {
 		return nil, schema.LinkEnd{}, schema.LinkEnd{}, err
 	}
 	if cmd.OwnerID == 0 {

@@ -39,7 +39,7 @@ func TestSyncAttributeLabels(t *testing.T) {
 		wantLabels, wantTexts := 0, 0
 		for _, lang := range i18n.Languages {
 			wantLabels += len(labels.Keys(lang))
-			wantTexts += len(ui.Keys(lang))
+			wantTexts += len(ui.UITexts(lang))
 		}
 
 		n, err := Sync(ctx, d, ui)
@@ -54,6 +54,13 @@ func TestSyncAttributeLabels(t *testing.T) {
 		}
 		if got := countRows(t, d, "translation"); got != wantTexts {
 			t.Errorf("translation has %d rows, want %d", got, wantTexts)
+		}
+		var serverKeys int
+		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM translation WHERE translation_key LIKE 'server.%' OR translation_key LIKE 'mail.%'`).Scan(&serverKeys); err != nil {
+			t.Fatal(err)
+		}
+		if serverKeys != 0 {
+			t.Errorf("%d server messages were written into the UI texts", serverKeys)
 		}
 		for _, c := range []struct{ key, lang, want string }{
 			{"pos", "en", "Points of sale"}, {"pos", "de", "Filialen"}, {"pos", "fr", "Points de vente"},

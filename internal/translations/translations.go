@@ -93,7 +93,7 @@ func syncTable(ctx context.Context, tx *db.Tx, t textTable, c *i18n.Catalog) (in
 
 	var todo []textRow
 	for _, lang := range i18n.Languages {
-		texts := c.Texts(lang)
+		texts := c.UITexts(lang)
 		keys := make([]string, 0, len(texts))
 		for k := range texts {
 			keys = append(keys, k)
