@@ -20,17 +20,24 @@ const BASE_URL = EXTERNAL_URL ?? `http://127.0.0.1:${PORT}`;
 process.env.PORTFOLIO_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'portfolio-e2e-'));
 const DATA_DIR = process.env.PORTFOLIO_E2E_DATA_DIR;
 const BINARY = process.env.PORTFOLIO_BINARY ?? '../bin/portfolio';
+/**
+ * PORTFOLIO_E2E_SCALE=1 runs only the @scale specs (100,000 points of sale,
+ * seeded by `seed --scale`); by default they are left out.
+ */
+const SCALE = process.env.PORTFOLIO_E2E_SCALE === '1';
+const SCALE_SEED = SCALE ? ` && ${BINARY} seed --data-dir "${DATA_DIR}" --scale 100000 --scale-group 1` : '';
 
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
   fullyParallel: false,
   workers: 1,
-  timeout: 60_000,
+  timeout: SCALE ? 180_000 : 60_000,
   expect: { timeout: 10_000 },
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list']],
+  ...(SCALE ? { grep: /@scale/ } : { grepInvert: /@scale/ }),
   globalSetup: './e2e/global-setup.ts',
   globalTeardown: './e2e/global-teardown.ts',
   use: {
@@ -48,10 +55,10 @@ export default defineConfig({
   webServer: EXTERNAL_URL
     ? undefined
     : {
-        command: `${BINARY} seed --demo --data-dir "${DATA_DIR}" && exec ${BINARY} serve --addr 127.0.0.1:${PORT} --data-dir "${DATA_DIR}" --access-token-ttl 8s --log-level warn`,
+        command: `${BINARY} seed --demo --data-dir "${DATA_DIR}"${SCALE_SEED} && exec ${BINARY} serve --addr 127.0.0.1:${PORT} --data-dir "${DATA_DIR}" --access-token-ttl 8s --log-level warn`,
         url: `${BASE_URL}/readyz`,
         reuseExistingServer: false,
-        timeout: 120_000,
+        timeout: SCALE ? 300_000 : 120_000,
         stdout: 'ignore',
         stderr: 'pipe',
       },

@@ -21,6 +21,10 @@ const KEY_PREFIXES = [
   'home',
   'profile',
   'table',
+  'grid',
+  'form',
+  'relation',
+  'views',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 
@@ -40,6 +44,8 @@ function usedKeys(): Set<string> {
   }
   const kinds: TableRouteKind[] = ['list', 'view', 'create', 'kanban', 'import', 'popup'];
   for (const kind of kinds) keys.add(`screen.table_${kind}`);
+  // Pagination controls name their buttons from grid.page_<control>.
+  for (const control of ['first', 'previous', 'next', 'last']) keys.add(`grid.page_${control}`);
   for (const section of MENU) {
     keys.add(section.labelKey);
     for (const entry of section.entries) keys.add(entry.labelKey);

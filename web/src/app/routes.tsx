@@ -26,7 +26,7 @@ function gated(path: string, permissions: Permission[], screenKey: string): Rout
 function tableRoute(
   path: string,
   kind: TableRouteKind,
-  screen?: ReturnType<typeof namedScreen>,
+  screen?: { lazy: ReturnType<typeof namedScreen>['lazy'] },
   table?: string,
 ): RouteObject {
   return {
@@ -35,6 +35,11 @@ function tableRoute(
     children: [{ index: true, ...(screen ?? tableScreen(kind, table)) }],
   };
 }
+
+/** The generic table screens: each its own lazy chunk. */
+const tableListPage = page(() => import('../features/tables/components/table-list-page'));
+const tableRecordPage = page(() => import('../features/tables/components/record-page'));
+const tablePopupPage = page(() => import('../features/tables/components/popup-page'));
 
 /**
  * Every route of the product. Pages are lazy chunks; the layout is chosen per
@@ -98,7 +103,7 @@ export const routes: RouteObject[] = [
             children: [
               {
                 errorElement: <RouteErrorPage />,
-                children: [tableRoute('table/:table/popup/:list', 'popup')],
+                children: [tableRoute('table/:table/popup/:list', 'popup', tablePopupPage)],
               },
             ],
           },
@@ -129,9 +134,9 @@ export const routes: RouteObject[] = [
                     namedScreen('screen.contradictionpackage_create'),
                     'contradictionpackage',
                   ),
-                  tableRoute('table/:table', 'list'),
-                  tableRoute('table/:table/view/:id', 'view'),
-                  tableRoute('table/:table/create', 'create'),
+                  tableRoute('table/:table', 'list', tableListPage),
+                  tableRoute('table/:table/view/:id', 'view', tableRecordPage),
+                  tableRoute('table/:table/create', 'create', tableRecordPage),
                   tableRoute('table/:table/:id/kanban', 'kanban'),
                   tableRoute('table/:table/:id/kanbanview', 'kanban'),
                   tableRoute('table/:name/importview', 'import'),

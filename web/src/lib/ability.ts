@@ -2,7 +2,7 @@ import { createMongoAbility, type MongoAbility, type RawRuleOf } from '@casl/abi
 import type { CurrentUser, RawAbilityRule } from './session';
 
 /** Actions of the permission model; `manage` stands for all of them. */
-export type Action = 'manage' | 'list' | 'read' | 'create' | 'update' | 'remove' | 'note' | 'seeHeader';
+export type Action = 'manage' | 'list' | 'read' | 'create' | 'update' | 'remove' | 'note' | 'seeHeader' | 'share';
 
 /** Subjects are table names (`ticket`), `menu_<name>`, `Auth`, or `all`. */
 export type Subject = string;

@@ -87,6 +87,30 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Use this access token instead of the stored one (no refresh on 401). */
   token?: string;
+  /** 'blob': a successful answer resolves to a DownloadedFile (file downloads). */
+  responseType?: 'json' | 'blob';
+}
+
+/** A file answer (responseType 'blob'): its content and the Content-Disposition name. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string | null;
+}
+
+/** The file name of a Content-Disposition header (filename* first, then filename). */
+export function dispositionFilename(header: string | null): string | null {
+  if (!header) return null;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
+  if (!plain) return null;
+  return (plain[2] ?? plain[1]).trim();
 }
 
 interface RawResult {
@@ -155,7 +179,13 @@ async function rawFetch(path: string, options: RequestOptions, token: string | n
       signal: controller.signal,
       credentials: 'same-origin',
     });
-    const data = await parseBody(response);
+    const data: unknown =
+      options.responseType === 'blob' && response.ok
+        ? ({
+            blob: await response.blob(),
+            filename: dispositionFilename(response.headers.get('content-disposition')),
+          } satisfies DownloadedFile)
+        : await parseBody(response);
     return { response, data };
   } catch (error) {
     if (timedOut) throw new ApiError(408, i18n.t('general.timeout'), 'client_timeout');

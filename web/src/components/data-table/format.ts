@@ -1,0 +1,74 @@
+import { formatDate } from '../../lib/dates';
+import { type AttributeDefinition, labelColumn, type Row } from '../../lib/table-definition';
+
+export interface FormatContext {
+  lang: string;
+  yes: string;
+  no: string;
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(lang: string, decimals: boolean): Intl.NumberFormat {
+  const key = `${lang}:${decimals}`;
+  let f = numberFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(lang === 'en' ? 'en-GB' : lang, decimals ? { minimumFractionDigits: 2, maximumFractionDigits: 4 } : { useGrouping: false });
+    numberFormats.set(key, f);
+  }
+  return f;
+}
+
+function stripHtml(html: string): string {
+  return html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** The display text of one cell, from the attribute's definition. */
+export function formatCell(attr: AttributeDefinition, row: Row, ctx: FormatContext): string {
+  const value = row[attr.attribute];
+  const label = row[labelColumn(attr.attribute)];
+  if (label !== undefined && label !== null && label !== '') return Array.isArray(label) ? label.join(', ') : String(label);
+  if (value === null || value === undefined || value === '') return '';
+  if (attr.type === 'bool') return value === 1 || value === '1' || value === true ? ctx.yes : ctx.no;
+  if (attr.options && attr.options.length > 0) {
+    const list = Array.isArray(value) ? value : [value];
+    return list.map((v) => attr.options?.find((o) => String(o.value) === String(v))?.label ?? String(v)).join(', ');
+  }
+  if (Array.isArray(value)) return value.join(', ');
+  switch (attr.type) {
+    case 'date':
+    case 'datetime':
+      return formatDate(String(value), ctx.lang);
+    case 'decimal':
+      return typeof value === 'number' || !Number.isNaN(Number(value)) ? numberFormat(ctx.lang, true).format(Number(value)) : String(value);
+    case 'int':
+      return String(value);
+  }
+  if (attr.attribute_datatype_hint === 'password') return '••••••';
+  if (attr.attribute_datatype_hint === 'html') return stripHtml(String(value));
+  return String(value);
+}
+
+/** Text cut to `max` characters with an ellipsis (the ticket list cuts at 20). */
+export function truncateText(text: string, max?: number): string {
+  if (!max || [...text].length <= max) return text;
+  return `${[...text].slice(0, max).join('')}…`;
+}
+
+/** Numbers align right. */
+export function isNumeric(attr: AttributeDefinition): boolean {
+  return (attr.type === 'int' || attr.type === 'decimal') && !attr.ref && !attr.options;
+}
+
+/** A sensible column width in pixels for an attribute. */
+export function columnWidth(attr: AttributeDefinition): number {
+  if (attr.type === 'id' && !attr.ref) return 110;
+  if (attr.type === 'bool') return 90;
+  if (attr.type === 'date') return 120;
+  if (attr.type === 'datetime') return 150;
+  if (attr.type === 'int' || attr.type === 'decimal') return 120;
+  if (attr.attribute_datatype_hint === 'color' || attr.attribute_datatype_hint === 'smiley') return 100;
+  if (attr.attribute_datatype_len > 0 && attr.attribute_datatype_len <= 20) return 130;
+  if (attr.ref) return 220;
+  return attr.attribute_datatype_len > 0 && attr.attribute_datatype_len <= 60 ? 180 : 260;
+}

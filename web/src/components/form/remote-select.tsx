@@ -1,0 +1,217 @@
+import { Loader, MultiSelect, Select } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useMemo, useState } from 'react';
+import { dataProvider, rowLabel } from '../../lib/data-provider';
+import { i18n } from '../../lib/i18n-instance';
+import type { RefDefinition, Row } from '../../lib/table-definition';
+
+/** Search starts at this many typed characters. */
+export const SEARCH_MIN_CHARS = 2;
+/** Typing pauses this long before the search runs. */
+export const SEARCH_DEBOUNCE_MS = 500;
+/** Options fetched per search. */
+const OPTION_PAGE = 50;
+
+/** Default labels of some referenced entities (the specification's list labels). */
+const DEFAULT_LABELS: Record<string, string[]> = {
+  address: ['city_zip', 'city_name', 'address_street'],
+  invoice: ['invoice_id', 'invoice_number', 'invoice_date'],
+  contactperson: ['contactperson_firstname', 'contactperson_lastname'],
+};
+
+export function labelFieldsOf(ref: RefDefinition): string[] {
+  return ref.label.length > 0 ? ref.label : (DEFAULT_LABELS[ref.table] ?? [ref.key]);
+}
+
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+/** Fetches the options of a referenced entity (its generic list). */
+export function useRefOptions(
+  ref: RefDefinition | undefined,
+  search: string,
+  data?: Record<string, unknown>,
+  enabled = true,
+) {
+  const keyword = search.trim().length >= SEARCH_MIN_CHARS ? search.trim() : '';
+  return useQuery({
+    queryKey: ['tables', 'options', ref?.table, i18n.language, keyword, data ?? null],
+    enabled: Boolean(ref) && enabled,
+    staleTime: 60_000,
+    queryFn: async ({ signal }) => {
+      if (!ref) return [] as SelectOption[];
+      const fields = labelFieldsOf(ref);
+      const answer = await dataProvider.list(
+        ref.table,
+        { search: keyword, perPage: OPTION_PAGE, page: 1, orderBy: fields[0], orderDir: 'ASC', data },
+        signal,
+      );
+      return answer.data.data.map((row: Row) => ({ value: String(row[ref.key]), label: rowLabel(row, fields) || String(row[ref.key]) }));
+    },
+  });
+}
+
+/** The data conditions of a ref's `where` for the current record. */
+export function refConditions(ref: RefDefinition | undefined, record?: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!ref?.where || ref.where.length === 0) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const m of ref.where) {
+    if (m.source !== undefined) {
+      const v = record?.[m.source];
+      if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return { [m.target]: null };
+      out[m.target] = v;
+    } else if (m.value !== undefined) {
+      out[m.target] = m.value;
+    }
+  }
+  return out;
+}
+
+export interface RemoteSelectProps {
+  refDef: RefDefinition;
+  label?: ReactNode;
+  /** A single id, or ids with `multiple`. */
+  value: number | string | (number | string)[] | null | undefined;
+  onChange: (value: number | number[] | null) => void;
+  multiple?: boolean;
+  /** Labels of the current value(s) (the row's `<field>__label`). */
+  knownLabels?: Record<string, string>;
+  /** Extra leading options (e.g. "All" as -1). */
+  extraOptions?: SelectOption[];
+  /** The record, for the ref's `where` narrowing. */
+  record?: Record<string, unknown>;
+  error?: ReactNode;
+  required?: boolean;
+  disabled?: boolean;
+  readOnly?: boolean;
+  placeholder?: string;
+  /** "{field} is not available" */
+  nothingFound: string;
+  description?: ReactNode;
+  clearable?: boolean;
+  /** Reports the loaded options (options_filled). */
+  onOptions?: (options: SelectOption[]) => void;
+  'data-field'?: string;
+  size?: 'xs' | 'sm';
+  w?: number | string;
+  'aria-label'?: string;
+}
+
+/**
+ * A searchable select over a referenced entity's generic list, labelled by the
+ * entity's default label. Search runs from 2 typed characters, 500 ms after
+ * typing stops (filter_all).
+ */
+export function RemoteSelect({
+  refDef,
+  label,
+  value,
+  onChange,
+  multiple,
+  knownLabels,
+  extraOptions,
+  record,
+  error,
+  required,
+  disabled,
+  readOnly,
+  placeholder,
+  nothingFound,
+  description,
+  clearable = true,
+  onOptions,
+  size,
+  w,
+  ...rest
+}: RemoteSelectProps) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const [opened, setOpened] = useState(false);
+  const conditions = useMemo(() => refConditions(refDef, record), [refDef, record]);
+  const [picked, setPicked] = useState<Record<string, string>>({});
+  // Load options when the list opens, or at once when something depends on them.
+  // A single select shows the chosen label in its search box: that is no search.
+  const single = !multiple && value !== null && value !== undefined && value !== '' ? String(value) : null;
+  const chosenLabel = single ? (picked[single] ?? knownLabels?.[single] ?? null) : null;
+  const keyword = chosenLabel !== null && debounced === chosenLabel ? '' : debounced;
+  const options = useRefOptions(refDef, keyword, conditions, opened || Boolean(onOptions) || keyword !== '');
+  const loaded = options.data;
+  if (onOptions && loaded) queueMicrotask(() => onOptions(loaded));
+
+  const data = useMemo(() => {
+    const map = new Map<string, string>();
+    for (const o of extraOptions ?? []) map.set(o.value, o.label);
+    for (const o of loaded ?? []) map.set(o.value, o.label);
+    const current = value === null || value === undefined || value === '' ? [] : Array.isArray(value) ? value : [value];
+    for (const v of current) {
+      const key = String(v);
+      if (!map.has(key)) map.set(key, picked[key] ?? knownLabels?.[key] ?? key);
+    }
+    return [...map].map(([v, l]) => ({ value: v, label: l }));
+  }, [extraOptions, loaded, value, knownLabels, picked]);
+
+  const remember = (ids: string[]) => {
+    const next: Record<string, string> = {};
+    for (const id of ids) {
+      const found = data.find((o) => o.value === id);
+      if (found) next[id] = found.label;
+    }
+    setPicked((p) => ({ ...p, ...next }));
+  };
+
+  const common = {
+    label,
+    data,
+    error,
+    required,
+    disabled,
+    readOnly,
+    variant: readOnly ? 'filled' : undefined,
+    description,
+    placeholder,
+    size,
+    w,
+    searchable: true,
+    searchValue: search,
+    onSearchChange: setSearch,
+    // The server filters; the browser keeps every option it was given.
+    filter: ({ options: all }: { options: unknown[] }) => all,
+    nothingFoundMessage: options.isFetching ? '…' : nothingFound,
+    rightSection: options.isFetching ? <Loader size={14} /> : undefined,
+    onDropdownOpen: () => setOpened(true),
+    comboboxProps: { withinPortal: true },
+    'data-field': rest['data-field'],
+    'aria-label': rest['aria-label'],
+  };
+
+  if (multiple) {
+    const current = Array.isArray(value) ? value.map(String) : value === null || value === undefined ? [] : [String(value)];
+    return (
+      <MultiSelect
+        {...(common as object)}
+        value={current}
+        clearable={clearable}
+        hidePickedOptions
+        onChange={(ids) => {
+          remember(ids);
+          onChange(ids.map(Number));
+        }}
+      />
+    );
+  }
+  return (
+    <Select
+      {...(common as object)}
+      value={value === null || value === undefined || value === '' ? null : String(value)}
+      clearable={clearable && !required}
+      onChange={(id) => {
+        if (id !== null) remember([id]);
+        setSearch('');
+        onChange(id === null ? null : Number(id));
+      }}
+    />
+  );
+}

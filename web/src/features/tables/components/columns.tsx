@@ -1,0 +1,165 @@
+import { Checkbox, NumberInput, TextInput } from '@mantine/core';
+import { type KeyboardEvent, useState } from 'react';
+import type { CellEditorProps, DataTableColumn } from '../../../components/data-table/data-table';
+import { columnWidth, type FormatContext, formatCell, isNumeric } from '../../../components/data-table/format';
+import type { AttributeDefinition, Row } from '../../../lib/table-definition';
+
+/** Attributes that make sense as list columns. */
+export function listableAttributes(attrs: readonly AttributeDefinition[]): AttributeDefinition[] {
+  return attrs.filter((a) => !a.write_only && a.attribute_datatype_hint !== 'password');
+}
+
+/** The default visible columns: every listable attribute except long texts, at most 12. */
+export function defaultColumns(attrs: readonly AttributeDefinition[]): string[] {
+  return listableAttributes(attrs)
+    .filter((a) => a.attribute_datatype_hint !== 'html' && a.attribute_datatype_hint !== 'textarea')
+    .slice(0, 12)
+    .map((a) => a.attribute);
+}
+
+/** The visible columns in order: the chosen ones that still exist, else the defaults. */
+export function visibleColumns(attrs: readonly AttributeDefinition[], chosen: string[] | null): string[] {
+  const known = new Set(listableAttributes(attrs).map((a) => a.attribute));
+  const list = (chosen ?? []).filter((c) => known.has(c));
+  return list.length > 0 ? list : defaultColumns(attrs);
+}
+
+/** The columns a list request asks for: each visible field, plus the label of foreign keys. */
+export function requestColumns(attrs: readonly AttributeDefinition[], visible: string[]): string[] {
+  const byName = new Map(attrs.map((a) => [a.attribute, a]));
+  return visible.flatMap((c) => {
+    const a = byName.get(c);
+    if (!a || a.sortable === false) return [];
+    return a.ref ? [c, `${c}__label`] : [c];
+  });
+}
+
+/** Columns an inline edit may change: plain text, numbers and flags that are writable. */
+export function isInlineEditable(attr: AttributeDefinition): boolean {
+  if (attr.read_only || attr.derived || attr.immutable || attr.ref || attr.options) return false;
+  const kind = attr.attribute_datatype_hint;
+  return kind === 'text' || kind === 'textarea' || kind === 'number' || kind === 'decimal' || attr.type === 'bool';
+}
+
+function editorKeys(event: KeyboardEvent, commit: () => void, tab: (back: boolean) => void, cancel: () => void) {
+  if (event.key === 'Enter') {
+    event.preventDefault();
+    commit();
+  } else if (event.key === 'Tab') {
+    event.preventDefault();
+    tab(event.shiftKey);
+  } else if (event.key === 'Escape') {
+    event.preventDefault();
+    cancel();
+  }
+  event.stopPropagation();
+}
+
+function TextEditor({ value, commit, cancel, label }: CellEditorProps & { label: string }) {
+  const [text, setText] = useState(value === null || value === undefined ? '' : String(value));
+  return (
+    <TextInput
+      size="xs"
+      w="100%"
+      autoFocus
+      aria-label={label}
+      value={text}
+      onChange={(e) => setText(e.currentTarget.value)}
+      onKeyDown={(e) => editorKeys(e, () => commit(text), (back) => commit(text, back ? 'prev' : 'next'), cancel)}
+      onClick={(e) => e.stopPropagation()}
+    />
+  );
+}
+
+function NumberEditor({ value, commit, cancel, label, decimal }: CellEditorProps & { label: string; decimal: boolean }) {
+  const [num, setNum] = useState<string | number>(value === null || value === undefined ? '' : Number(value));
+  const out = () => (num === '' ? null : Number(num));
+  return (
+    <NumberInput
+      size="xs"
+      w="100%"
+      autoFocus
+      aria-label={label}
+      value={num}
+      step={decimal ? 0.01 : 1}
+      decimalScale={decimal ? 4 : 0}
+      hideControls
+      onChange={setNum}
+      onKeyDown={(e) => editorKeys(e, () => commit(out()), (back) => commit(out(), back ? 'prev' : 'next'), cancel)}
+      onClick={(e) => e.stopPropagation()}
+    />
+  );
+}
+
+function FlagEditor({ value, commit, cancel, label }: CellEditorProps & { label: string }) {
+  const [on, setOn] = useState(value === 1 || value === '1' || value === true);
+  return (
+    <Checkbox
+      autoFocus
+      aria-label={label}
+      checked={on}
+      onChange={(e) => setOn(e.currentTarget.checked)}
+      onKeyDown={(e) => editorKeys(e, () => commit(on ? 1 : 0), (back) => commit(on ? 1 : 0, back ? 'prev' : 'next'), cancel)}
+      onClick={(e) => e.stopPropagation()}
+    />
+  );
+}
+
+/** Grid columns from the definition: labels, formats, sorting and (for lookups) editors. */
+export function buildColumns(
+  attrs: readonly AttributeDefinition[],
+  visible: string[],
+  ctx: FormatContext,
+  options: { inlineEdit?: boolean } = {},
+): DataTableColumn[] {
+  const byName = new Map(attrs.map((a) => [a.attribute, a]));
+  return visible.flatMap((name) => {
+    const attr = byName.get(name);
+    if (!attr) return [];
+    const editable = Boolean(options.inlineEdit) && isInlineEditable(attr);
+    const column: DataTableColumn = {
+      id: attr.attribute,
+      header: attr.attribute_i18n,
+      text: (row: Row) => formatCell(attr, row, ctx),
+      width: columnWidth(attr),
+      sortable: attr.sortable !== false,
+      align: isNumeric(attr) ? 'right' : 'left',
+      editable,
+    };
+    if (attr.attribute_datatype_hint === 'color') {
+      column.render = (row, text) => (
+        <>
+          <span
+            style={{
+              display: 'inline-block',
+              width: 14,
+              height: 14,
+              borderRadius: 3,
+              marginRight: 6,
+              background: String(row[attr.attribute] ?? 'transparent'),
+              border: '1px solid var(--mantine-color-default-border)',
+            }}
+            aria-hidden
+          />
+          {text}
+        </>
+      );
+    }
+    if (editable) {
+      const label = attr.attribute_i18n;
+      column.editor =
+        attr.type === 'bool'
+          ? (p) => <FlagEditor {...p} label={label} />
+          : attr.type === 'int' || attr.type === 'decimal'
+            ? (p) => <NumberEditor {...p} label={label} decimal={attr.type === 'decimal'} />
+            : (p) => <TextEditor {...p} label={label} />;
+    }
+    return [column];
+  });
+}
+
+/** The sort column the server takes for a field: foreign keys sort by their label. */
+export function orderColumn(attrs: readonly AttributeDefinition[], field: string): string {
+  const attr = attrs.find((a) => a.attribute === field);
+  return attr?.ref ? `${field}__label` : field;
+}

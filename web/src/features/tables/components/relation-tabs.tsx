@@ -1,0 +1,293 @@
+import { Alert, Badge, Button, Group, Loader, Modal, Paper, Stack, Table, Tabs, Text } from '@mantine/core';
+import { IconHistory, IconLink, IconLinkOff, IconPlus } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { DataTable } from '../../../components/data-table/data-table';
+import { RecordForm } from '../../../components/form/record-form';
+import { RemoteSelect } from '../../../components/form/remote-select';
+import { useRecordForm } from '../../../components/form/use-record-form';
+import { useAbility } from '../../../lib/ability-context';
+import { formatDate } from '../../../lib/dates';
+import { notifySuccess } from '../../../lib/notify';
+import type { AttributeDefinition, RelationDefinition, Row, TableDefinition } from '../../../lib/table-definition';
+import { useDefinition } from '../api/get-definition';
+import { useHistory } from '../api/get-history';
+import { useLinkRelation } from '../api/link-relation';
+import { useListRows } from '../api/list-rows';
+import { useUnlinkRelation } from '../api/unlink-relation';
+import { buildColumns, defaultColumns } from './columns';
+import { ConfirmDialog } from './confirm-dialog';
+import { serverDetail, toastError } from './table-errors';
+
+export interface RelationTabsProps {
+  table: string;
+  id: string;
+  def: TableDefinition;
+  relations: RelationDefinition[];
+}
+
+/** The relation tabs below a record, plus its history. */
+export function RelationTabs({ table, id, def, relations }: RelationTabsProps) {
+  const { t } = useTranslation();
+  const ability = useAbility();
+  const visible = relations.filter((r) => ability.can('list', r.target) || ability.can('read', r.target));
+  const [tab, setTab] = useState<string | null>(visible[0]?.api ?? 'history');
+  return (
+    <Paper withBorder radius="md" p="sm">
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List>
+          {visible.map((r) => (
+            <Tabs.Tab key={r.api} value={r.api}>
+              {r.label}
+            </Tabs.Tab>
+          ))}
+          <Tabs.Tab value="history" leftSection={<IconHistory size={14} />}>
+            {t('relation.history')}
+          </Tabs.Tab>
+        </Tabs.List>
+        {visible.map((r) => (
+          <Tabs.Panel key={r.api} value={r.api} pt="sm">
+            <RelationPanel table={table} id={id} def={def} relation={r} />
+          </Tabs.Panel>
+        ))}
+        <Tabs.Panel value="history" pt="sm">
+          <HistoryPanel table={table} id={id} def={def} />
+        </Tabs.Panel>
+      </Tabs>
+    </Paper>
+  );
+}
+
+function RelationPanel({ table, id, def, relation }: { table: string; id: string; def: TableDefinition; relation: RelationDefinition }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const ability = useAbility();
+  const ownerSubject = def.access_subject || def.subject || table;
+  const list = useListRows(relation.api, { data: { [def.primary_key]: Number(id) }, perPage: 1000, count: true });
+  const target = useDefinition(relation.target);
+  const [selection, setSelection] = useState<Set<string>>(new Set());
+  const [linking, setLinking] = useState(false);
+  const [confirmUnlink, setConfirmUnlink] = useState(false);
+  const unlink = useUnlinkRelation();
+  const many = relation.kind === 'many_to_many';
+  const canLink = many && !relation.read_only && ability.can('update', ownerSubject);
+  const canCreate = !many && !relation.read_only && Boolean(relation.foreign_key) && ability.can('create', relation.target);
+  const attrs: AttributeDefinition[] = list.data?.attributes ?? target.data?.attributes ?? [];
+  const targetPk = target.data?.primary_key ?? relation.target_key ?? `${relation.target}_id`;
+  const linkKey = relation.target_key ?? targetPk;
+  const ctx = useMemo(() => ({ lang: i18n.language, yes: t('grid.yes'), no: t('grid.no') }), [i18n.language, t]);
+  const columns = useMemo(() => {
+    const linkAttrs = (relation.attributes ?? []).map((a) => a.attribute);
+    const base = defaultColumns(attrs.filter((a) => !linkAttrs.includes(a.attribute))).slice(0, 6);
+    return buildColumns(attrs, [...base, ...linkAttrs.filter((a) => attrs.some((x) => x.attribute === a))], ctx);
+  }, [attrs, relation.attributes, ctx]);
+  const rows = list.data?.data.data ?? [];
+  const rowKey = (row: Row) => String(row.link_id ?? row[`${relation.link}_id`] ?? row[targetPk]);
+
+  return (
+    <Stack gap="xs" data-relation={relation.api}>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {list.data ? t('grid.row_count', { count: list.data.data.total ?? rows.length }) : ''}
+        </Text>
+        <Group gap="xs">
+          {canLink && selection.size > 0 && (
+            <Button size="xs" variant="light" color="red" leftSection={<IconLinkOff size={14} />} onClick={() => setConfirmUnlink(true)}>
+              {t('relation.end_link', { count: selection.size })}
+            </Button>
+          )}
+          {canLink && (
+            <Button size="xs" leftSection={<IconLink size={14} />} onClick={() => setLinking(true)}>
+              {t('relation.add_link')}
+            </Button>
+          )}
+          {canCreate && relation.foreign_key && (
+            <Button
+              size="xs"
+              leftSection={<IconPlus size={14} />}
+              onClick={() => navigate(`/app/table/${relation.target}/create?${relation.foreign_key}=${encodeURIComponent(id)}`)}
+            >
+              {t('relation.create_child')}
+            </Button>
+          )}
+        </Group>
+      </Group>
+      {list.isPending ? (
+        <Loader size="sm" />
+      ) : list.isError ? (
+        <Alert color="red">{serverDetail(list.error)}</Alert>
+      ) : rows.length === 0 ? (
+        <Text size="sm" c="dimmed" p="md" ta="center">
+          {t('relation.empty')}
+        </Text>
+      ) : (
+        <DataTable
+          rows={rows}
+          columns={columns}
+          rowKey={rowKey}
+          label={relation.label}
+          height={Math.min(420, 40 + rows.length * 36)}
+          onOpen={(row) => navigate(`/app/table/${relation.target}/view/${String(row[targetPk])}`)}
+          selection={canLink ? selection : undefined}
+          onSelectionChange={canLink ? setSelection : undefined}
+          selectAllLabel={t('grid.select_all')}
+          selectRowLabel={t('grid.select_row')}
+        />
+      )}
+      {linking && target.data && (
+        <LinkModal
+          relation={relation}
+          ownerId={id}
+          targetDef={target.data}
+          linkKey={linkKey}
+          onClose={() => setLinking(false)}
+        />
+      )}
+      <ConfirmDialog
+        opened={confirmUnlink}
+        title={t('relation.end_link_title')}
+        message={t('relation.end_link_confirm', { count: selection.size })}
+        confirmLabel={t('relation.end_link', { count: selection.size })}
+        danger
+        loading={unlink.isPending}
+        onCancel={() => setConfirmUnlink(false)}
+        onConfirm={async () => {
+          try {
+            for (const key of selection) {
+              const row = rows.find((r) => rowKey(r) === key);
+              if (!row) continue;
+              await unlink.mutateAsync({ api: relation.api, ownerId: id, data: { [linkKey]: row[linkKey] ?? row[targetPk] } });
+            }
+            notifySuccess(t('relation.link_ended'));
+            setSelection(new Set());
+          } catch (error) {
+            toastError(error);
+          } finally {
+            setConfirmUnlink(false);
+          }
+        }}
+      />
+    </Stack>
+  );
+}
+
+function LinkModal({
+  relation,
+  ownerId,
+  targetDef,
+  linkKey,
+  onClose,
+}: {
+  relation: RelationDefinition;
+  ownerId: string;
+  targetDef: TableDefinition;
+  linkKey: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const link = useLinkRelation();
+  const form = useRecordForm(relation.attributes ?? [], 'create');
+  const [target, setTarget] = useState<number | null>(null);
+  const [targetError, setTargetError] = useState<string | undefined>();
+  const submit = async () => {
+    const ok = form.validate();
+    if (target === null) setTargetError(form.env.t('validation.required', { field: relation.label }));
+    if (!ok || target === null) return;
+    try {
+      await link.mutateAsync({ api: relation.api, ownerId, data: { ...form.payload(), [linkKey]: target } });
+      notifySuccess(t('relation.linked'));
+      onClose();
+    } catch (error) {
+      if (error instanceof Error && 'fieldErrors' in error) {
+        form.setServerErrors((error as { fieldErrors: () => Record<string, string> }).fieldErrors());
+      }
+      toastError(error);
+    }
+  };
+  return (
+    <Modal opened onClose={onClose} title={`${t('relation.add_link')}: ${relation.label}`} size="lg">
+      <Stack>
+        <RemoteSelect
+          refDef={{ table: targetDef.table, key: targetDef.primary_key, label: targetDef.label }}
+          label={relation.label}
+          value={target}
+          onChange={(v) => {
+            setTarget(typeof v === 'number' ? v : null);
+            setTargetError(undefined);
+          }}
+          required
+          error={targetError}
+          nothingFound={t('form.not_available', { field: relation.label })}
+        />
+        {(relation.attributes?.length ?? 0) > 0 && <RecordForm form={form} columns={2} />}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('form.cancel')}
+          </Button>
+          <Button onClick={() => void submit()} loading={link.isPending}>
+            {t('relation.add_link')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function displayValue(value: unknown, lang: string): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) return formatDate(value, lang);
+  if (Array.isArray(value)) return value.join(', ');
+  return String(value);
+}
+
+function HistoryPanel({ table, id, def }: { table: string; id: string; def: TableDefinition }) {
+  const { t, i18n } = useTranslation();
+  const history = useHistory(table, id);
+  const labels = new Map(def.attributes.map((a) => [a.attribute, a.attribute_i18n]));
+  if (history.isPending) return <Loader size="sm" />;
+  if (history.isError) return <Alert color="red">{serverDetail(history.error)}</Alert>;
+  if (history.data.length === 0) {
+    return (
+      <Text size="sm" c="dimmed" p="md" ta="center">
+        {t('relation.history_empty')}
+      </Text>
+    );
+  }
+  return (
+    <Table striped verticalSpacing="xs" fz="sm" aria-label={t('relation.history')}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th w={150}>{t('relation.when')}</Table.Th>
+          <Table.Th w={110}>{t('relation.what')}</Table.Th>
+          <Table.Th w={180}>{t('relation.who')}</Table.Th>
+          <Table.Th>{t('relation.changes')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {history.data.map((entry, i) => (
+          <Table.Tr key={`${entry.timestamp}-${i}`}>
+            <Table.Td>{formatDate(entry.timestamp, i18n.language)}</Table.Td>
+            <Table.Td>
+              <Badge variant="light">{entry.type}</Badge>
+            </Table.Td>
+            <Table.Td>{entry.user}</Table.Td>
+            <Table.Td>
+              {Object.entries(entry.changes).map(([field, pair]) => (
+                <div key={field}>
+                  <Text span fw={500}>
+                    {labels.get(field) ?? field}:
+                  </Text>{' '}
+                  <Text span c="dimmed" td="line-through">
+                    {displayValue(Array.isArray(pair) ? pair[0] : undefined, i18n.language)}
+                  </Text>{' '}
+                  → {displayValue(Array.isArray(pair) ? pair[1] : pair, i18n.language)}
+                </div>
+              ))}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,29 @@
+import { Alert, Button, Stack, Text } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
+import { serverDetail } from './table-errors';
+
+/** The translated name of a table (table.<name>), else the name. */
+export function tableLabel(t: TFunction, table: string): string {
+  const key = `table.${table}`;
+  const text = t(key);
+  return text === key ? table : text;
+}
+
+/** The definition could not be loaded: unknown table, no right, or a server error. */
+export function DefinitionError({ table, error }: { table: string; error: unknown }) {
+  const { t } = useTranslation();
+  const notFound = error instanceof ApiError && error.status === 404;
+  return (
+    <Alert color={notFound ? 'yellow' : 'red'} title={notFound ? t('grid.unknown_table', { table }) : t('grid.load_failed')} m="md">
+      <Stack gap="xs" align="flex-start">
+        {!notFound && <Text size="sm">{serverDetail(error)}</Text>}
+        <Button component={Link} to="/app" variant="light" size="xs">
+          {t('general.home')}
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}

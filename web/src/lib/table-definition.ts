@@ -1,0 +1,174 @@
+/**
+ * The served table definition (GET /api/definitions/{entity}, the
+ * `attributes` of read-rich and read answers): the TypeScript mirror of
+ * internal/schema/serve.go and internal/schema/rules.go.
+ */
+
+/** The generic form field kind (attribute_datatype_hint). */
+export type FieldKind =
+  | 'text'
+  | 'textarea'
+  | 'html'
+  | 'list'
+  | 'custom_list'
+  | 'list_select'
+  | 'yesno'
+  | 'custom-select'
+  | 'checkbox'
+  | 'file'
+  | 'password'
+  | 'color'
+  | 'smiley'
+  | 'date-picker'
+  | 'date'
+  | 'boolean'
+  | 'number'
+  | 'decimal';
+
+/** How a value is stored and exchanged. */
+export type DataType = 'id' | 'string' | 'int' | 'decimal' | 'bool' | 'date' | 'datetime';
+
+/** A constant of a definition: a default, an option value, a compared value. */
+export type Literal = string | number;
+
+export type CondOp = 'empty' | 'filled' | 'truthy' | 'falsy' | 'in' | 'not_in' | 'options_filled' | 'all' | 'any';
+
+/** A condition over the fields of the row (schema.Cond). */
+export interface Cond {
+  op: CondOp;
+  field?: string;
+  values?: Literal[];
+  conds?: Cond[];
+}
+
+export type RuleKind =
+  | 'required'
+  | 'required_if'
+  | 'max'
+  | 'max_value'
+  | 'min_value'
+  | 'size'
+  | 'email'
+  | 'regex'
+  | 'date_after'
+  | 'required_if_null'
+  | 'lower'
+  | 'not_past';
+
+/** One validation rule of a field (schema.Rule). */
+export interface Rule {
+  rule: RuleKind;
+  field?: string;
+  value?: Literal;
+  pattern?: string;
+  message?: string;
+  when?: Cond;
+}
+
+export interface RefDefinition {
+  table: string;
+  key: string;
+  label: string[];
+  where?: { target: string; source?: string; value?: Literal }[];
+}
+
+export interface FieldOption {
+  value: Literal;
+  label: string;
+}
+
+export interface AttributeDefinition {
+  attribute: string;
+  attribute_i18n: string;
+  attribute_regexp: string;
+  attribute_regexp_failure_message: string;
+  attribute_datatype_hint: FieldKind;
+  attribute_datatype_len: number;
+  type: DataType;
+  required: boolean;
+  required_when?: Cond;
+  show_when?: Cond;
+  default?: Literal | null;
+  read_only?: boolean;
+  immutable?: boolean;
+  hidden_on_create?: boolean;
+  hidden_on_update?: boolean;
+  write_only?: boolean;
+  multiple?: boolean;
+  ref?: RefDefinition;
+  options?: FieldOption[];
+  unit?: { field: string; key?: string };
+  derived?: { fn: string; args?: string[]; relation?: string; field?: string; on_create?: boolean };
+  rules: Rule[];
+  searchable?: boolean;
+  sortable?: boolean;
+  accept?: string[];
+  generate?: boolean;
+}
+
+export type RelationKind = 'has_many' | 'many_to_many';
+
+export interface RelationDefinition {
+  name: string;
+  api: string;
+  label: string;
+  kind: RelationKind;
+  target: string;
+  foreign_key?: string;
+  via?: string[];
+  link?: string;
+  own_key?: string;
+  target_key?: string;
+  read_only?: boolean;
+  attributes?: AttributeDefinition[];
+}
+
+export interface TableDefinition {
+  table: string;
+  lang: string;
+  primary_key: string;
+  subject: string;
+  access_subject: string;
+  label: string[];
+  inline_edit: boolean;
+  limits: { create: boolean; update: boolean; delete: boolean; list: boolean };
+  attributes: AttributeDefinition[];
+  relations: RelationDefinition[];
+}
+
+/** A row of a list or a read: column → value; foreign keys carry `<fk>__label`. */
+export type Row = Record<string, unknown>;
+
+/** The label column of a foreign key. */
+export const labelColumn = (field: string) => `${field}__label`;
+
+/** True for the kinds whose value is an id of another entity. */
+export function isListKind(kind: FieldKind): boolean {
+  return kind === 'list' || kind === 'custom_list' || kind === 'list_select';
+}
+
+/** True for kinds stored as 1/0. */
+export function isBoolKind(attr: AttributeDefinition): boolean {
+  return attr.type === 'bool';
+}
+
+/** The sibling fields shown inside another field (unit selectors); they get no input of their own. */
+export function embeddedFields(attrs: readonly AttributeDefinition[]): Set<string> {
+  const out = new Set<string>();
+  for (const a of attrs) if (a.unit?.field) out.add(a.unit.field);
+  for (const a of attrs) {
+    if (a.attribute_datatype_hint === 'date-picker') {
+      const end = rangeEndField(a.attribute);
+      if (end && attrs.some((b) => b.attribute === end)) out.add(end);
+    }
+  }
+  return out;
+}
+
+/** The end field paired with a date-picker start field (…start_date → …end_date, …_from → …_to). */
+export function rangeEndField(start: string): string | null {
+  if (start.endsWith('start_date')) return `${start.slice(0, -'start_date'.length)}end_date`;
+  if (start.endsWith('begin_date')) return `${start.slice(0, -'begin_date'.length)}end_date`;
+  if (start.endsWith('_from')) return `${start.slice(0, -'_from'.length)}_to`;
+  return null;
+}
