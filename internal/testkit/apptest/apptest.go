@@ -51,7 +51,8 @@ func NewApp(t testing.TB, d *db.DB, opts ...AppOption) *TestApp {
 		t.Fatalf("config: %v", err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if testing.Verbose() {
+	// A fuzz target may not log through its *testing.F once fuzzing runs.
+	if _, fuzzing := t.(*testing.F); testing.Verbose() && !fuzzing {
 		log = slog.New(slog.NewTextHandler(&testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	a, err := app.NewWithDB(cfg, log, d)
