@@ -252,7 +252,10 @@ func linkSelector(l *schema.Link, other schema.LinkEnd, data map[string]any) (fr
 		Args: map[string]string{"field": other.Column}})
 }
 
-// endLinks ends the selected links and reports how many it ended.
+// endLinks ends the selected links and reports how many it ended. An
+// ended link is no longer valid today, so a membership (team, role) taken
+// away stops counting on the user's next request: its last valid day
+// becomes yesterday, and a link that starts today or later is removed.
 func (e *Engine) endLinks(ctx context.Context, q db.Querier, l *schema.Link, where string, args []any) (int64, error) {
 	table := ident(l.Table)
 	_, hasTo := l.Attr("valid_to")
@@ -260,16 +263,17 @@ func (e *Engine) endLinks(ctx context.Context, q db.Querier, l *schema.Link, whe
 		return affected(q.ExecContext(ctx, "DELETE FROM "+table+" WHERE "+where, args...))
 	}
 	today := e.today()
+	yesterday := e.now().UTC().AddDate(0, 0, -1).Format("2006-01-02")
 	removed := int64(0)
 	if _, hasFrom := l.Attr("valid_from"); hasFrom {
-		n, err := affected(q.ExecContext(ctx, "DELETE FROM "+table+" WHERE "+where+" AND "+ident("valid_from")+" > ?", append(args, today)...))
+		n, err := affected(q.ExecContext(ctx, "DELETE FROM "+table+" WHERE "+where+" AND "+ident("valid_from")+" >= ?", append(args, today)...))
 		if err != nil {
 			return 0, err
 		}
 		removed = n
 	}
 	n, err := affected(q.ExecContext(ctx, "UPDATE "+table+" SET "+ident("valid_to")+" = ? WHERE "+where+
-		" AND ("+ident("valid_to")+" IS NULL OR "+ident("valid_to")+" > ?)", append(append([]any{today}, args...), today)...))
+		" AND ("+ident("valid_to")+" IS NULL OR "+ident("valid_to")+" >= ?)", append(append([]any{yesterday}, args...), today)...))
 	return removed + n, err
 }
 

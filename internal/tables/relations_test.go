@@ -51,7 +51,7 @@ func TestLinks(t *testing.T) {
 		pos := s.fresh("pos", obj{"company_id": 1})
 		tag := s.fresh("tag", obj{"tag_name": "Flagship"})
 		user := s.fresh("user", nil)
-		today := time.Now().UTC().Format("2006-01-02")
+		yesterday := time.Now().UTC().AddDate(0, 0, -1).Format("2006-01-02")
 		link := func(rel string, owner int64, data obj) obj {
 			return obj{"action": "link", "entity": rel, "id": owner, "data": data}
 		}
@@ -95,8 +95,8 @@ func TestLinks(t *testing.T) {
 				want: []string{"not linked"}},
 			{name: "link with validity", as: admin, body: link("user_companies_rel", user, obj{"company_id": 1, "valid_from": "2020-01-01"}), status: 201},
 			{name: "unlink ends the period", as: admin, body: unlink("user_companies_rel", user, obj{"company_id": 1}), status: 204},
-			{name: "ended today", as: admin, body: relRead("user_companies_rel", "user_id", user), status: 200,
-				want: []string{`"valid_to":"` + today + `"`}},
+			{name: "ended: no longer valid today", as: admin, body: relRead("user_companies_rel", "user_id", user), status: 200,
+				want: []string{`"valid_to":"` + yesterday + `"`}},
 			{name: "has-many is not linkable", as: admin, body: link("pos_contract_rel", pos, obj{"contract_id": contract}), status: 422,
 				want: []string{"through their own form"}},
 			{name: "link needs update on the owner", as: lead, body: link("pos_tag_rel", pos, obj{"tag_id": tag}), status: 403},

@@ -457,13 +457,12 @@ func TestRightsTakeEffectOnNextRequest(t *testing.T) {
 					t.Fatalf("delete access row: %d %s", res.Status, res.Body)
 				}
 			}},
-			// The membership row is removed as the users API does. (The
-			// generic unlink of user_teams_rel ends a membership with
-			// valid_to = today, which still counts as valid today: see
-			// docs/security.md, "Open points".)
+			// The administrator ends the membership through the generic
+			// unlink: it no longer counts today, so the right goes at once.
 			{name: "removed from the team", probe: createArea, before: 422, after: 403, change: func() {
-				if _, err := d.ExecContext(context.Background(), `DELETE FROM user_team WHERE user_id = ? AND team_id = ?`, memberID, seed.TeamMVM); err != nil {
-					t.Fatal(err)
+				res := e.api(admin, obj{"action": "unlink", "entity": "user_teams_rel", "id": memberID, "data": obj{"team_id": seed.TeamMVM}})
+				if res.Status != http.StatusNoContent {
+					t.Fatalf("unlink team: %d %s", res.Status, res.Body)
 				}
 			}},
 		}
