@@ -88,7 +88,7 @@ function ExistingRecord({ table, id, def }: { table: string; id: string; def: Ta
   const canRemove = def.limits.delete && ability.can('remove', subject);
 
   if (record.isPending) return <Loader m="xl" />;
-  if (record.isError) return <DefinitionError table={table} error={record.error} />;
+  if (record.isError) return <DefinitionError table={table} error={record.error} record />;
   const row = record.data.data;
   const title = rowLabel(row, def.label) || `#${id}`;
   const setEdit = (on: boolean) =>

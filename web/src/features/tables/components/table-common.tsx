@@ -13,11 +13,12 @@ export function tableLabel(t: TFunction, table: string): string {
 }
 
 /** The definition could not be loaded: unknown table, no right, or a server error. */
-export function DefinitionError({ table, error }: { table: string; error: unknown }) {
+export function DefinitionError({ table, error, record }: { table: string; error: unknown; record?: boolean }) {
   const { t } = useTranslation();
   const notFound = error instanceof ApiError && error.status === 404;
+  const missing = record ? t('grid.record_not_found') : t('grid.unknown_table', { table });
   return (
-    <Alert color={notFound ? 'yellow' : 'red'} title={notFound ? t('grid.unknown_table', { table }) : t('grid.load_failed')} m="md">
+    <Alert color={notFound ? 'yellow' : 'red'} title={notFound ? missing : t('grid.load_failed')} m="md">
       <Stack gap="xs" align="flex-start">
         {!notFound && <Text size="sm">{serverDetail(error)}</Text>}
         <Button component={Link} to="/app" variant="light" size="xs">
