@@ -3,6 +3,7 @@ package tables
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -24,9 +25,14 @@ import (
 // tenantShareTTL is how long a measured share is trusted.
 const tenantShareTTL = 5 * time.Minute
 
-// largeShare is the share of a table's rows from which walking the sort
-// index wins: about 50 rows are read per row of a 50-row page.
-const largeShare = 0.02
+// Walking the sort index reads about page/(share·selectivity) rows, each
+// with a key lookup; collecting the tenant's rows reads share·total rows and
+// sorts them. With a page of 50, a filter keeping about half the rows and a
+// key lookup costing some five row reads, walking wins from a share of
+// sqrt(500/total): 7 % of 100,000 rows, 2.2 % of a million, 22 % of
+// 10,000. So the tenant is "large" when it owns at least sqrt(500·total)
+// rows.
+const walkFactor = 500
 
 type shareKey struct {
 	entity        string
@@ -37,6 +43,12 @@ type shareKey struct {
 type shareEntry struct {
 	large bool
 	until time.Time
+}
+
+// IsLargeTenant reports whether a tenant owning mine of all rows is better
+// listed by walking the sort index (see walkFactor).
+func IsLargeTenant(mine, all int64) bool {
+	return all > 0 && float64(mine) >= math.Sqrt(walkFactor*float64(all))
 }
 
 // tenantShares caches, per entity and tenant, whether the tenant owns a
@@ -90,7 +102,7 @@ func (e *Engine) largeTenant(ctx context.Context, q db.Querier, sc Scope, ent *s
 	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+ident(ent.Table)).Scan(&all); err != nil {
 		return false, fmt.Errorf("tables: count %s: %w", ent.Name, err)
 	}
-	large := all > 0 && float64(mine) >= largeShare*float64(all)
+	large := IsLargeTenant(mine, all)
 	e.shares.mu.Lock()
 	if e.shares.m == nil {
 		e.shares.m = map[shareKey]shareEntry{}

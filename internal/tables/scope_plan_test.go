@@ -6,6 +6,7 @@ import (
 
 	"portfolio/internal/db"
 	"portfolio/internal/seed"
+	"portfolio/internal/tables"
 	"portfolio/internal/testkit"
 )
 
@@ -57,14 +58,25 @@ func TestPageOfSmallAndLargeTenant(t *testing.T) {
 				}
 			}
 		}
-		check("demo data: both groups own a large share")
-		// 3,000 more points of sale in other groups leave both demo groups
-		// with a small share of the table.
-		if err := seed.Scale(context.Background(), d, 3000, nil, seed.WithScaleInvoices(0)); err != nil {
+		check("demo data: both groups are small (their rows are collected and sorted)")
+		// 3,000 more points of sale in group 1 make it large (the sort index
+		// is walked) while group 2 stays small.
+		if err := seed.Scale(context.Background(), d, 3000, nil, seed.WithScaleInvoices(0), seed.WithScaleGroup(1)); err != nil {
 			t.Fatal(err)
 		}
-		e2 := newEnv(t, d) // a new engine: no cached shares
-		e = e2
-		check("after the scale seed: both groups own a small share")
+		e = newEnv(t, d) // a new engine: no cached shares
+		check("after the scale seed: group 1 large, group 2 small")
 	})
+}
+
+// TestLargeTenantThreshold pins the rule that picks the form.
+func TestLargeTenantThreshold(t *testing.T) {
+	for _, c := range []struct {
+		mine, all int64
+		large     bool
+	}{{100000, 100036, true}, {12, 100036, false}, {5000, 100000, false}, {7100, 100000, true}, {24, 36, false}, {3024, 3036, true}} {
+		if got := tables.IsLargeTenant(c.mine, c.all); got != c.large {
+			t.Errorf("IsLargeTenant(%d, %d) = %v, want %v", c.mine, c.all, got, c.large)
+		}
+	}
 }
