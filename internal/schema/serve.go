@@ -105,6 +105,10 @@ type RelationDefinition struct {
 	TargetKey string `json:"target_key,omitempty"`
 	// ReadOnly relations list rows but cannot add them (multi-step paths).
 	ReadOnly bool `json:"read_only,omitempty"`
+	// Subject, when set, is the tab's own permission subject (the tabs the
+	// permission model governs one by one): showing the tab needs list on
+	// it, linking needs update on it. Empty: the target entity's rights.
+	Subject string `json:"subject,omitempty"`
 	// Attributes are the link's own attributes (valid_from, comment, ...).
 	Attributes []AttributeDefinition `json:"attributes,omitempty"`
 }

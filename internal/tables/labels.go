@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"portfolio/internal/access"
 	"portfolio/internal/db"
 	"portfolio/internal/schema"
 )
@@ -107,6 +108,11 @@ func (e *Engine) definition(ctx context.Context, ent *schema.Entity, lang string
 	def, err := e.reg.Serve(ent.Name, lang, fn)
 	if err != nil {
 		return schema.TableDefinition{}, fmt.Errorf("tables: %w", err)
+	}
+	for i := range def.Relations {
+		if access.GovernedTab(def.Relations[i].API) {
+			def.Relations[i].Subject = def.Relations[i].API
+		}
 	}
 	return def, nil
 }

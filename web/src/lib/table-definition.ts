@@ -120,6 +120,8 @@ export interface RelationDefinition {
   own_key?: string;
   target_key?: string;
   read_only?: boolean;
+  /** The tab's own permission subject, when the permission model governs it: list shows it, update links. */
+  subject?: string;
   attributes?: AttributeDefinition[];
 }
 

@@ -31,7 +31,9 @@ export interface RelationTabsProps {
 export function RelationTabs({ table, id, def, relations }: RelationTabsProps) {
   const { t } = useTranslation();
   const ability = useAbility();
-  const visible = relations.filter((r) => ability.can('list', r.target) || ability.can('read', r.target));
+  const visible = relations.filter((r) =>
+    r.subject ? ability.can('list', r.subject) : ability.can('list', r.target) || ability.can('read', r.target),
+  );
   const [tab, setTab] = useState<string | null>(visible[0]?.api ?? 'history');
   return (
     <Paper withBorder radius="md" p="sm">
@@ -71,7 +73,7 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
   const [confirmUnlink, setConfirmUnlink] = useState(false);
   const unlink = useUnlinkRelation();
   const many = relation.kind === 'many_to_many';
-  const canLink = many && !relation.read_only && ability.can('update', ownerSubject);
+  const canLink = many && !relation.read_only && ability.can('update', relation.subject ?? ownerSubject);
   const canCreate = !many && !relation.read_only && Boolean(relation.foreign_key) && ability.can('create', relation.target);
   const attrs: AttributeDefinition[] = list.data?.attributes ?? target.data?.attributes ?? [];
   const targetPk = target.data?.primary_key ?? relation.target_key ?? `${relation.target}_id`;
