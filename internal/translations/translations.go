@@ -91,7 +91,7 @@ func syncTable(ctx context.Context, tx *db.Tx, t textTable, c *i18n.Catalog) (in
 		return 0, fmt.Errorf("translations: read %s: %w", t.table, err)
 	}
 
-	var todo []textRow
+	var changes []textRow
 	for _, lang := range i18n.Languages {
 		texts := c.UITexts(lang)
 		keys := make([]string, 0, len(texts))
@@ -102,14 +102,14 @@ func syncTable(ctx context.Context, tx *db.Tx, t textTable, c *i18n.Catalog) (in
 		for _, k := range keys {
 			cur, ok := have[[2]string{k, lang}]
 			if !ok || (!cur.edited && cur.text != texts[k]) {
-				todo = append(todo, textRow{key: k, lang: lang, text: texts[k]})
+				changes = append(changes, textRow{key: k, lang: lang, text: texts[k]})
 			}
 		}
 	}
 
 	n := 0
-	for start := 0; start < len(todo); start += syncBatch {
-		batch := todo[start:min(start+syncBatch, len(todo))]
+	for start := 0; start < len(changes); start += syncBatch {
+		batch := changes[start:min(start+syncBatch, len(changes))]
 		var q strings.Builder
 		fmt.Fprintf(&q, `INSERT INTO %s (%s, %s, %s) VALUES `, t.table, t.key, t.lang, t.text)
 		args := make([]any, 0, 3*len(batch))
