@@ -30,6 +30,9 @@ type Config struct {
 
 	MaxBodyBytes    int64
 	ShutdownTimeout time.Duration
+	// DebugAddr, when set, serves Go's profiler (net/http/pprof) on a
+	// second listener; keep it on a loopback or private address.
+	DebugAddr string
 
 	SMTP SMTP
 }
@@ -96,6 +99,7 @@ func Register(fs *flag.FlagSet, c *Config) {
 	dur(&c.SessionMaxLifetime, "session-max-lifetime", "PORTFOLIO_SESSION_MAX_LIFETIME", "a session ends this long after login, used or not")
 	dur(&c.ResetLinkTTL, "reset-link-ttl", "PORTFOLIO_RESET_LINK_TTL", "validity of a password reset link")
 	dur(&c.VerifyLinkTTL, "verify-link-ttl", "PORTFOLIO_VERIFY_LINK_TTL", "validity of an account verification link")
+	str(&c.DebugAddr, "debug-addr", "PORTFOLIO_DEBUG_ADDR", "address of a second listener serving the Go profiler at /debug/pprof/ (empty: off); never expose it publicly")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "PORTFOLIO_SHUTDOWN_TIMEOUT", "how long in-flight requests may finish after SIGTERM")
 	if v, ok := os.LookupEnv("PORTFOLIO_MAX_BODY_BYTES"); ok {
 		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
