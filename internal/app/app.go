@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"portfolio/internal/access"
 	"sync"
 	"time"
 
@@ -35,12 +36,18 @@ type App struct {
 	Outbox  *mailer.Outbox
 	Auth    *auth.Service
 	Server  *httpapi.Server
+	// Rights caches computed rights per rights generation, shared by every
+	// module that checks rights.
+	Rights *access.Cache
 
 	// OnShutdown, when set, runs as graceful shutdown begins.
 	OnShutdown func()
 	// Mail delivers the outbox in the background while serving.
 	Mail *mailer.Deliverer
 }
+
+// cachedUsers bounds the per-user rights cache.
+const cachedUsers = 10000
 
 // NewLogger builds the process logger from the configuration.
 func NewLogger(cfg config.Config) *slog.Logger {
@@ -82,11 +89,12 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 			return nil, err
 		}
 	}
-	a := &App{Config: cfg, Log: log, DB: database, Catalog: catalog, Outbox: mailer.NewOutbox(cfg.SMTP.From)}
+	a := &App{Config: cfg, Log: log, DB: database, Catalog: catalog, Outbox: mailer.NewOutbox(cfg.SMTP.From),
+		Rights: access.NewCache(cachedUsers)}
 	a.Auth, err = auth.NewService(auth.Deps{
 		DB: database, Outbox: a.Outbox, Catalog: catalog, Log: log, Secret: secret, PublicURL: cfg.PublicURL,
 		AccessTokenTTL: cfg.AccessTokenTTL, SessionIdleTimeout: cfg.SessionIdleTimeout, SessionMaxLifetime: cfg.SessionMaxLifetime,
-		ResetLinkTTL: cfg.ResetLinkTTL, VerifyLinkTTL: cfg.VerifyLinkTTL,
+		ResetLinkTTL: cfg.ResetLinkTTL, VerifyLinkTTL: cfg.VerifyLinkTTL, Rights: a.Rights,
 	})
 	if err != nil {
 		return nil, err
@@ -108,7 +116,7 @@ func (a *App) bindRoutes() {
 	bindHealth(a.Server, a.DB)
 	auth.Bind(a.Server, a.Auth)
 	translations.Bind(a.Server, &translations.Handler{DB: a.DB})
-	engine := tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log})
+	engine := tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log, Rights: a.Rights})
 	tables.Bind(a.Server, engine)
 	users.Bind(a.Server, users.MustNew(users.Deps{DB: a.DB, Auth: a.Auth, Engine: engine, Catalog: a.Catalog, Outbox: a.Outbox, Log: a.Log}))
 }
@@ -197,6 +205,17 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	wg.Go(func() {
 		a.runDaily(workers, "refresh planner statistics", func(ctx context.Context) error { return a.DB.Optimize(ctx, false) })
 	})
+
+	if a.Config.DebugAddr != "" {
+		stopDebug, err := a.serveDebug(a.Config.DebugAddr)
+		if err != nil {
+			stopWorkers()
+			wg.Wait()
+			ln.Close()
+			return err
+		}
+		defer stopDebug()
+	}
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -134,7 +134,7 @@ func (s *Service) UserRecord(ctx context.Context, q db.Querier, p *Principal) (*
 	if rec.PartnerCompanies, err = loadPartnerCompanies(ctx, q, p.UserID); err != nil {
 		return nil, err
 	}
-	g, err := access.Load(ctx, q, p.Subject())
+	g, err := s.rights.Grants(ctx, q, p.Subject(), p.RightsGeneration)
 	if err != nil {
 		return nil, fmt.Errorf("auth: rights of user %d: %w", p.UserID, err)
 	}

@@ -13,8 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"portfolio/internal/access"
 	"portfolio/internal/db"
 	"portfolio/internal/i18n"
+	"portfolio/internal/platform/genmap"
 	"portfolio/internal/platform/mailer"
 )
 
@@ -39,10 +41,14 @@ type Deps struct {
 
 	// Now is the clock; tests move it.
 	Now func() time.Time
+	// Rights caches computed rights per rights generation; nil makes one.
+	// Share one cache with every module that checks rights.
+	Rights *access.Cache
 }
 
 // Service is the accounts and sessions service. It is safe for concurrent
-// use and keeps no state between requests but its configuration.
+// use; between requests it keeps only its configuration and caches that
+// are valid for one rights generation (see access.Cache).
 type Service struct {
 	db        *db.DB
 	outbox    *mailer.Outbox
@@ -57,6 +63,9 @@ type Service struct {
 	maxLifetime time.Duration
 	resetTTL    time.Duration
 	verifyTTL   time.Duration
+
+	rights      *access.Cache
+	memberships *genmap.Map[memberships]
 
 	// dummyHash is verified for unknown users so that their answer takes
 	// as long as a wrong password.
@@ -74,6 +83,8 @@ const (
 	touchInterval = time.Minute
 	// MinSecretBytes is the shortest accepted signing secret.
 	MinSecretBytes = 32
+	// cachedUsers bounds the per-user caches of memberships and rights.
+	cachedUsers = 10000
 )
 
 // NewService checks d and returns a service.
@@ -100,6 +111,11 @@ func NewService(d Deps) (*Service, error) {
 		maxLifetime: orDefault(d.SessionMaxLifetime, 14*24*time.Hour),
 		resetTTL:    orDefault(d.ResetLinkTTL, 2*time.Hour),
 		verifyTTL:   orDefault(d.VerifyLinkTTL, 7*24*time.Hour),
+		rights:      d.Rights,
+		memberships: genmap.New[memberships](cachedUsers),
+	}
+	if s.rights == nil {
+		s.rights = access.NewCache(cachedUsers)
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

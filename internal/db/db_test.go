@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"portfolio/internal/db"
@@ -29,6 +30,14 @@ func TestSplitStatements(t *testing.T) {
 	got := db.SplitStatements("CREATE TABLE a (x TEXT DEFAULT ';'); -- c;\nINSERT INTO a VALUES ('x;y');\n")
 	if len(got) != 2 || got[1] != "INSERT INTO a VALUES ('x;y')" {
 		t.Fatalf("got %q", got)
+	}
+	trigger := "CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE b SET n = n + 1; UPDATE c SET n = 0; END;\nSELECT 1;"
+	if got := db.SplitStatements(trigger); len(got) != 2 || got[1] != "SELECT 1" {
+		t.Fatalf("trigger: got %q", got)
+	}
+	function := "CREATE FUNCTION f() RETURNS trigger AS $$ BEGIN UPDATE b SET n = ';'; RETURN NULL; END; $$ LANGUAGE plpgsql;\nSELECT 2;"
+	if got := db.SplitStatements(function); len(got) != 2 || got[1] != "SELECT 2" || !strings.HasSuffix(got[0], "plpgsql") {
+		t.Fatalf("function: got %q", got)
 	}
 }
 

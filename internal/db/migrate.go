@@ -176,15 +176,17 @@ func (d *DB) PendingMigrations(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// SplitStatements splits a script on semicolons that end a line, outside
-// quotes. Migrations keep one statement per ";"-terminated line group.
+// SplitStatements splits a script on semicolons outside quotes. A
+// PostgreSQL function body in $$ quotes and a SQLite trigger body
+// (CREATE TRIGGER ... BEGIN ...; ...; END;) stay one statement.
 func SplitStatements(script string) []string {
 	var out []string
 	var cur strings.Builder
 	var quote byte
+	dollar := false
 	for i := 0; i < len(script); i++ {
 		c := script[i]
-		if quote == 0 && c == '-' && i+1 < len(script) && script[i+1] == '-' {
+		if quote == 0 && !dollar && c == '-' && i+1 < len(script) && script[i+1] == '-' {
 			for i < len(script) && script[i] != '\n' {
 				i++
 			}
@@ -196,9 +198,15 @@ func SplitStatements(script string) []string {
 			if c == quote {
 				quote = 0
 			}
+		case c == '$' && i+1 < len(script) && script[i+1] == '$':
+			dollar = !dollar
+			cur.WriteString("$$")
+			i++
+			continue
+		case dollar:
 		case c == '\'' || c == '"':
 			quote = c
-		case c == ';':
+		case c == ';' && !inTriggerBody(cur.String()):
 			if s := strings.TrimSpace(cur.String()); s != "" {
 				out = append(out, s)
 			}
@@ -211,6 +219,16 @@ func SplitStatements(script string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// inTriggerBody reports whether stmt is a SQLite CREATE TRIGGER whose
+// BEGIN ... END body is still open, so a ";" inside it does not end it.
+func inTriggerBody(stmt string) bool {
+	upper := strings.ToUpper(strings.TrimSpace(stmt))
+	if !strings.HasPrefix(upper, "CREATE TRIGGER") || !strings.Contains(upper, "BEGIN") {
+		return false
+	}
+	return !strings.HasSuffix(upper, "END")
 }
 
 // ResetSequences moves PostgreSQL identity sequences past the highest id of

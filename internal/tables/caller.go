@@ -11,8 +11,9 @@ import (
 	"portfolio/internal/schema"
 )
 
-// caller is who a request acts for: the principal, the rights read fresh
-// for this request and the tenant scope.
+// caller is who a request acts for: the principal, its rights as of the
+// rights generation the request read with its session, and the tenant
+// scope.
 type caller struct {
 	p     *auth.Principal
 	rules []access.Rule
@@ -26,7 +27,7 @@ func (e *Engine) callerOf(ctx context.Context) (*caller, error) {
 	if !ok {
 		return nil, apperr.Unauthorized("server.auth.not_authenticated")
 	}
-	rules, err := access.RulesFor(ctx, e.db, p.Subject())
+	rules, err := e.rights.Rules(ctx, e.db, p.Subject(), p.RightsGeneration)
 	if err != nil {
 		return nil, fmt.Errorf("tables: rights of user %d: %w", p.UserID, err)
 	}

@@ -13,6 +13,7 @@ package tables
 import (
 	"fmt"
 	"log/slog"
+	"portfolio/internal/access"
 	"time"
 
 	"portfolio/internal/db"
@@ -32,10 +33,12 @@ type Engine struct {
 	relCats    map[string]*catalog // by relation API name
 	shares     tenantShares        // measured tenant shares, see scopeFor
 	labelCache labelCache          // attribute labels per language
+	rights     *access.Cache       // computed rights per rights generation
 }
 
 // Deps are what an Engine is built from. Registry defaults to
-// schema.Default(), Now to time.Now, Hooks to DefaultHooks().
+// schema.Default(), Now to time.Now, Hooks to DefaultHooks(), Rights to a
+// cache of its own (share the one auth uses).
 type Deps struct {
 	DB       *db.DB
 	Catalog  *i18n.Catalog
@@ -43,13 +46,17 @@ type Deps struct {
 	Registry *schema.Registry
 	Now      func() time.Time
 	Hooks    map[string]Hook
+	Rights   *access.Cache
 }
 
 // New builds an engine and the column catalogs of every entity and
 // relation.
 func New(d Deps) (*Engine, error) {
 	e := &Engine{db: d.DB, reg: d.Registry, texts: d.Catalog, log: d.Log, now: d.Now, hooks: d.Hooks,
-		cats: map[string]*catalog{}, relCats: map[string]*catalog{}}
+		cats: map[string]*catalog{}, relCats: map[string]*catalog{}, rights: d.Rights}
+	if e.rights == nil {
+		e.rights = access.NewCache(10000)
+	}
 	if e.reg == nil {
 		e.reg = schema.Default()
 	}

@@ -417,7 +417,7 @@ func governedTab(owner, api string) bool {
 	return false
 }
 
-// TestRightsTakeEffectOnNextRequest proves that rights are read fresh for
+// TestRightsTakeEffectOnNextRequest proves that rights are current on
 // every request: an administrator's change of a role's crud flag or of an
 // access row through the generic API, and a removal from a team, change
 // what the same access token may do on its very next request.
@@ -463,6 +463,15 @@ func TestRightsTakeEffectOnNextRequest(t *testing.T) {
 				res := e.api(admin, obj{"action": "unlink", "entity": "user_teams_rel", "id": memberID, "data": obj{"team_id": seed.TeamMVM}})
 				if res.Status != http.StatusNoContent {
 					t.Fatalf("unlink team: %d %s", res.Status, res.Body)
+				}
+			}},
+			// Rights are cached per rights generation, which a trigger bumps
+			// on every write to the tables they come from: a change made
+			// outside the API (an operator's SQL) is seen at once too.
+			{name: "crud flag restored by SQL", probe: listLocations, before: 403, after: 200, change: func() {
+				if _, err := d.ExecContext(context.Background(), `UPDATE crud SET crud_r = 1
+					WHERE role_id = (SELECT role_id FROM role WHERE role_code = 'team_member') AND tablegroup_id = 7`); err != nil {
+					t.Fatal(err)
 				}
 			}},
 		}
