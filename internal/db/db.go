@@ -16,7 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	"modernc.org/sqlite"               // registers the "sqlite" driver
+	"modernc.org/sqlite"
 )
 
 // Dialect names the SQL flavour of a connection.
@@ -33,6 +33,7 @@ const (
 type DB struct {
 	pool    *sql.DB
 	dialect Dialect
+	stmts   *stmtCache // SQLite only; nil on PostgreSQL
 }
 
 // Querier is what both DB and Tx offer, so stores can run inside or outside a
@@ -106,14 +107,11 @@ func openSQLite(rawURL, dataDir string) (*DB, error) {
 	// deadlock upgrading a read lock; reads run outside transactions.
 	q.Set("_txlock", "immediate")
 	q.Set("_time_format", "sqlite")
-	pool, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
-	if err != nil {
-		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
-	}
+	pool := sql.OpenDB(sqliteConnector{dsn: "file:" + path + "?" + q.Encode()})
 	pool.SetMaxOpenConns(8)
 	pool.SetMaxIdleConns(8)
 	pool.SetConnMaxIdleTime(0)
-	return &DB{pool: pool, dialect: SQLite}, nil
+	return &DB{pool: pool, dialect: SQLite, stmts: newStmtCache(pool)}, nil
 }
 
 // Dialect reports the SQL flavour.
@@ -124,7 +122,12 @@ func (d *DB) Dialect() Dialect { return d.dialect }
 func (d *DB) Pool() *sql.DB { return d.pool }
 
 // Close closes the pool.
-func (d *DB) Close() error { return d.pool.Close() }
+func (d *DB) Close() error {
+	if d.stmts != nil {
+		d.stmts.close()
+	}
+	return d.pool.Close()
+}
 
 // Ping checks that the database answers.
 func (d *DB) Ping(ctx context.Context) error { return d.pool.PingContext(ctx) }
@@ -136,11 +139,25 @@ func (d *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Re
 
 // QueryContext runs a query written with "?" placeholders.
 func (d *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if d.stmts != nil {
+		if s, ok, err := d.stmts.stmt(ctx, query); ok {
+			if err != nil {
+				return nil, err
+			}
+			return s.QueryContext(ctx, args...)
+		}
+	}
 	return d.pool.QueryContext(ctx, Rebind(d.dialect, query), args...)
 }
 
 // QueryRowContext runs a single-row query written with "?" placeholders.
 func (d *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if d.stmts != nil {
+		// A failed prepare is reported by the row's Scan, as the pool does.
+		if s, ok, err := d.stmts.stmt(ctx, query); ok && err == nil {
+			return s.QueryRowContext(ctx, args...)
+		}
+	}
 	return d.pool.QueryRowContext(ctx, Rebind(d.dialect, query), args...)
 }
 

@@ -11,14 +11,37 @@ import "strings"
 // LikeEscape is the escape character of LikePattern patterns.
 const LikeEscape = `\`
 
-// LowerLike renders a case-insensitive LIKE of expr against one parameter
-// built by LikePattern: LOWER(expr) LIKE ? ESCAPE '\'. Both databases lower
-// ASCII letters; PostgreSQL lowers every letter, SQLite's LOWER only ASCII
-// (an upper-case umlaut in a stored value does not match its lower-case
-// form there).
-func LowerLike(expr string) string {
+// TextMatch renders a case-insensitive match of expr against one
+// parameter, made by TextMatchArg from the same term and prefix: does the
+// text of expr contain the term (or, with prefix, start with it)?
+//
+// PostgreSQL: LOWER(expr) LIKE ? ESCAPE '\' (LOWER folds every letter).
+// SQLite: pf_match(expr, ?, prefix), a function of this package
+// (sqlite_functions.go) that folds Unicode letters as PostgreSQL does,
+// where SQLite's own LOWER folds ASCII only; and unlike a LIKE against a
+// parameter it does not make SQLite re-plan the statement whenever the
+// term changes, so cached statements stay prepared.
+func TextMatch(d Dialect, expr string, prefix bool) string {
+	if d == SQLite {
+		p := "0"
+		if prefix {
+			p = "1"
+		}
+		return "pf_match(" + expr + ", ?, " + p + ")"
+	}
 	return "LOWER(" + expr + ") LIKE ? ESCAPE '" + LikeEscape + "'"
 }
+
+// TextMatchArg is the parameter of TextMatch for term.
+func TextMatchArg(d Dialect, term string, prefix bool) string {
+	if d == SQLite {
+		return FoldText(term)
+	}
+	return LikePattern(term, prefix)
+}
+
+// FoldText is the case folding of TextMatch: Unicode lower case.
+func FoldText(s string) string { return strings.ToLower(s) }
 
 // LikePattern lowers s and escapes the LIKE wildcards % and _ (and the
 // escape character) so s matches literally: "%s%" for a contains match,

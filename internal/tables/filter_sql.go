@@ -88,7 +88,8 @@ func compileCond(n *Node, cat *catalog, s *source) (frag, error) {
 		if !ok || str == "" {
 			return frag{}, badValue
 		}
-		return frag{sql: db.LowerLike(x), args: append(ef.args, db.LikePattern(str, n.op == OpStartsWith))}, nil
+		prefix, d := n.op == OpStartsWith, s.env.dialect
+		return frag{sql: db.TextMatch(d, x, prefix), args: append(ef.args, db.TextMatchArg(d, str, prefix))}, nil
 	case OpIn, OpNotIn:
 		return compileIn(n, c, ef, badValue)
 	case OpBetween:
@@ -231,7 +232,8 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 	if utf8.RuneCountInString(keyword) > MaxFilterValueLen {
 		return frag{}, filterErr("server.tables.filter.too_long", "max", fmt.Sprint(MaxFilterValueLen))
 	}
-	pattern := db.LikePattern(keyword, false)
+	d := s.env.dialect
+	arg := db.TextMatchArg(d, keyword, false)
 	var alts []frag
 	for i := range cat.specs {
 		c := &cat.specs[i]
@@ -242,7 +244,7 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 		if err != nil {
 			return frag{}, err
 		}
-		alts = append(alts, frag{sql: db.LowerLike(ef.sql), args: append(append([]any{}, ef.args...), pattern)})
+		alts = append(alts, frag{sql: db.TextMatch(d, ef.sql, false), args: append(append([]any{}, ef.args...), arg)})
 	}
 	return or(alts), nil
 }
