@@ -21,6 +21,12 @@ func Bind(srv *httpapi.Server, s *Service) {
 	for _, a := range []Action{ActionLock, ActionUnlock, ActionForcePasswordReset, ActionEndSessions} {
 		srv.Handle("POST /users/{id}/"+string(a), h.administer(a))
 	}
+	for _, rel := range userRelations {
+		srv.Handle("GET /users/{id}/"+rel.name, h.relations(rel.name))
+		srv.Handle("POST /users/{id}/"+rel.name, h.addRelation(rel.name))
+		srv.Handle("PUT /users/{id}/"+rel.name+"/{other}", h.changeRelation(rel.name))
+		srv.Handle("DELETE /users/{id}/"+rel.name+"/{other}", h.endRelation(rel.name))
+	}
 	srv.Handle("GET /teams", h.teams)
 	srv.Handle("GET /teams/{id}", h.team)
 	srv.Handle("POST /teams", h.createTeam)
@@ -250,4 +256,97 @@ func (h *handler) removeMembership(w http.ResponseWriter, r *http.Request) error
 	}
 	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"detail": h.s.text(r.Context(), "server.teams.member_removed")})
 	return nil
+}
+
+// relations serves GET /users/{id}/{relation}: a custom list of the
+// user's dated relation rows.
+func (h *handler) relations(rel string) httpapi.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, err := pathID(r)
+		if err != nil {
+			return err
+		}
+		page, perPage, keyword, desc, err := listParams(r.URL.Query())
+		if err != nil {
+			return err
+		}
+		q := ListQuery{Page: page, PerPage: perPage, Keyword: keyword, OrderBy: r.URL.Query().Get("order_by"), Order: "ASC"}
+		if desc {
+			q.Order = "DESC"
+		}
+		cur, err := h.s.Relations(r.Context(), id, rel, q)
+		if err != nil {
+			return err
+		}
+		defer cur.Close()
+		return tables.WriteCustomList(w, r, h.s.log, cur)
+	}
+}
+
+// addRelation serves POST /users/{id}/{relation}.
+func (h *handler) addRelation(rel string) httpapi.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, err := pathID(r)
+		if err != nil {
+			return err
+		}
+		var data map[string]any
+		if err := httpapi.DecodeJSON(r, &data, false); err != nil {
+			return err
+		}
+		row, err := h.s.AddRelation(r.Context(), id, rel, data)
+		if err != nil {
+			return err
+		}
+		httpapi.WriteJSON(w, http.StatusCreated, map[string]any{"data": row, "detail": h.s.text(r.Context(), "server.users.relation_added")})
+		return nil
+	}
+}
+
+// changeRelation serves PUT /users/{id}/{relation}/{other}.
+func (h *handler) changeRelation(rel string) httpapi.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, other, err := relationIDs(r)
+		if err != nil {
+			return err
+		}
+		var data map[string]any
+		if err := httpapi.DecodeJSON(r, &data, false); err != nil {
+			return err
+		}
+		row, err := h.s.ChangeRelation(r.Context(), id, rel, other, data)
+		if err != nil {
+			return err
+		}
+		httpapi.WriteJSON(w, http.StatusOK, map[string]any{"data": row, "detail": h.s.text(r.Context(), "server.users.relation_changed")})
+		return nil
+	}
+}
+
+// endRelation serves DELETE /users/{id}/{relation}/{other}.
+func (h *handler) endRelation(rel string) httpapi.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, other, err := relationIDs(r)
+		if err != nil {
+			return err
+		}
+		if err := h.s.EndRelation(r.Context(), id, rel, other); err != nil {
+			return err
+		}
+		httpapi.WriteJSON(w, http.StatusOK, map[string]any{"detail": h.s.text(r.Context(), "server.users.relation_ended")})
+		return nil
+	}
+}
+
+// relationIDs reads the user id and the related row's id of the path.
+func relationIDs(r *http.Request) (int64, int64, error) {
+	id, err := pathID(r)
+	if err != nil {
+		return 0, 0, err
+	}
+	other, err := strconv.ParseInt(r.PathValue("other"), 10, 64)
+	if err != nil || other <= 0 {
+		return 0, 0, errNotFound()
+	}
+	return id, other, nil
 }

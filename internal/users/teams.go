@@ -4,12 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"portfolio/internal/access"
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
+	"portfolio/internal/tables"
+	"portfolio/internal/validate"
 )
 
 // Team types.
@@ -23,6 +26,8 @@ type TeamRow struct {
 	ParentID    *int64  `json:"parent_id"`
 	ForAll      int     `json:"team_for_all_customer"`
 	Description *string `json:"team_description"`
+	// RowVersion is sent back on PUT /teams to detect concurrent changes.
+	RowVersion int64 `json:"row_version"`
 }
 
 // TeamMember is a user of a team with the validity of the membership.
@@ -106,7 +111,8 @@ func (s *Service) Teams(ctx context.Context, q TeamListQuery) (*TeamPage, error)
 	if q.Desc {
 		dir = "DESC"
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT team_id, team_name, team_type, parent_id, team_for_all_customer, team_description
+	rows, err := s.db.QueryContext(ctx, `SELECT team_id, team_name, team_type, parent_id, team_for_all_customer, team_description,
+			row_version
 		FROM team WHERE `+cond+` ORDER BY team_name `+dir+`, team_id `+dir+` LIMIT ? OFFSET ?`,
 		append(args, q.PerPage, (q.Page-1)*q.PerPage)...)
 	if err != nil {
@@ -115,7 +121,7 @@ func (s *Service) Teams(ctx context.Context, q TeamListQuery) (*TeamPage, error)
 	defer rows.Close()
 	for rows.Next() {
 		var t TeamRow
-		if err := rows.Scan(&t.ID, &t.Name, &t.Type, &t.ParentID, &t.ForAll, &t.Description); err != nil {
+		if err := rows.Scan(&t.ID, &t.Name, &t.Type, &t.ParentID, &t.ForAll, &t.Description, &t.RowVersion); err != nil {
 			return nil, fmt.Errorf("users: scan team: %w", err)
 		}
 		page.Data = append(page.Data, t)
@@ -132,8 +138,9 @@ func (s *Service) GetTeam(ctx context.Context, id int64) (*Team, error) {
 		return nil, err
 	}
 	t := &Team{}
-	err := s.db.QueryRowContext(ctx, `SELECT team_id, team_name, team_type, parent_id, team_for_all_customer, team_description
-		FROM team WHERE team_id = ?`, id).Scan(&t.ID, &t.Name, &t.Type, &t.ParentID, &t.ForAll, &t.Description)
+	err := s.db.QueryRowContext(ctx, `SELECT team_id, team_name, team_type, parent_id, team_for_all_customer, team_description,
+			row_version
+		FROM team WHERE team_id = ?`, id).Scan(&t.ID, &t.Name, &t.Type, &t.ParentID, &t.ForAll, &t.Description, &t.RowVersion)
 	if err == sql.ErrNoRows {
 		return nil, errNotFound()
 	}
@@ -222,6 +229,9 @@ type TeamInput struct {
 	PartnercompanyIDs []int64 `json:"partnercompany_id"`
 	RoleIDs           []int64 `json:"role_id"`
 	Description       *string `json:"team_description"`
+	// RowVersion, when sent on PUT, must be the stored row_version (409
+	// server.tables.stale otherwise).
+	RowVersion *int64 `json:"row_version"`
 }
 
 // checkTeam applies the team rules; forAll is the stored value on update.
@@ -325,7 +335,10 @@ func (s *Service) CreateTeam(ctx context.Context, in TeamInput) (int64, error) {
 		if err != nil {
 			return fmt.Errorf("users: insert team: %w", err)
 		}
-		return writeTeamLinks(ctx, tx, id, &in)
+		if err := writeTeamLinks(ctx, tx, id, &in); err != nil {
+			return err
+		}
+		return s.recordTeam(ctx, tx, id, 0, nil, nil)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("users: create team: %w", err)
@@ -344,12 +357,25 @@ func (s *Service) UpdateTeam(ctx context.Context, in TeamInput) error {
 	}
 	id := *in.ID
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		var forAll int
-		err := tx.QueryRowContext(ctx, `SELECT team_for_all_customer FROM team WHERE team_id = ?`, id).Scan(&forAll)
-		if err == sql.ErrNoRows {
+		if ok, err := lockRow(ctx, tx, "team", "team_id", id); err != nil || !ok {
+			if err != nil {
+				return err
+			}
 			return errNotFound()
 		}
+		before, version, err := s.snapshot(ctx, tx, entityTeam, id)
 		if err != nil {
+			return err
+		}
+		if err := checkVersion(in.RowVersion, version); err != nil {
+			return err
+		}
+		rolesBefore, err := teamRoleIDs(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		var forAll int
+		if err := tx.QueryRowContext(ctx, `SELECT team_for_all_customer FROM team WHERE team_id = ?`, id).Scan(&forAll); err != nil {
 			return fmt.Errorf("users: read team %d: %w", id, err)
 		}
 		if in.ForAll != nil && *in.ForAll != forAll {
@@ -370,12 +396,15 @@ func (s *Service) UpdateTeam(ctx context.Context, in TeamInput) error {
 				return apperr.Validation(apperr.FieldError{Field: "team_type", Key: "validation.team_is_parent", Type: "value_error"})
 			}
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE team SET team_name = ?, team_type = ?, parent_id = ?, team_description = ?,
-			row_version = row_version + 1 WHERE team_id = ?`, in.Name, in.Type, in.ParentID, in.Description, id)
+		_, err = tx.ExecContext(ctx, `UPDATE team SET team_name = ?, team_type = ?, parent_id = ?, team_description = ?
+			WHERE team_id = ?`, in.Name, in.Type, in.ParentID, in.Description, id)
 		if err != nil {
 			return fmt.Errorf("users: update team %d: %w", id, err)
 		}
-		return writeTeamLinks(ctx, tx, id, &in)
+		if err := writeTeamLinks(ctx, tx, id, &in); err != nil {
+			return err
+		}
+		return s.recordTeam(ctx, tx, id, version, before, rolesBefore)
 	})
 	if err != nil {
 		return fmt.Errorf("users: update team: %w", err)
@@ -394,15 +423,8 @@ func (s *Service) DeleteTeams(ctx context.Context, teamIDs []int64) error {
 	}
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		for _, id := range dedupe(teamIDs) {
-			res, err := tx.ExecContext(ctx, `DELETE FROM team WHERE team_id = ?`, id)
-			if db.IsForeignKeyViolation(err) {
-				return apperr.Conflict("server.tables.still_used").Wrap(err)
-			}
-			if err != nil {
-				return fmt.Errorf("users: delete team %d: %w", id, err)
-			}
-			if n, err := res.RowsAffected(); err != nil || n == 0 {
-				return errNotFound()
+			if err := s.deleteTeam(ctx, tx, id); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -411,6 +433,72 @@ func (s *Service) DeleteTeams(ctx context.Context, teamIDs []int64) error {
 		return fmt.Errorf("users: delete teams: %w", err)
 	}
 	return nil
+}
+
+// deleteTeam deletes one team with its history; its members' memberships
+// go with it and are recorded as unlinks on the users.
+func (s *Service) deleteTeam(ctx context.Context, tx *db.Tx, id int64) error {
+	if ok, err := lockRow(ctx, tx, "team", "team_id", id); err != nil || !ok {
+		if err != nil {
+			return err
+		}
+		return errNotFound()
+	}
+	before, version, err := s.snapshot(ctx, tx, entityTeam, id)
+	if err != nil {
+		return err
+	}
+	roles, err := teamRoleIDs(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	members, err := ids(ctx, tx, `SELECT user_id FROM user_team WHERE team_id = ? ORDER BY user_id`, id)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM team WHERE team_id = ?`, id)
+	if db.IsForeignKeyViolation(err) {
+		return apperr.Conflict("server.tables.still_used").Wrap(err)
+	}
+	if err != nil {
+		return fmt.Errorf("users: delete team %d: %w", id, err)
+	}
+	var extra map[string][2]any
+	if len(roles) > 0 {
+		extra = map[string][2]any{"roles": {roles, nil}}
+	}
+	if _, err := s.recordWrite(ctx, tx, entityTeam, "team", "team_id", id, version, before, nil, extra); err != nil {
+		return err
+	}
+	return s.recordLinks(ctx, tx, entityUser, "teams", id, nil, members)
+}
+
+// teamRoleIDs reads the roles linked to team id.
+func teamRoleIDs(ctx context.Context, q db.Querier, id int64) ([]int64, error) {
+	return ids(ctx, q, `SELECT role_id FROM team_role WHERE team_id = ? ORDER BY role_id`, id)
+}
+
+// recordTeam writes the history of a created (before nil) or changed team:
+// its fields and multi-selects as the engine compares them, and its roles
+// as {"roles": [old, new]}; a change also increments the version.
+func (s *Service) recordTeam(ctx context.Context, tx *db.Tx, id, version int64, before validate.Record, rolesBefore []int64) error {
+	after, _, err := s.snapshot(ctx, tx, entityTeam, id)
+	if err != nil {
+		return err
+	}
+	roles, err := teamRoleIDs(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	var extra map[string][2]any
+	switch {
+	case before == nil && len(roles) > 0:
+		extra = map[string][2]any{"roles": {nil, roles}}
+	case before != nil && !slices.Equal(rolesBefore, roles):
+		extra = map[string][2]any{"roles": {rolesBefore, roles}}
+	}
+	_, err = s.recordWrite(ctx, tx, entityTeam, "team", "team_id", id, version, before, after, extra)
+	return err
 }
 
 // MembershipInput is the body of PUT and DELETE /teams/users.
@@ -484,25 +572,61 @@ func (s *Service) SetMembership(ctx context.Context, in MembershipInput) error {
 		if external == 1 && typ != "extern_client" {
 			return apperr.Validation(apperr.FieldError{Field: "team_id", Key: "validation.team_customer_only", Type: "value_error"})
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE user_team SET valid_from = ?, valid_to = ? WHERE user_id = ? AND team_id = ?`,
+		var from, to *string
+		err = tx.QueryRowContext(ctx, `SELECT CAST(valid_from AS TEXT), CAST(valid_to AS TEXT) FROM user_team
+			WHERE user_id = ? AND team_id = ?`, in.UserID, in.TeamID).Scan(&from, &to)
+		switch {
+		case err == sql.ErrNoRows:
+			_, err = tx.ExecContext(ctx, `INSERT INTO user_team (user_id, team_id, valid_from, valid_to) VALUES (?, ?, ?, ?)`,
+				in.UserID, in.TeamID, nullDate(in.ValidFrom), nullDate(in.ValidTo))
+			if err != nil {
+				return fmt.Errorf("users: add membership: %w", err)
+			}
+			return s.recordMembership(ctx, tx, in.TeamID, in.UserID, tables.HistoryLink, nil, &in)
+		case err != nil:
+			return fmt.Errorf("users: read membership: %w", err)
+		}
+		was := MembershipInput{TeamID: in.TeamID, UserID: in.UserID, ValidFrom: day(from), ValidTo: day(to)}
+		if nullDate(was.ValidFrom) == nullDate(in.ValidFrom) && nullDate(was.ValidTo) == nullDate(in.ValidTo) {
+			return nil // nothing changes
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE user_team SET valid_from = ?, valid_to = ? WHERE user_id = ? AND team_id = ?`,
 			nullDate(in.ValidFrom), nullDate(in.ValidTo), in.UserID, in.TeamID)
 		if err != nil {
 			return fmt.Errorf("users: change membership: %w", err)
 		}
-		if n, err := res.RowsAffected(); err != nil || n > 0 {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO user_team (user_id, team_id, valid_from, valid_to) VALUES (?, ?, ?, ?)`,
-			in.UserID, in.TeamID, nullDate(in.ValidFrom), nullDate(in.ValidTo))
-		if err != nil {
-			return fmt.Errorf("users: add membership: %w", err)
-		}
-		return nil
+		return s.recordMembership(ctx, tx, in.TeamID, in.UserID, tables.HistoryUpdate, &was, &in)
 	})
 	if err != nil {
 		return fmt.Errorf("users: set membership: %w", err)
 	}
 	return nil
+}
+
+// recordMembership writes the history of a membership on both ends: on
+// the team {"users": [old, new]}, on the user {"teams": [old, new]}. A link
+// or unlink names the other end's id; a change of validity (typ update,
+// was set) names the other end with its dates before and after.
+func (s *Service) recordMembership(ctx context.Context, tx *db.Tx, team, user int64, typ string, was, now *MembershipInput) error {
+	side := func(key string, other int64) [2]any {
+		entry := func(m *MembershipInput) any {
+			if m == nil {
+				return nil
+			}
+			return map[string]any{key: other, "valid_from": nullDate(m.ValidFrom), "valid_to": nullDate(m.ValidTo)}
+		}
+		switch typ {
+		case tables.HistoryLink:
+			return [2]any{nil, other}
+		case tables.HistoryUnlink:
+			return [2]any{other, nil}
+		}
+		return [2]any{entry(was), entry(now)}
+	}
+	if err := s.engine.RecordHistory(ctx, tx, typ, entityTeam, team, map[string][2]any{"users": side("user_id", user)}); err != nil {
+		return err
+	}
+	return s.engine.RecordHistory(ctx, tx, typ, entityUser, user, map[string][2]any{"teams": side("team_id", team)})
 }
 
 // RemoveMembership takes a user out of a team (update on team); 404 when
@@ -519,7 +643,7 @@ func (s *Service) RemoveMembership(ctx context.Context, in MembershipInput) erro
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return errNotFound()
 		}
-		return nil
+		return s.recordMembership(ctx, tx, in.TeamID, in.UserID, tables.HistoryUnlink, nil, nil)
 	})
 	if err != nil {
 		return fmt.Errorf("users: remove membership: %w", err)

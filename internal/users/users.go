@@ -12,6 +12,7 @@ import (
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
 	"portfolio/internal/tables"
+	"portfolio/internal/validate"
 )
 
 // Usertype is the type of a user as GET /users/{id} answers it.
@@ -209,6 +210,9 @@ type Input struct {
 	TeamIDs                []int64 `json:"team_id"`
 	HollydayRepresentative *int64  `json:"hollyday_representative"`
 	Language               string  `json:"user_language"`
+	// RowVersion, when sent on update, must be the stored row_version
+	// (409 server.tables.stale otherwise).
+	RowVersion *int64 `json:"row_version"`
 }
 
 // checked is what validation resolved from an Input.
@@ -497,13 +501,32 @@ func (s *Service) Create(ctx context.Context, in Input) (int64, error) {
 		if id, err = s.auth.CreateUser(ctx, tx, nu); err != nil {
 			return err
 		}
-		return s.writeExtras(ctx, tx, id, &in, true)
+		if err := s.writeExtras(ctx, tx, id, &in, true); err != nil {
+			return err
+		}
+		return s.recordCreate(ctx, tx, id, in.Password)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("users: create: %w", err)
 	}
 	s.outbox.Kick()
 	return id, nil
+}
+
+// recordCreate writes the history of a new user (a given password as
+// "***") and of the teams it joined.
+func (s *Service) recordCreate(ctx context.Context, tx *db.Tx, id int64, password string) error {
+	after, _, err := s.snapshot(ctx, tx, entityUser, id)
+	if err != nil {
+		return err
+	}
+	if password != "" {
+		after["user_password"] = password
+	}
+	if _, err := s.recordWrite(ctx, tx, entityUser, "users", "user_id", id, 0, nil, after, nil); err != nil {
+		return err
+	}
+	return s.recordLinks(ctx, tx, entityTeam, "users", id, idsOf(after, "team_id"), nil)
 }
 
 // writeExtras stores what auth.CreateUser does not: functions, phone
@@ -529,7 +552,9 @@ func (s *Service) writeExtras(ctx context.Context, tx *db.Tx, id int64, in *Inpu
 
 // Update changes user id. The password is never set here and the holiday
 // representative is kept; unlocking resets the wrong-password counter and
-// locking ends the user's sessions.
+// locking ends the user's sessions. A row_version sent must be the stored
+// one (409 otherwise); an update that changes something increments it and
+// writes the history, one that changes nothing writes neither.
 func (s *Service) Update(ctx context.Context, id int64, in Input) error {
 	p, err := s.authorize(ctx, access.ActionUpdate, SubjectUser)
 	if err != nil {
@@ -543,6 +568,19 @@ func (s *Service) Update(ctx context.Context, id int64, in Input) error {
 		}
 		if !ok {
 			return errNotFound()
+		}
+		if ok, err := lockRow(ctx, tx, "users", "user_id", id); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			return errNotFound()
+		}
+		before, version, err := s.snapshot(ctx, tx, entityUser, id)
+		if err != nil {
+			return err
+		}
+		if err := checkVersion(in.RowVersion, version); err != nil {
+			return err
 		}
 		var wasLocked int
 		if err := tx.QueryRowContext(ctx, `SELECT user_locked FROM users WHERE user_id = ?`, id).Scan(&wasLocked); err != nil {
@@ -565,6 +603,9 @@ func (s *Service) Update(ctx context.Context, id int64, in Input) error {
 		if err := s.updateMemberships(ctx, tx, id, &in, c); err != nil {
 			return err
 		}
+		if err := s.recordUpdate(ctx, tx, id, version, before); err != nil {
+			return err
+		}
 		if locked == 1 && wasLocked == 0 {
 			return s.auth.EndSessions(ctx, tx, id, "locked")
 		}
@@ -576,6 +617,22 @@ func (s *Service) Update(ctx context.Context, id int64, in Input) error {
 	return nil
 }
 
+// recordUpdate compares user id with before and, when something changed,
+// increments its version and writes its history and that of the teams it
+// joined or left.
+func (s *Service) recordUpdate(ctx context.Context, tx *db.Tx, id, version int64, before validate.Record) error {
+	after, _, err := s.snapshot(ctx, tx, entityUser, id)
+	if err != nil {
+		return err
+	}
+	changed, err := s.recordWrite(ctx, tx, entityUser, "users", "user_id", id, version, before, after, nil)
+	if err != nil || !changed {
+		return err
+	}
+	added, removed := idDiff(idsOf(before, "team_id"), idsOf(after, "team_id"))
+	return s.recordLinks(ctx, tx, entityTeam, "users", id, added, removed)
+}
+
 func (s *Service) updateRow(ctx context.Context, tx *db.Tx, id int64, in *Input, locked, wasLocked int) error {
 	counter := "user_wrong_password_counter"
 	if wasLocked == 1 && locked == 0 {
@@ -583,8 +640,7 @@ func (s *Service) updateRow(ctx context.Context, tx *db.Tx, id int64, in *Input,
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE users SET usertype_id = ?, user_is_director = ?, user_firstname = ?, user_lastname = ?,
 			user_email = ?, user_email_normalized = ?, user_password_reset_required = ?, user_locked = ?,
-			user_wrong_password_counter = `+counter+`, partnergroup_id = ?, customergroup_id = ?, company_id = ?,
-			row_version = row_version + 1
+			user_wrong_password_counter = `+counter+`, partnergroup_id = ?, customergroup_id = ?, company_id = ?
 		WHERE user_id = ?`,
 		deref(in.UsertypeID), flagOf(in.IsDirector), in.FirstName, in.LastName,
 		in.Email, strings.ToLower(in.Email), flagOf(in.PasswordResetRequired), locked,
@@ -665,7 +721,9 @@ var actionSQL = map[Action]struct {
 }
 
 // Administer runs an administrator action on user id (manage on user) and
-// answers the translated confirmation.
+// answers the translated confirmation. An action that changes the user's
+// record increments its version and writes its history; ending the
+// sessions changes no field of the record, so it writes neither.
 func (s *Service) Administer(ctx context.Context, id int64, a Action) (string, error) {
 	spec, ok := actionSQL[a]
 	if !ok {
@@ -675,16 +733,23 @@ func (s *Service) Administer(ctx context.Context, id int64, a Action) (string, e
 		return "", err
 	}
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		set := `row_version = row_version + 1`
-		if spec.set != "" {
-			set = spec.set + `, ` + set
-		}
-		res, err := tx.ExecContext(ctx, `UPDATE users SET `+set+` WHERE user_id = ?`, id)
-		if err != nil {
-			return fmt.Errorf("users: %s user %d: %w", a, id, err)
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
+		if ok, err := lockRow(ctx, tx, "users", "user_id", id); err != nil || !ok {
+			if err != nil {
+				return err
+			}
 			return errNotFound()
+		}
+		if spec.set != "" {
+			before, version, err := s.snapshot(ctx, tx, entityUser, id)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE users SET `+spec.set+` WHERE user_id = ?`, id); err != nil {
+				return fmt.Errorf("users: %s user %d: %w", a, id, err)
+			}
+			if err := s.recordUpdate(ctx, tx, id, version, before); err != nil {
+				return err
+			}
 		}
 		if spec.end {
 			return s.auth.EndSessions(ctx, tx, id, string(a))

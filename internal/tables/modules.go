@@ -1,0 +1,288 @@
+package tables
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"portfolio/internal/apperr"
+	"portfolio/internal/auth"
+	"portfolio/internal/db"
+	"portfolio/internal/i18n"
+	"portfolio/internal/schema"
+	"portfolio/internal/validate"
+)
+
+// This file is what modules that write an entity with their own statements
+// (internal/users: users and teams) need from the engine so that their
+// writes look exactly like generic ones: the same history rows, computed
+// from the same snapshots, the same stale answer, the same tenant scope,
+// and the engine's link operations inside the module's transaction.
+
+// History types of trackrecord.trackrecord_type, for modules.
+const (
+	HistoryCreate = historyCreate
+	HistoryUpdate = historyUpdate
+	HistoryDelete = historyDelete
+	HistoryLink   = historyLink
+	HistoryUnlink = historyUnlink
+)
+
+// ErrStale is the answer to a stale row_version, as the generic writes give
+// it: 409 server.tables.stale with code "stale".
+func ErrStale() error { return errStale() }
+
+// moduleCaller is the caller of ctx without a tenant scope: the module has
+// already decided that the record is the caller's to change.
+func (e *Engine) moduleCaller(ctx context.Context) (*caller, error) {
+	p, ok := auth.PrincipalFrom(ctx)
+	if !ok {
+		return nil, apperr.Unauthorized("server.auth.not_authenticated")
+	}
+	return &caller{p: p, scope: Scope{}, lang: i18n.LangFrom(ctx)}, nil
+}
+
+func (e *Engine) entity(name string) (*schema.Entity, error) {
+	ent, ok := e.reg.Entity(name)
+	if !ok {
+		return nil, errUnknownEntity(name)
+	}
+	return ent, nil
+}
+
+// Snapshot reads record id of entity as the generic writes compare it: the
+// readable stored fields and the multi-selects stored through relations,
+// and its row_version. It is not scoped (see moduleCaller); a missing row
+// answers 404.
+func (e *Engine) Snapshot(ctx context.Context, q db.Querier, entity string, id int64) (validate.Record, int64, error) {
+	ent, err := e.entity(entity)
+	if err != nil {
+		return nil, 0, err
+	}
+	c, err := e.moduleCaller(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	rec, version, err := e.loadStored(ctx, q, c, ent, id)
+	if rec != nil {
+		delete(rec, schema.RowVersionColumn)
+	}
+	return rec, version, err
+}
+
+// Changes are the history changes {"field": [old, new]} between two
+// snapshots of a record of entity (old nil: created, now empty: deleted),
+// with the generic writes' rules: only changed fields, write-only values
+// as "***", internal fields and the key left out.
+func (e *Engine) Changes(entity string, old, now validate.Record) (map[string][2]any, error) {
+	ent, err := e.entity(entity)
+	if err != nil {
+		return nil, err
+	}
+	ch := newChange(ent, old, nil)
+	ch.rec = validate.Record{}
+	for k, v := range now {
+		ch.rec[k] = v
+	}
+	return ch.diff(), nil
+}
+
+// RecordHistory appends one trackrecord row for a module's write of record
+// id of entity, in the write's transaction q: the acting user of ctx, the
+// time, typ (HistoryCreate, ...) and changes as Changes computes them (for
+// links: {"<relation>": [old, new]}).
+func (e *Engine) RecordHistory(ctx context.Context, q db.Querier, typ, entity string, id int64, changes map[string][2]any) error {
+	ent, err := e.entity(entity)
+	if err != nil {
+		return err
+	}
+	c, err := e.moduleCaller(ctx)
+	if err != nil {
+		return err
+	}
+	if changes == nil {
+		changes = map[string][2]any{}
+	}
+	return e.record(ctx, q, c, typ, ent, id, changes)
+}
+
+// VisibleTo reports whether row id of entity exists within the tenant scope
+// of p (internal users: every row), decided exactly as every generic
+// statement decides it. Modules use it to keep what they store about a
+// user inside that user's own tenant.
+func (e *Engine) VisibleTo(ctx context.Context, q db.Querier, p *auth.Principal, entity string, id int64) (bool, error) {
+	ent, err := e.entity(entity)
+	if err != nil {
+		return false, err
+	}
+	return e.visible(ctx, q, &caller{p: p, scope: ScopeOf(p)}, ent, id)
+}
+
+// LinkIn is Link inside the caller's transaction tx, so a module can add
+// its own checks to the same transaction: rights on the tab, the owner
+// visible, the link's values validated and its references visible, the
+// row, and the owner's history.
+func (e *Engine) LinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (json.RawMessage, error) {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, own, other, err := e.linkTarget(ctx, c, &cmd)
+	if err != nil {
+		return nil, err
+	}
+	labels, err := e.messageLabels(ctx, t.owner)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := e.linkRecord(ctx, tx, c, t, own, other, cmd, labels)
+	if err != nil {
+		return nil, err
+	}
+	out, err := e.insertLink(ctx, tx, t.link, rec)
+	if err != nil {
+		return nil, err
+	}
+	return out, e.record(ctx, tx, c, historyLink, t.owner, cmd.OwnerID,
+		map[string][2]any{t.rel.Name: {nil, historyValue(rec[other.Column])}})
+}
+
+// UnlinkIn is Unlink inside the caller's transaction tx: the link stops
+// counting today (valid_to = yesterday; one not started yet is removed;
+// a link without validity is deleted), with the owner's history.
+func (e *Engine) UnlinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) error {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return err
+	}
+	t, own, other, err := e.linkTarget(ctx, c, &cmd)
+	if err != nil {
+		return err
+	}
+	which, err := linkSelector(t.link, other, cmd.Data)
+	if err != nil {
+		return err
+	}
+	n, err := e.endLinks(ctx, tx, t.link, ident(own.Column)+" = ? AND "+which.sql, append([]any{cmd.OwnerID}, which.args...))
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return apperr.NotFound("server.tables.not_linked")
+	}
+	return e.record(ctx, tx, c, historyUnlink, t.owner, cmd.OwnerID, map[string][2]any{t.rel.Name: {historyValue(which.args[0]), nil}})
+}
+
+// ChangeLinkIn changes the attributes of an existing link (a pair of a
+// link without its own key, named in Data by the other end's key) inside
+// tx: attributes not sent keep their stored values, null clears one; the
+// result is validated like a new link (valid_to not before valid_from,
+// references visible). The answer is the link row; a change writes the
+// owner's history as update {"<relation>": [old row, new row]}, no change
+// writes nothing. An unknown pair answers 404 server.tables.not_linked.
+func (e *Engine) ChangeLinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (json.RawMessage, error) {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, own, other, err := e.linkTarget(ctx, c, &cmd)
+	if err != nil {
+		return nil, err
+	}
+	if t.link.ID != "" {
+		return nil, apperr.Validation(apperr.FieldError{Field: "entity", Key: "server.tables.not_linkable", Type: "value_error",
+			Args: map[string]string{"field": "entity"}})
+	}
+	otherID, err := idValue(cmd.Data[other.Column])
+	if err != nil {
+		return nil, apperr.Validation(apperr.FieldError{Field: other.Column, Key: "validation.required", Type: "missing",
+			Args: map[string]string{"field": other.Column}})
+	}
+	stored, err := e.linkAttrs(ctx, tx, t.link, own, other, cmd.OwnerID, otherID)
+	if err != nil {
+		return nil, err
+	}
+	merged := map[string]any{}
+	for k, v := range stored {
+		merged[k] = historyValue(v)
+	}
+	for k, v := range cmd.Data {
+		merged[k] = v
+	}
+	labels, err := e.messageLabels(ctx, t.owner)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := e.linkRecord(ctx, tx, c, t, own, other, LinkCommand{Relation: cmd.Relation, OwnerID: cmd.OwnerID, Data: merged}, labels)
+	if err != nil {
+		return nil, err
+	}
+	before, after := map[string]any{other.Column: otherID}, map[string]any{other.Column: otherID}
+	var sets []string
+	var args []any
+	changed := false
+	for i := range t.link.Attrs {
+		name := t.link.Attrs[i].Name
+		before[name], after[name] = historyValue(stored[name]), historyValue(rec[name])
+		if !validate.Equal(stored[name], rec[name]) {
+			changed = true
+		}
+		var v any
+		if !validate.Empty(rec[name]) {
+			v = rec[name]
+		}
+		sets = append(sets, ident(name)+" = ?")
+		args = append(args, v)
+	}
+	after[own.Column] = cmd.OwnerID
+	out, err := json.Marshal(after)
+	if err != nil {
+		return nil, fmt.Errorf("tables: encode link: %w", err)
+	}
+	if !changed {
+		return out, nil
+	}
+	_, err = tx.ExecContext(ctx, "UPDATE "+ident(t.link.Table)+" SET "+strings.Join(sets, ", ")+" WHERE "+
+		ident(own.Column)+" = ? AND "+ident(other.Column)+" = ?", append(args, cmd.OwnerID, otherID)...)
+	if err != nil {
+		return nil, linkError(t.link, err)
+	}
+	delete(after, own.Column)
+	return out, e.record(ctx, tx, c, historyUpdate, t.owner, cmd.OwnerID, map[string][2]any{t.rel.Name: {before, after}})
+}
+
+// linkAttrs reads the attributes of the link of a pair (404 when the pair
+// is not linked).
+func (e *Engine) linkAttrs(ctx context.Context, q db.Querier, l *schema.Link, own, other schema.LinkEnd, ownerID, otherID int64) (validate.Record, error) {
+	cols := []string{"1"}
+	for i := range l.Attrs {
+		cols = append(cols, ident(l.Attrs[i].Name))
+	}
+	raw := make([]sql.RawBytes, len(cols))
+	dst := make([]any, len(cols))
+	for i := range raw {
+		dst[i] = &raw[i]
+	}
+	rows, err := q.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+ident(l.Table)+" WHERE "+
+		ident(own.Column)+" = ? AND "+ident(other.Column)+" = ?", ownerID, otherID)
+	if err != nil {
+		return nil, fmt.Errorf("tables: read link %s: %w", l.Table, err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("tables: read link %s: %w", l.Table, err)
+		}
+		return nil, apperr.NotFound("server.tables.not_linked")
+	}
+	if err := rows.Scan(dst...); err != nil {
+		return nil, fmt.Errorf("tables: read link %s: %w", l.Table, err)
+	}
+	rec := validate.Record{}
+	for i := range l.Attrs {
+		rec[l.Attrs[i].Name] = plainValue(l.Attrs[i].Type, raw[i+1])
+	}
+	return rec, rows.Err()
+}
