@@ -16,33 +16,40 @@ import (
 
 // checkRefs checks that every reference the write sets or changes names a
 // row the caller can see (which also proves it exists): a write can never
-// link to another tenant's row.
+// link to another tenant's row. A visible row must also be one of the
+// field's choices for the caller and the record (checkChoice).
 func (e *Engine) checkRefs(ctx context.Context, q db.Querier, c *caller, ch *change) error {
 	for _, f := range ch.fields {
 		if f.Ref == "" || f.Internal || (!f.Stored() && f.Through == "") {
 			continue
 		}
-		v := ch.rec[f.Name]
-		if validate.Empty(v) || (!ch.creating && validate.Equal(v, ch.stored[f.Name])) {
-			continue
-		}
 		target, _ := e.reg.Entity(f.Ref)
-		ids, _ := v.([]int64)
-		if n, ok := v.(int64); ok {
-			ids = []int64{n}
-		}
-		for _, id := range ids {
-			ok, err := e.visible(ctx, q, c, target, id)
+		v := ch.rec[f.Name]
+		if !validate.Empty(v) && (ch.creating || !validate.Equal(v, ch.stored[f.Name])) {
+			ok, err := e.allVisible(ctx, q, c, target, idsOf(v))
 			if err != nil {
 				return err
 			}
 			if !ok {
 				ch.fail(f.Name, "validation.unknown_reference", "unknown_reference", nil)
-				break
+				continue
 			}
+		}
+		if err := e.checkChoice(ctx, q, c, ch, f, target); err != nil {
+			return err
 		}
 	}
 	return ch.err()
+}
+
+// allVisible reports whether the caller can see every row ids of ent.
+func (e *Engine) allVisible(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, ids []int64) (bool, error) {
+	for _, id := range ids {
+		if ok, err := e.visible(ctx, q, c, ent, id); err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // checkUnique refuses values a unique column set already holds in another
@@ -84,10 +91,11 @@ func (e *Engine) checkUnique(ctx context.Context, q db.Querier, ch *change, id i
 }
 
 // optionsFilled answers validate's options_filled for list field name of
-// fields: whether the caller can see at least one row of the referenced
-// entity matching the field's OptionsWhere for rec. A narrowing by an
+// fields of ent: whether the caller can see at least one row of the
+// referenced entity that is one of the field's choices for rec (its
+// OptionsWhere and the caller's limits, choiceConds). A narrowing by an
 // empty sibling matches nothing.
-func (e *Engine) optionsFilled(ctx context.Context, q db.Querier, c *caller, fields []*schema.Field) func(string, validate.Record) (bool, error) {
+func (e *Engine) optionsFilled(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, fields []*schema.Field) func(string, validate.Record) (bool, error) {
 	return func(name string, rec validate.Record) (bool, error) {
 		var f *schema.Field
 		for _, x := range fields {
@@ -104,7 +112,7 @@ func (e *Engine) optionsFilled(ctx context.Context, q db.Querier, c *caller, fie
 		if err != nil {
 			return false, err
 		}
-		narrow, ok := optionConds(f, target, rec)
+		narrow, ok := choiceConds(c, ent, f, target, rec)
 		if !ok {
 			return false, nil
 		}

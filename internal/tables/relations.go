@@ -115,7 +115,7 @@ func (e *Engine) linkRecord(ctx context.Context, tx *db.Tx, c *caller, t *target
 	ch.rec[own.Column] = cmd.OwnerID
 	ch.fill()
 	env := &validate.Env{Creating: true, Today: e.today(), Label: ch.label, Text: labels.ruleText,
-		OptionsFilled: e.optionsFilled(ctx, tx, c, fields)}
+		OptionsFilled: e.optionsFilled(ctx, tx, c, fake, fields)}
 	if err := ch.hide(env); err != nil {
 		return nil, err
 	}

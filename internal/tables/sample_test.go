@@ -97,7 +97,106 @@ func (s *sampler) data(ent *schema.Entity, override obj) obj {
 			}
 		}
 	}
+	s.narrow(ent, out, override)
 	return out
+}
+
+// narrow keeps list fields with an OptionsWhere among their options: a
+// sampled value becomes a row of the target made with the siblings'
+// values (a point of sale's contact person of its company); when the test
+// names the value, sampled siblings take the named row's values instead.
+// A narrowing sibling left empty is sampled for a required field; an
+// optional field is then left out.
+func (s *sampler) narrow(ent *schema.Entity, out, override obj) {
+	s.t.Helper()
+	for i := range ent.Fields {
+		f := &ent.Fields[i]
+		if len(f.OptionsWhere) == 0 || f.Ref == "" {
+			continue
+		}
+		if _, sampled := out[f.Name]; !sampled {
+			continue
+		}
+		target, _ := s.reg.Entity(f.Ref)
+		if named, given := override[f.Name]; given {
+			s.siblingsOf(ent, target, f, named, out, override)
+			continue
+		}
+		over, key := obj{}, f.Ref
+		for _, m := range f.OptionsWhere {
+			v := any(literal(m.Value))
+			if m.Source != "" {
+				v = out[m.Source]
+				if l, ok := v.([]int64); ok && len(l) > 0 {
+					v = l[0]
+				}
+				if v == nil || fmt.Sprint(v) == "[]" {
+					src, _ := ent.Field(m.Source)
+					if !f.Required.Always() || src == nil {
+						delete(out, f.Name)
+						over = nil
+						break
+					}
+					v = s.value(ent, src, false)
+					out[m.Source] = v
+				}
+			}
+			if tf, ok := target.Field(m.Target); ok && tf.Through != "" && tf.Multiple {
+				if n, ok := v.(int64); ok {
+					v = []int64{n}
+				}
+			}
+			over[m.Target] = v
+			key += fmt.Sprintf("|%s=%v", m.Target, v)
+		}
+		if over == nil {
+			continue
+		}
+		id, ok := s.ids[key]
+		if !ok {
+			id = s.fresh(f.Ref, over)
+			s.ids[key] = id
+		}
+		if f.Through != "" && f.Multiple {
+			out[f.Name] = []int64{id}
+		} else {
+			out[f.Name] = id
+		}
+	}
+}
+
+// siblingsOf sets the sampled siblings f's OptionsWhere narrows by (of
+// ent) to the values of the row the test named for f; a named row that
+// lacks such a value (a fresh contact person of no company) is given the
+// sampled one, so a test may name any fresh row.
+func (s *sampler) siblingsOf(ent, target *schema.Entity, f *schema.Field, named any, out, override obj) {
+	s.t.Helper()
+	ctx := context.Background()
+	for _, m := range f.OptionsWhere {
+		if _, given := override[m.Source]; m.Source == "" || given {
+			continue
+		}
+		src, _ := ent.Field(m.Source)
+		if tf, ok := target.Field(m.Target); !ok || !tf.Stored() || src == nil || src.Through != "" {
+			continue
+		}
+		var v any
+		q := fmt.Sprintf(`SELECT "%s" FROM "%s" WHERE "%s" = ?`, m.Target, target.Table, target.PK)
+		if err := s.e.DB.QueryRowContext(ctx, q, named).Scan(&v); err != nil {
+			s.t.Fatalf("read %s %v: %v", target.Name, named, err)
+		}
+		if v != nil {
+			out[m.Source] = v
+			continue
+		}
+		if out[m.Source] == nil {
+			out[m.Source] = s.value(ent, src, false)
+		}
+		q = fmt.Sprintf(`UPDATE "%s" SET "%s" = ? WHERE "%s" = ?`, target.Table, m.Target, target.PK)
+		if _, err := s.e.DB.ExecContext(ctx, q, out[m.Source], named); err != nil {
+			s.t.Fatalf("give %s %v its %s: %v", target.Name, named, m.Target, err)
+		}
+	}
 }
 
 func writableOnCreate(f *schema.Field) bool { return f.Writable() && !f.HiddenOnCreate }

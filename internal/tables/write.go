@@ -165,7 +165,7 @@ func errVersionMissing() error {
 // the record's id.
 func (e *Engine) save(ctx context.Context, tx *db.Tx, c *caller, ch *change, data map[string]any, id int64) (int64, error) {
 	env := &validate.Env{Creating: ch.creating, Stored: ch.stored, Today: e.today(),
-		Label: ch.label, Text: ch.labels.ruleText, OptionsFilled: e.optionsFilled(ctx, tx, c, ch.fields)}
+		Label: ch.label, Text: ch.labels.ruleText, OptionsFilled: e.optionsFilled(ctx, tx, c, ch.ent, ch.fields)}
 	ch.apply(data)
 	if err := ch.err(); err != nil {
 		return 0, err
@@ -177,6 +177,7 @@ func (e *Engine) save(ctx context.Context, tx *db.Tx, c *caller, ch *change, dat
 	if err := ch.err(); err != nil {
 		return 0, err
 	}
+	ch.prefill(c)
 	if err := ch.hide(env); err != nil {
 		return 0, err
 	}

@@ -182,7 +182,7 @@ func TestDeleteAndHistory(t *testing.T) {
 		s := newSampler(e, t)
 		company := s.fresh("company", obj{"customergroup_id": 1})
 		for i := 0; i < 3; i++ {
-			s.fresh("pos", obj{"company_id": company})
+			s.fresh("pos", obj{"company_id": company}) // with a contact person of the company (one, shared)
 		}
 		s.fresh("user", obj{"company_id": company})
 		del := obj{"action": "delete", "entity": "company", "id": company, "row_version": 1}
@@ -193,11 +193,11 @@ func TestDeleteAndHistory(t *testing.T) {
 		e.mustOK(admin, obj{"action": "update", "entity": "pos", "id": posID, "row_version": 1, "data": obj{"pos_name": "Nachher"}})
 		e.run(t, []scenario{
 			{name: "referenced", as: admin, body: del, status: 409,
-				want: []string{`"detail":"This company is still used by 1 user and 3 points of sale."`, `"code":"referenced"`}},
+				want: []string{`"detail":"This company is still used by 1 user, 1 contact person and 3 points of sale."`, `"code":"referenced"`}},
 			{name: "referenced in German", as: admin, lang: "de", body: del, status: 409,
-				want: []string{"Dieser Eintrag (Firma) wird noch verwendet von: 1 Benutzer und 3 Verkaufsstellen."}},
+				want: []string{"Dieser Eintrag (Firma) wird noch verwendet von: 1 Benutzer, 1 Ansprechpartner und 3 Verkaufsstellen."}},
 			{name: "referenced in French", as: admin, lang: "fr", body: del, status: 409,
-				want: []string{"Cet enregistrement (société) est encore utilisé par : 1 utilisateur et 3 points de vente."}},
+				want: []string{"Cet enregistrement (société) est encore utilisé par : 1 utilisateur, 1 interlocuteur et 3 points de vente."}},
 			{name: "stale delete", as: admin, status: 409, body: obj{"action": "delete", "entity": "pos", "id": posID, "row_version": 1},
 				want: []string{"Someone else changed this record meanwhile"}},
 			{name: "delete needs remove", as: teamLead, status: 403, body: obj{"action": "delete", "entity": "pos", "id": posID, "row_version": 2}},
