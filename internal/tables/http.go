@@ -99,9 +99,10 @@ var actions = map[string]func(h *handler, w http.ResponseWriter, r *http.Request
 	"unlink":       (*handler).unlink,
 	"history":      (*handler).history,
 	"export":       (*handler).export,
+	"options":      (*handler).options,
 }
 
-const actionNames = "read-rich, read, create, update, update-field, delete, bulk-delete, link, unlink, history, export"
+const actionNames = "read-rich, read, create, update, update-field, delete, bulk-delete, link, unlink, history, export, options"
 
 // api serves POST /api/?{entity}: decode, pick the entity (body or query
 // string, which must agree), dispatch on the action.
@@ -283,6 +284,21 @@ func (h *handler) read(w http.ResponseWriter, r *http.Request, req *apiRequest) 
 		return err
 	}
 	ans, err := h.e.Read(r.Context(), ReadQuery{Entity: req.Entity, ID: id, Lang: req.Lang})
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, ans)
+	return nil
+}
+
+// options answers the choices of a list field (Engine.Options).
+func (h *handler) options(w http.ResponseWriter, r *http.Request, req *apiRequest) error {
+	data, err := decodeObject(req.Data, "data")
+	if err != nil {
+		return err
+	}
+	ans, err := h.e.Options(r.Context(), OptionsQuery{Entity: req.Entity, Field: req.Field, Record: data,
+		Keyword: req.FilterAll, PerPage: req.PerPage.int(), Page: req.CurrentPage.int()})
 	if err != nil {
 		return err
 	}
