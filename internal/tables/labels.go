@@ -114,7 +114,29 @@ func (e *Engine) definition(ctx context.Context, ent *schema.Entity, lang string
 			def.Relations[i].Subject = def.Relations[i].API
 		}
 	}
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return schema.TableDefinition{}, err
+	}
+	lockFields(c, ent, def.Attributes)
 	return def, nil
+}
+
+// lockFields marks the fields the server pre-fills and locks for the
+// caller (lockedValue: an external user's customer group, partner group or
+// only team) as read-only with that value as default, so the form shows
+// what the server will store.
+func lockFields(c *caller, ent *schema.Entity, attrs []schema.AttributeDefinition) {
+	for i := range attrs {
+		f, ok := ent.Field(attrs[i].Attribute)
+		if !ok {
+			continue
+		}
+		if v, ok := lockedValue(c, ent, f); ok {
+			attrs[i].Default = schema.Int(v)
+			attrs[i].ReadOnly = true
+		}
+	}
 }
 
 // fieldLabels maps every attribute of a served definition (and of its

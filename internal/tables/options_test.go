@@ -141,3 +141,35 @@ func TestOptions(t *testing.T) {
 func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
+
+// TestLockedFieldsServed: the definitions tell an external client that
+// the customer group of a company is theirs and locked, and nobody else.
+func TestLockedFieldsServed(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		customerGroup := func(as string) map[string]any {
+			t.Helper()
+			res := e.Do("GET", "/api/definitions/company", e.token(as), nil)
+			if res.Status != http.StatusOK {
+				t.Fatalf("definitions as %s: %d %s", as, res.Status, res.Body)
+			}
+			var def struct {
+				Attributes []map[string]any `json:"attributes"`
+			}
+			res.JSON(t, &def)
+			for _, a := range def.Attributes {
+				if a["attribute"] == "customergroup_id" {
+					return a
+				}
+			}
+			t.Fatal("company has no customergroup_id attribute")
+			return nil
+		}
+		if a := customerGroup(lead); a["read_only"] != true || a["default"] != float64(1) {
+			t.Fatalf("lead@ (customer group 1): customergroup_id served as %v", a)
+		}
+		if a := customerGroup(admin); a["read_only"] == true || a["default"] != nil {
+			t.Fatalf("admin: customergroup_id served as %v", a)
+		}
+	})
+}
