@@ -2,6 +2,7 @@ package tables
 
 import (
 	"database/sql"
+	"encoding/json"
 	"fmt"
 
 	"strconv"
@@ -35,8 +36,10 @@ type Cursor struct {
 	err   error
 	page  Page
 	// Attributes are the served attribute definitions of the rows (the
-	// "attributes" member of a read-rich answer).
-	Attributes any
+	// "attributes" member of a read-rich answer); attributesJSON, when set,
+	// is them already encoded.
+	Attributes     any
+	attributesJSON json.RawMessage
 }
 
 func newCursor(rows *sql.Rows, cols []*colSpec, limit, offset int) *Cursor {

@@ -226,9 +226,12 @@ const flushEvery = 2000
 
 // streamList writes {"data": {"data": [rows], page...}, "attributes": [...]}.
 func (h *handler) streamList(w http.ResponseWriter, r *http.Request, cur *Cursor) error {
-	attrs, err := json.Marshal(cur.Attributes)
-	if err != nil {
-		return fmt.Errorf("tables: encode attributes: %w", err)
+	attrs := cur.attributesJSON
+	if attrs == nil {
+		var err error
+		if attrs, err = json.Marshal(cur.Attributes); err != nil {
+			return fmt.Errorf("tables: encode attributes: %w", err)
+		}
 	}
 	return h.stream(w, r, cur, `{"data":{"data":[`, func(p Page) string {
 		meta, _ := json.Marshal(p) // a Page always encodes

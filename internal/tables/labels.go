@@ -64,28 +64,39 @@ type labelCache struct {
 type cachedLabels struct {
 	texts labelTexts
 	until time.Time
+	// served holds what is rendered from texts: the encoded attribute
+	// definitions of list answers, by list target (servedAttributesJSON).
+	served *sync.Map
 }
 
 // labels returns the attribute labels of lang, cached for labelTTL.
 func (e *Engine) labels(ctx context.Context, lang string) (labelTexts, error) {
+	c, err := e.labelEntry(ctx, lang)
+	return c.texts, err
+}
+
+// labelEntry returns the cache entry of lang's labels, loading it when it
+// is missing or older than labelTTL.
+func (e *Engine) labelEntry(ctx context.Context, lang string) (cachedLabels, error) {
 	now := e.now()
 	e.labelCache.mu.Lock()
 	c, ok := e.labelCache.m[lang]
 	e.labelCache.mu.Unlock()
 	if ok && now.Before(c.until) {
-		return c.texts, nil
+		return c, nil
 	}
 	texts, err := loadLabels(ctx, e.db, lang)
 	if err != nil {
-		return nil, err
+		return cachedLabels{}, err
 	}
+	c = cachedLabels{texts: texts, until: now.Add(labelTTL), served: &sync.Map{}}
 	e.labelCache.mu.Lock()
 	if e.labelCache.m == nil {
 		e.labelCache.m = map[string]cachedLabels{}
 	}
-	e.labelCache.m[lang] = cachedLabels{texts: texts, until: now.Add(labelTTL)}
+	e.labelCache.m[lang] = c
 	e.labelCache.mu.Unlock()
-	return texts, nil
+	return c, nil
 }
 
 // wrote runs after a successful write of ent: an edited label is shown at

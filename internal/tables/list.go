@@ -163,7 +163,7 @@ func (e *Engine) List(ctx context.Context, q ListQuery) (*Cursor, error) {
 	// The definitions are read before the rows: a cursor holds its
 	// connection until the answer is streamed, and a second query meanwhile
 	// would wait for a free connection — with a full pool, forever.
-	attrs, err := e.servedAttributes(ctx, t, q.Lang)
+	attrs, err := e.servedAttributesJSON(ctx, t, q.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func (e *Engine) List(ctx context.Context, q ListQuery) (*Cursor, error) {
 	if err != nil {
 		return nil, err
 	}
-	cur.Attributes = attrs
+	cur.attributesJSON = attrs
 	return cur, nil
 }
 
@@ -465,6 +465,33 @@ func (e *Engine) count(ctx context.Context, q db.Querier, x *env, c *caller, p *
 		return 0, fmt.Errorf("tables: count %s: %w", p.t.ent.Name, err)
 	}
 	return n, nil
+}
+
+// servedAttributesJSON is servedAttributes encoded, kept with the labels
+// it was rendered from (same lifetime, cleared by a label edit): every page
+// of a list answers the same definitions.
+func (e *Engine) servedAttributesJSON(ctx context.Context, t *target, lang string) (json.RawMessage, error) {
+	entry, err := e.labelEntry(ctx, lang)
+	if err != nil {
+		return nil, err
+	}
+	key := t.ent.Name
+	if t.owner != nil && t.rel != nil {
+		key = t.rel.APIName(t.owner.Name)
+	}
+	if v, ok := entry.served.Load(key); ok {
+		return v.(json.RawMessage), nil
+	}
+	attrs, err := e.servedAttributes(ctx, t, lang)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(attrs)
+	if err != nil {
+		return nil, fmt.Errorf("tables: encode attributes: %w", err)
+	}
+	entry.served.Store(key, json.RawMessage(b))
+	return b, nil
 }
 
 // servedAttributes are the attribute definitions of a list's rows: the
