@@ -34,6 +34,7 @@ type Engine struct {
 	shares     tenantShares        // measured tenant shares, see scopeFor
 	labelCache labelCache          // attribute labels per language
 	rights     *access.Cache       // computed rights per rights generation
+	linkHooks  map[string]LinkHook // module rules on links, by relation API name
 }
 
 // Deps are what an Engine is built from. Registry defaults to

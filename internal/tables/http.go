@@ -97,12 +97,13 @@ var actions = map[string]func(h *handler, w http.ResponseWriter, r *http.Request
 	"bulk-delete":  (*handler).bulkDelete,
 	"link":         (*handler).link,
 	"unlink":       (*handler).unlink,
+	"update-link":  (*handler).updateLink,
 	"history":      (*handler).history,
 	"export":       (*handler).export,
 	"options":      (*handler).options,
 }
 
-const actionNames = "read-rich, read, create, update, update-field, delete, bulk-delete, link, unlink, history, export, options"
+const actionNames = "read-rich, read, create, update, update-field, delete, bulk-delete, link, unlink, update-link, history, export, options"
 
 // api serves POST /api/?{entity}: decode, pick the entity (body or query
 // string, which must agree), dispatch on the action.

@@ -144,6 +144,22 @@ func (h *handler) link(w http.ResponseWriter, r *http.Request, req *apiRequest) 
 	return nil
 }
 
+// updateLink changes the attributes of an existing link (valid_from,
+// valid_to, comment, ...): the owner as for link, the other end's key and
+// the attributes to change in data.
+func (h *handler) updateLink(w http.ResponseWriter, r *http.Request, req *apiRequest) error {
+	cmd, err := req.linkCommand()
+	if err != nil {
+		return err
+	}
+	ans, err := h.e.ChangeLink(r.Context(), cmd)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, ans)
+	return nil
+}
+
 func (h *handler) unlink(w http.ResponseWriter, r *http.Request, req *apiRequest) error {
 	cmd, err := req.linkCommand()
 	if err != nil {

@@ -141,6 +141,9 @@ func (e *Engine) LinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (json.R
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkLinkHook(ctx, tx, t, cmd.OwnerID, other.Column, rec); err != nil {
+		return nil, err
+	}
 	out, err := e.insertLink(ctx, tx, t.link, rec)
 	if err != nil {
 		return nil, err
@@ -219,6 +222,9 @@ func (e *Engine) ChangeLinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkLinkHook(ctx, tx, t, cmd.OwnerID, other.Column, rec); err != nil {
+		return nil, err
+	}
 	before, after := map[string]any{other.Column: otherID}, map[string]any{other.Column: otherID}
 	var sets []string
 	var args []any
@@ -251,6 +257,21 @@ func (e *Engine) ChangeLinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (
 	}
 	delete(after, own.Column)
 	return out, e.record(ctx, tx, c, historyUpdate, t.owner, cmd.OwnerID, map[string][2]any{t.rel.Name: {before, after}})
+}
+
+// ChangeLink changes the attributes of an existing link (ChangeLinkIn in
+// a transaction of its own): the generic action update-link.
+func (e *Engine) ChangeLink(ctx context.Context, cmd LinkCommand) (*WriteAnswer, error) {
+	var out json.RawMessage
+	err := e.db.InTx(ctx, func(tx *db.Tx) error {
+		var err error
+		out, err = e.ChangeLinkIn(ctx, tx, cmd)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &WriteAnswer{Data: out}, nil
 }
 
 // linkAttrs reads the attributes of the link of a pair (404 when the pair

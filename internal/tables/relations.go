@@ -83,6 +83,9 @@ func (e *Engine) Link(ctx context.Context, cmd LinkCommand) (*WriteAnswer, error
 		if err != nil {
 			return err
 		}
+		if err := e.checkLinkHook(ctx, tx, t, cmd.OwnerID, other.Column, rec); err != nil {
+			return err
+		}
 		if out, err = e.insertLink(ctx, tx, t.link, rec); err != nil {
 			return err
 		}

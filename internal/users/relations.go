@@ -69,11 +69,8 @@ func (s *Service) AddRelation(ctx context.Context, id int64, rel string, data ma
 	}
 	var out json.RawMessage
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
-		if out, err = s.engine.LinkIn(ctx, tx, tables.LinkCommand{Relation: r.api, OwnerID: id, Data: data}); err != nil {
-			return err
-		}
-		other, _ := validate.Coerce(schema.TypeID, data[r.key])
-		return s.checkRelationTenant(ctx, tx, id, r, other)
+		out, err = s.engine.LinkIn(ctx, tx, tables.LinkCommand{Relation: r.api, OwnerID: id, Data: data})
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("users: add %s of user %d: %w", rel, id, err)
@@ -102,10 +99,8 @@ func (s *Service) ChangeRelation(ctx context.Context, id int64, rel string, othe
 	}
 	var out json.RawMessage
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
-		if out, err = s.engine.ChangeLinkIn(ctx, tx, cmd); err != nil {
-			return err
-		}
-		return s.checkRelationTenant(ctx, tx, id, r, other)
+		out, err = s.engine.ChangeLinkIn(ctx, tx, cmd)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("users: change %s of user %d: %w", rel, id, err)
@@ -131,20 +126,28 @@ func (s *Service) EndRelation(ctx context.Context, id int64, rel string, other i
 	return nil
 }
 
+// relationTenantHook is the engine's link hook of relation r: whichever
+// way a link is added or changed (these calls, or the generic link and
+// update-link), the row must lie within the tenant of the linked user.
+func (s *Service) relationTenantHook(r userRelation) tables.LinkHook {
+	return func(ctx context.Context, q db.Querier, l tables.LinkChange) error {
+		return s.checkRelationTenant(ctx, q, l.OwnerID, r, l.OtherID)
+	}
+}
+
 // checkRelationTenant refuses (422 on the key) a row outside the tenant of
 // user id: an external client user's relations stay inside their customer
 // group, an external partner user's inside what their partner group may
 // see, decided by the engine's tenant scope.
-func (s *Service) checkRelationTenant(ctx context.Context, tx *db.Tx, id int64, r userRelation, other any) error {
-	otherID, ok := other.(int64)
-	if !ok {
+func (s *Service) checkRelationTenant(ctx context.Context, q db.Querier, id int64, r userRelation, otherID int64) error {
+	if otherID == 0 {
 		return nil // the engine refused it already
 	}
-	p, err := tenantOf(ctx, tx, id)
+	p, err := tenantOf(ctx, q, id)
 	if err != nil {
 		return err
 	}
-	visible, err := s.engine.VisibleTo(ctx, tx, p, r.entity, otherID)
+	visible, err := s.engine.VisibleTo(ctx, q, p, r.entity, otherID)
 	if err != nil {
 		return err
 	}

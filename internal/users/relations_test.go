@@ -170,3 +170,33 @@ func TestRelationsLeaveScope(t *testing.T) {
 		}
 	})
 }
+
+// TestUserRelationsThroughTheGenericAPI: the generic link and update-link
+// of the same relations keep the rules of /users/{id}/...: the row within
+// the linked user's tenant, the dates in order.
+func TestUserRelationsThroughTheGenericAPI(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		leadID := e.userID(lead)
+		api := func(action string, data map[string]any) map[string]any {
+			return map[string]any{"action": action, "entity": "user_companies_rel", "id": leadID, "data": data}
+		}
+		e.run([]scenario{
+			{name: "generic link of a foreign company", method: "POST", path: "/api/", as: admin, status: 422,
+				body: api("link", map[string]any{"company_id": 3}), contains: []string{"outside the user's own customer group"}},
+			{name: "generic link of an own company", method: "POST", path: "/api/", as: admin, status: 201,
+				body: api("link", map[string]any{"company_id": 1, "valid_from": "2024-01-01"})},
+			{name: "update-link changes the dates", method: "POST", path: "/api/", as: admin, status: 200,
+				body:     api("update-link", map[string]any{"company_id": 1, "valid_to": "2024-06-30"}),
+				contains: []string{`"valid_from":"2024-01-01"`, `"valid_to":"2024-06-30"`}},
+			{name: "update-link keeps the dates in order", method: "POST", path: "/api/", as: admin, status: 422,
+				body: api("update-link", map[string]any{"company_id": 1, "valid_to": "2023-12-31"}), contains: []string{"valid_to"}},
+			{name: "update-link of a pair not linked", method: "POST", path: "/api/", as: admin, status: 404,
+				body: api("update-link", map[string]any{"company_id": 2, "valid_to": "2024-06-30"})},
+			{name: "update-link needs rights", method: "POST", path: "/api/", as: lead, status: 403,
+				body: api("update-link", map[string]any{"company_id": 1, "valid_to": "2024-07-31"})},
+			{name: "the relation as stored", method: "GET", path: fmt.Sprintf("/users/%d/companies", leadID), as: admin, status: 200,
+				contains: []string{`"valid_to":"2024-06-30"`, `"total":1`}},
+		})
+	})
+}

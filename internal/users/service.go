@@ -63,7 +63,11 @@ func New(d Deps) (*Service, error) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: d.DB, auth: d.Auth, engine: d.Engine, catalog: d.Catalog, outbox: d.Outbox, log: d.Log, now: d.Now}, nil
+	s := &Service{db: d.DB, auth: d.Auth, engine: d.Engine, catalog: d.Catalog, outbox: d.Outbox, log: d.Log, now: d.Now}
+	for _, r := range userRelations {
+		d.Engine.OnLink(r.api, s.relationTenantHook(r))
+	}
+	return s, nil
 }
 
 // MustNew is New for program start.
