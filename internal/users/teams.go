@@ -75,9 +75,6 @@ type TeamPage struct {
 	Total       int64
 }
 
-// likeEscaper makes a keyword literal inside a LIKE pattern (escape "!").
-var likeEscaper = strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
-
 // DefaultTeamPerPage is the team list's page size (specification).
 const DefaultTeamPerPage = 30
 
@@ -92,8 +89,8 @@ func (s *Service) Teams(ctx context.Context, q TeamListQuery) (*TeamPage, error)
 	q.Page = max(q.Page, 1)
 	where, args := []string{"1 = 1"}, []any{}
 	if k := strings.TrimSpace(q.Keyword); k != "" {
-		where = append(where, `LOWER(team_name) LIKE ? ESCAPE '!'`)
-		args = append(args, "%"+likeEscaper.Replace(strings.ToLower(k))+"%")
+		where = append(where, db.TextMatch(s.db.Dialect(), "team_name", false))
+		args = append(args, db.TextMatchArg(s.db.Dialect(), k, false))
 	}
 	if q.CompanyID > 0 {
 		where = append(where, `(team_for_all_customer = 1
