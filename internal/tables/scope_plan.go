@@ -34,6 +34,12 @@ const tenantShareTTL = 5 * time.Minute
 // rows.
 const walkFactor = 500
 
+// pageWalkLimit is the largest page the walkFactor rule is made for.
+// Beyond it (whole lists, exports) walking visits every index entry and
+// collecting sorts every row of the tenant; sorting costs more than a
+// probe per row, so walking wins once the tenant owns half the table.
+const pageWalkLimit = 1000
+
 type shareKey struct {
 	entity        string
 	customergroup int64
@@ -41,8 +47,8 @@ type shareKey struct {
 }
 
 type shareEntry struct {
-	large bool
-	until time.Time
+	mine, all int64
+	until     time.Time
 }
 
 // IsLargeTenant reports whether a tenant owning mine of all rows is better
@@ -51,43 +57,54 @@ func IsLargeTenant(mine, all int64) bool {
 	return all > 0 && float64(mine) >= math.Sqrt(walkFactor*float64(all))
 }
 
-// tenantShares caches, per entity and tenant, whether the tenant owns a
-// large share of the entity's rows.
+// WalkSortIndex reports whether a tenant owning mine of all rows is better
+// listed, limit rows at a time (0: no limit), by walking the sort index.
+func WalkSortIndex(mine, all int64, limit int) bool {
+	if limit > 0 && limit <= pageWalkLimit {
+		return IsLargeTenant(mine, all)
+	}
+	return all > 0 && mine*2 >= all
+}
+
+// tenantShares caches, per entity and tenant, how many of the entity's
+// rows the tenant owns.
 type tenantShares struct {
 	mu sync.Mutex
 	m  map[shareKey]shareEntry
 }
 
 // scopeFor returns the scope to list rows of ent with: correlated when the
-// database is SQLite, the page is sorted and limited, and the caller's
-// tenant owns a large share of the table.
+// database is SQLite and walking the sort index is the cheaper way to the
+// caller's rows (WalkSortIndex).
 func (e *Engine) scopeFor(ctx context.Context, q db.Querier, c *caller, p *listPlan) Scope {
 	sc := c.scope
-	if q.Dialect() != db.SQLite || !sc.limits(p.t.ent) || p.limit <= 0 || p.limit > 1000 {
+	if q.Dialect() != db.SQLite || !sc.limits(p.t.ent) {
 		return sc
 	}
-	large, err := e.largeTenant(ctx, q, sc, p.t.ent)
+	mine, all, err := e.tenantShare(ctx, q, sc, p.t.ent)
 	if err != nil {
 		e.log.WarnContext(ctx, "tables: measuring the tenant share failed; using the default plan", "entity", p.t.ent.Name, "error", err)
 		return sc
 	}
-	sc.correlate = large
+	sc.correlate = WalkSortIndex(mine, all, p.limit)
 	return sc
 }
 
-func (e *Engine) largeTenant(ctx context.Context, q db.Querier, sc Scope, ent *schema.Entity) (bool, error) {
+// tenantShare counts the rows of ent in the tenant of sc and in all,
+// measured once per tenantShareTTL.
+func (e *Engine) tenantShare(ctx context.Context, q db.Querier, sc Scope, ent *schema.Entity) (mine, all int64, err error) {
 	key := shareKey{ent.Name, sc.customergroup, sc.partnergroup}
 	now := e.now()
 	e.shares.mu.Lock()
 	entry, ok := e.shares.m[key]
 	e.shares.mu.Unlock()
 	if ok && now.Before(entry.until) {
-		return entry.large, nil
+		return entry.mine, entry.all, nil
 	}
 	s := newSource(e.env(), sc, ent)
 	where, err := s.where()
 	if err != nil {
-		return false, err
+		return 0, 0, err
 	}
 	var b sqlb
 	b.add("SELECT COUNT(*) FROM " + s.from())
@@ -95,19 +112,17 @@ func (e *Engine) largeTenant(ctx context.Context, q db.Querier, sc Scope, ent *s
 		b.add(" WHERE ").frag(where)
 	}
 	st := b.done()
-	var mine, all int64
 	if err := q.QueryRowContext(ctx, st.sql, st.args...).Scan(&mine); err != nil {
-		return false, fmt.Errorf("tables: count the tenant's %s: %w", ent.Name, err)
+		return 0, 0, fmt.Errorf("tables: count the tenant's %s: %w", ent.Name, err)
 	}
 	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+ident(ent.Table)).Scan(&all); err != nil {
-		return false, fmt.Errorf("tables: count %s: %w", ent.Name, err)
+		return 0, 0, fmt.Errorf("tables: count %s: %w", ent.Name, err)
 	}
-	large := IsLargeTenant(mine, all)
 	e.shares.mu.Lock()
 	if e.shares.m == nil {
 		e.shares.m = map[shareKey]shareEntry{}
 	}
-	e.shares.m[key] = shareEntry{large: large, until: now.Add(tenantShareTTL)}
+	e.shares.m[key] = shareEntry{mine: mine, all: all, until: now.Add(tenantShareTTL)}
 	e.shares.mu.Unlock()
-	return large, nil
+	return mine, all, nil
 }

@@ -79,4 +79,16 @@ func TestLargeTenantThreshold(t *testing.T) {
 			t.Errorf("IsLargeTenant(%d, %d) = %v, want %v", c.mine, c.all, got, c.large)
 		}
 	}
+	// Whole lists and exports walk the index only for a tenant owning half
+	// the table or more; pages follow IsLargeTenant.
+	for _, c := range []struct {
+		mine, all int64
+		limit     int
+		walk      bool
+	}{{100000, 100036, 100000, true}, {7100, 100000, 100000, false}, {7100, 100000, 50, true},
+		{50000, 100000, 0, true}, {49999, 100000, 0, false}, {12, 100036, 1000, false}, {0, 0, 0, false}} {
+		if got := tables.WalkSortIndex(c.mine, c.all, c.limit); got != c.walk {
+			t.Errorf("WalkSortIndex(%d, %d, %d) = %v, want %v", c.mine, c.all, c.limit, got, c.walk)
+		}
+	}
 }

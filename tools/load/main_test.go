@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -121,8 +123,14 @@ func TestDurationAndWarmup(t *testing.T) {
 	if took := time.Since(start); took < 400*time.Millisecond || took > 5*time.Second {
 		t.Errorf("took %s for 100ms warm-up and 300ms measurement", took)
 	}
-	if !strings.Contains(out.String(), "measured 0.3s after 100ms warm-up") {
-		t.Errorf("report: %s", out.String())
+	// The window measured is at least the 300 ms asked for; requests in
+	// flight when it closes may stretch it on a busy machine.
+	m := regexp.MustCompile(`measured (\d+\.\d)s after 100ms warm-up`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("report: %s", out.String())
+	}
+	if secs, _ := strconv.ParseFloat(m[1], 64); secs < 0.3 {
+		t.Errorf("measured %ss, asked for 0.3s: %s", m[1], out.String())
 	}
 }
 
