@@ -11,33 +11,43 @@ import "strings"
 // LikeEscape is the escape character of LikePattern patterns.
 const LikeEscape = `\`
 
-// TextMatch renders a case-insensitive match of expr against one
-// parameter, made by TextMatchArg from the same term and prefix: does the
-// text of expr contain the term (or, with prefix, start with it)?
+// TextMatch renders a case-insensitive match of expr against term: does
+// the text of expr contain term (or, with prefix, start with it)? It
+// returns the SQL, with one "?", and its parameter.
 //
 // PostgreSQL: LOWER(expr) LIKE ? ESCAPE '\' (LOWER folds every letter).
-// SQLite: pf_match(expr, ?, prefix), a function of this package
-// (sqlite_functions.go) that folds Unicode letters as PostgreSQL does,
-// where SQLite's own LOWER folds ASCII only; and unlike a LIKE against a
-// parameter it does not make SQLite re-plan the statement whenever the
-// term changes, so cached statements stay prepared.
-func TextMatch(d Dialect, expr string, prefix bool) string {
-	if d == SQLite {
-		p := "0"
-		if prefix {
-			p = "1"
-		}
-		return "pf_match(" + expr + ", ?, " + p + ")"
+// SQLite, whose LOWER folds ASCII letters only: an ASCII term is found with
+// instr(LOWER(expr), ?) — folding the text's ASCII letters is enough to
+// find an ASCII term — and any other term with pf_match, a function of
+// this package (sqlite_functions.go) that folds Unicode letters as
+// PostgreSQL does. Neither is a LIKE against a parameter, which would make
+// SQLite re-plan the statement whenever the term changes; the built-in
+// form stays in C for the common case of long scans (a count over a
+// tenant's rows).
+func TextMatch(d Dialect, expr, term string, prefix bool) (string, any) {
+	if d != SQLite {
+		return "LOWER(" + expr + ") LIKE ? ESCAPE '" + LikeEscape + "'", LikePattern(term, prefix)
 	}
-	return "LOWER(" + expr + ") LIKE ? ESCAPE '" + LikeEscape + "'"
+	folded := FoldText(term)
+	if isASCII(folded) {
+		if prefix {
+			return "instr(LOWER(" + expr + "), ?) = 1", folded
+		}
+		return "instr(LOWER(" + expr + "), ?) > 0", folded
+	}
+	if prefix {
+		return "pf_match(" + expr + ", ?, 1)", folded
+	}
+	return "pf_match(" + expr + ", ?, 0)", folded
 }
 
-// TextMatchArg is the parameter of TextMatch for term.
-func TextMatchArg(d Dialect, term string, prefix bool) string {
-	if d == SQLite {
-		return FoldText(term)
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
 	}
-	return LikePattern(term, prefix)
+	return true
 }
 
 // FoldText is the case folding of TextMatch: Unicode lower case.

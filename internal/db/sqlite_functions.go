@@ -23,7 +23,7 @@ var sqliteDriver = sync.OnceValue(func() *sqlite.Driver {
 
 // pfMatch(text, term, prefix) is 1 when text, folded by FoldText,
 // contains term (with prefix = 1: starts with term), else 0; NULL text
-// matches nothing. term comes folded (TextMatchArg). Numbers match by
+// matches nothing. term comes folded (TextMatch). Numbers match by
 // their text, as LIKE does.
 func pfMatch(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 	var text string

@@ -89,7 +89,8 @@ func compileCond(n *Node, cat *catalog, s *source) (frag, error) {
 			return frag{}, badValue
 		}
 		prefix, d := n.op == OpStartsWith, s.env.dialect
-		return frag{sql: db.TextMatch(d, x, prefix), args: append(ef.args, db.TextMatchArg(d, str, prefix))}, nil
+		match, arg := db.TextMatch(d, x, str, prefix)
+		return frag{sql: match, args: append(ef.args, arg)}, nil
 	case OpIn, OpNotIn:
 		return compileIn(n, c, ef, badValue)
 	case OpBetween:
@@ -233,7 +234,6 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 		return frag{}, filterErr("server.tables.filter.too_long", "max", fmt.Sprint(MaxFilterValueLen))
 	}
 	d := s.env.dialect
-	arg := db.TextMatchArg(d, keyword, false)
 	var alts []frag
 	for i := range cat.specs {
 		c := &cat.specs[i]
@@ -244,7 +244,8 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 		if err != nil {
 			return frag{}, err
 		}
-		alts = append(alts, frag{sql: db.TextMatch(d, ef.sql, false), args: append(append([]any{}, ef.args...), arg)})
+		match, arg := db.TextMatch(d, ef.sql, keyword, false)
+		alts = append(alts, frag{sql: match, args: append(append([]any{}, ef.args...), arg)})
 	}
 	return or(alts), nil
 }

@@ -148,7 +148,8 @@ func (e *Engine) optionsStatement(c *caller, target *schema.Entity, conds []frag
 			return frag{}, filterErr("server.tables.filter.too_long", "max", fmt.Sprint(MaxFilterValueLen))
 		}
 		d := s.env.dialect
-		parts = append(parts, frag{sql: db.TextMatch(d, label, false), args: []any{db.TextMatchArg(d, kw, false)}})
+		match, arg := db.TextMatch(d, label, kw, false)
+		parts = append(parts, frag{sql: match, args: []any{arg}})
 	}
 	w := and(parts...)
 	size := pageSize(q.PerPage)

@@ -89,8 +89,8 @@ func (s *Service) Teams(ctx context.Context, q TeamListQuery) (*TeamPage, error)
 	q.Page = max(q.Page, 1)
 	where, args := []string{"1 = 1"}, []any{}
 	if k := strings.TrimSpace(q.Keyword); k != "" {
-		where = append(where, db.TextMatch(s.db.Dialect(), "team_name", false))
-		args = append(args, db.TextMatchArg(s.db.Dialect(), k, false))
+		match, arg := db.TextMatch(s.db.Dialect(), "team_name", k, false)
+		where, args = append(where, match), append(args, arg)
 	}
 	if q.CompanyID > 0 {
 		where = append(where, `(team_for_all_customer = 1
