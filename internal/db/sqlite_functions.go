@@ -5,8 +5,9 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"modernc.org/sqlite"
 )
@@ -45,17 +46,43 @@ func pfMatch(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, erro
 	if !ok {
 		return nil, fmt.Errorf("pf_match: the term is %T, not text", args[1])
 	}
-	text = FoldText(text)
-	var found bool
-	if prefix, _ := args[2].(int64); prefix == 1 {
-		found = strings.HasPrefix(text, term)
-	} else {
-		found = strings.Contains(text, term)
-	}
-	if found {
+	prefix, _ := args[2].(int64)
+	if containsFolded(text, term, prefix == 1) {
 		return int64(1), nil
 	}
 	return int64(0), nil
+}
+
+// containsFolded reports whether text, folded rune by rune, contains the
+// folded term (with prefix: starts with it), without building the folded
+// text: the function runs once per row of a scan.
+func containsFolded(text, term string, prefix bool) bool {
+	if prefix {
+		return hasFoldedPrefix(text, term)
+	}
+	for i := 0; i < len(text); {
+		if hasFoldedPrefix(text[i:], term) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+	}
+	return term == ""
+}
+
+func hasFoldedPrefix(s, prefix string) bool {
+	for prefix != "" {
+		if s == "" {
+			return false
+		}
+		r, n := utf8.DecodeRuneInString(s)
+		p, m := utf8.DecodeRuneInString(prefix)
+		if unicode.ToLower(r) != p {
+			return false
+		}
+		s, prefix = s[n:], prefix[m:]
+	}
+	return true
 }
 
 // sqliteConnector opens connections of sqliteDriver for sql.OpenDB.

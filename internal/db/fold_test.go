@@ -1,0 +1,28 @@
+package db
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzContainsFolded: the allocation-free match of pf_match agrees with
+// folding the whole text and searching it.
+func FuzzContainsFolded(f *testing.F) {
+	for _, seed := range [][2]string{{"ÄRGER über Öl", "über"}, {"Müller GmbH", "müller"}, {"abc", ""}, {"", "a"}, {"ẞtraße", "ß"}} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, text, term string) {
+		if !utf8.ValidString(text) || !utf8.ValidString(term) {
+			return // SQLite hands the function valid UTF-8 text
+		}
+		folded := FoldText(term)
+		lower := FoldText(text)
+		if got, want := containsFolded(text, folded, false), strings.Contains(lower, folded); got != want {
+			t.Errorf("containsFolded(%q, %q) = %v, want %v", text, folded, got, want)
+		}
+		if got, want := containsFolded(text, folded, true), strings.HasPrefix(lower, folded); got != want {
+			t.Errorf("prefix containsFolded(%q, %q) = %v, want %v", text, folded, got, want)
+		}
+	})
+}
