@@ -2,6 +2,7 @@ package tables
 
 import (
 	"fmt"
+	"time"
 
 	"portfolio/internal/auth"
 	"portfolio/internal/schema"
@@ -47,8 +48,9 @@ func (s Scope) limits(e *schema.Entity) bool { return s.restricted && !e.Tenant.
 // caller's tenant, or the empty frag when nothing is limited. It is a
 // disjunction over the entity's tenant paths; each path becomes nested
 // "IN (SELECT ...)" sub-queries through its hops (foreign keys, has-many
-// relations, link tables), ending in one parameter: the group id.
-func (s Scope) cond(reg *schema.Registry, e *schema.Entity, alias string, n *aliases) (frag, error) {
+// relations, link tables valid today), ending in one parameter: the group
+// id.
+func (s Scope) cond(x *env, e *schema.Entity, alias string, n *aliases) (frag, error) {
 	if !s.limits(e) {
 		return frag{}, nil
 	}
@@ -58,11 +60,11 @@ func (s Scope) cond(reg *schema.Registry, e *schema.Entity, alias string, n *ali
 			return nil
 		}
 		for _, p := range paths {
-			hops, err := reg.Hops(e.Name, p, true)
+			hops, err := x.reg.Hops(e.Name, p, true)
 			if err != nil {
 				return fmt.Errorf("tables: tenant path of %s: %w", e.Name, err)
 			}
-			f, err := pathCond(reg, e, alias, hops, group, n, s.correlate)
+			f, err := pathCond(x, e, alias, hops, group, n, s.correlate)
 			if err != nil {
 				return err
 			}
@@ -80,7 +82,8 @@ func (s Scope) cond(reg *schema.Registry, e *schema.Entity, alias string, n *ali
 }
 
 // pathCond renders "the row of e aliased alias reaches group through hops".
-func pathCond(reg *schema.Registry, e *schema.Entity, alias string, hops []schema.Hop, group int64, n *aliases, correlate bool) (frag, error) {
+func pathCond(x *env, e *schema.Entity, alias string, hops []schema.Hop, group int64, n *aliases, correlate bool) (frag, error) {
+	reg := x.reg
 	if len(hops) == 0 {
 		return frag{sql: col(alias, e.PK) + " = ?", args: []any{group}}, nil
 	}
@@ -95,14 +98,14 @@ func pathCond(reg *schema.Registry, e *schema.Entity, alias string, hops []schem
 		}
 		if correlate {
 			a := n.next("s")
-			inner, err := pathCond(reg, next, a, hops[1:], group, n, correlate)
+			inner, err := pathCond(x, next, a, hops[1:], group, n, correlate)
 			if err != nil {
 				return frag{}, err
 			}
 			return frag{sql: "EXISTS (SELECT 1 FROM " + ident(next.Table) + " " + a + " WHERE " + col(a, next.PK) + " = " +
 				col(alias, h.Field) + " AND " + inner.sql + ")", args: inner.args}, nil
 		}
-		inner, err := subjectRows(reg, next, hops[1:], group, n)
+		inner, err := subjectRows(x, next, hops[1:], group, n)
 		if err != nil {
 			return frag{}, err
 		}
@@ -112,11 +115,11 @@ func pathCond(reg *schema.Registry, e *schema.Entity, alias string, hops []schem
 	if !ok {
 		return frag{}, fmt.Errorf("tables: %s has no relation %s", e.Name, h.Relation)
 	}
-	targets, err := subjectRows(reg, next, hops[1:], group, n)
+	targets, err := subjectRows(x, next, hops[1:], group, n)
 	if err != nil {
 		return frag{}, err
 	}
-	owners, err := ownersOf(reg, e, rel, targets, n)
+	owners, err := ownersOf(x, e, rel, targets, n)
 	if err != nil {
 		return frag{}, err
 	}
@@ -124,9 +127,9 @@ func pathCond(reg *schema.Registry, e *schema.Entity, alias string, hops []schem
 }
 
 // subjectRows renders "SELECT pk FROM e WHERE <reaches group through hops>".
-func subjectRows(reg *schema.Registry, e *schema.Entity, hops []schema.Hop, group int64, n *aliases) (frag, error) {
+func subjectRows(x *env, e *schema.Entity, hops []schema.Hop, group int64, n *aliases) (frag, error) {
 	a := n.next("s")
-	c, err := pathCond(reg, e, a, hops, group, n, false)
+	c, err := pathCond(x, e, a, hops, group, n, false)
 	if err != nil {
 		return frag{}, err
 	}
@@ -134,8 +137,11 @@ func subjectRows(reg *schema.Registry, e *schema.Entity, hops []schema.Hop, grou
 }
 
 // ownersOf renders the keys of owner rows whose relation rel holds one of
-// the target keys selected by targets.
-func ownersOf(reg *schema.Registry, owner *schema.Entity, rel *schema.Relation, targets frag, n *aliases) (frag, error) {
+// the target keys selected by targets. A link with a validity counts only
+// while it is valid: a partner who no longer manages a location no longer
+// sees it.
+func ownersOf(x *env, owner *schema.Entity, rel *schema.Relation, targets frag, n *aliases) (frag, error) {
+	reg := x.reg
 	switch rel.Kind {
 	case schema.ManyToMany:
 		l, ok := reg.Link(rel.Link)
@@ -144,8 +150,15 @@ func ownersOf(reg *schema.Registry, owner *schema.Entity, rel *schema.Relation, 
 		}
 		own, other, _ := l.End(owner.Name)
 		a := n.next("s")
-		return frag{sql: "SELECT " + col(a, own.Column) + " FROM " + ident(l.Table) + " " + a +
-			" WHERE " + col(a, other.Column) + " IN (" + targets.sql + ")", args: targets.args}, nil
+		f := frag{sql: "SELECT " + col(a, own.Column) + " FROM " + ident(l.Table) + " " + a +
+			" WHERE " + col(a, other.Column) + " IN (" + targets.sql + ")", args: targets.args}
+		if hasValidity(l) {
+			today := x.now.UTC()
+			f.sql += " AND (" + col(a, "valid_from") + " IS NULL OR " + col(a, "valid_from") + " < ?) AND (" +
+				col(a, "valid_to") + " IS NULL OR " + col(a, "valid_to") + " >= ?)"
+			f.args = append(f.args, today.AddDate(0, 0, 1).Format(time.DateOnly), today.Format(time.DateOnly))
+		}
+		return f, nil
 	case schema.HasMany:
 		// Walk the Via foreign keys from the target back to the owner.
 		cur, ok := reg.Entity(rel.Target)
@@ -165,4 +178,19 @@ func ownersOf(reg *schema.Registry, owner *schema.Entity, rel *schema.Relation, 
 		return keys, nil
 	}
 	return frag{}, fmt.Errorf("tables: relation %s of %s has unknown kind %q", rel.Name, owner.Name, rel.Kind)
+}
+
+// hasValidity reports whether link l has the valid_from and valid_to
+// attributes of a dated link.
+func hasValidity(l *schema.Link) bool {
+	var from, to bool
+	for i := range l.Attrs {
+		switch l.Attrs[i].Name {
+		case "valid_from":
+			from = true
+		case "valid_to":
+			to = true
+		}
+	}
+	return from && to
 }

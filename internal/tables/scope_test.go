@@ -3,8 +3,10 @@ package tables_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"testing"
+	"time"
 
 	"portfolio/internal/access"
 	"portfolio/internal/auth"
@@ -71,6 +73,39 @@ func TestScopeOfEveryEntity(t *testing.T) {
 						t.Fatalf("%s reads %s: %v", who, rel.APIName(ent.Name), err)
 					}
 				}
+			}
+		}
+	})
+}
+
+// TestTenantLinksCountWhileValid: a partner user sees a location through
+// its partner company's link only while the link is valid: not before it
+// starts, not after it ends.
+func TestTenantLinksCountWhileValid(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		s := newSampler(e, t)
+		partnerType := s.ensure("partnertype")
+		today := time.Now().UTC()
+		day := func(offset int) string { return today.AddDate(0, 0, offset).Format(time.DateOnly) }
+		cases := []struct {
+			name     string
+			from, to any
+			visible  bool
+		}{
+			{"open-ended since 2020", "2020-01-01", nil, true},
+			{"ends today", "2020-01-01", day(0), true},
+			{"starts today", day(0), nil, true},
+			{"ended yesterday", "2020-01-01", day(-1), false},
+			{"starts tomorrow", day(1), nil, false},
+		}
+		for _, c := range cases {
+			loc := s.fresh("location", obj{"company_id": 3, "location_name": "Partnerobjekt " + c.name})
+			e.mustOK(admin, obj{"action": "link", "entity": "location_partnercompany_rel", "id": loc,
+				"data": obj{"partnercompany_id": 1, "partnertype_id": partnerType, "valid_from": c.from, "valid_to": c.to}})
+			res := e.api(partner, obj{"action": "read", "entity": "location", "id": loc})
+			if got := res.Status == http.StatusOK; got != c.visible {
+				t.Errorf("%s: partner reads the location: %d %s, want visible %v", c.name, res.Status, res.Body, c.visible)
 			}
 		}
 	})

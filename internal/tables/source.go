@@ -53,7 +53,7 @@ func newSource(x *env, sc Scope, e *schema.Entity) *source {
 // where renders the conditions of the source: the tenant scope of the base
 // rows and the fixed conditions (a relation's owner).
 func (s *source) where() (frag, error) {
-	sc, err := s.scope.cond(s.env.reg, s.base, s.alias, s.n)
+	sc, err := s.scope.cond(s.env, s.base, s.alias, s.n)
 	if err != nil {
 		return frag{}, err
 	}
@@ -237,7 +237,7 @@ func (s *source) relationRows(ownerAlias string, owner *schema.Entity, rel *sche
 		return frag{}, "", "", fmt.Errorf("tables: unknown entity %s", rel.Target)
 	}
 	x := s.n.next("r")
-	sc, err := s.scope.cond(s.env.reg, target, x, s.n)
+	sc, err := s.scope.cond(s.env, target, x, s.n)
 	if err != nil {
 		return frag{}, "", "", err
 	}
