@@ -531,6 +531,16 @@ func (b *tenantBuilder) linkData(ent *schema.Entity, rel *schema.Relation, other
 			data[f.Name] = b.s.value(ent, f, false)
 		}
 	}
+	// A dated link reaches its tenant only while valid: make it valid
+	// today, whatever dates the sampler would pick.
+	for i := range l.Attrs {
+		switch l.Attrs[i].Name {
+		case "valid_from":
+			data["valid_from"] = "2020-01-01"
+		case "valid_to":
+			delete(data, "valid_to")
+		}
+	}
 	return data
 }
 
