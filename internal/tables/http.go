@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/httpapi"
@@ -240,6 +241,28 @@ func (h *handler) streamList(w http.ResponseWriter, r *http.Request, cur *Cursor
 	})
 }
 
+// streamBuffer is the scratch space of one streamed answer: the response
+// buffer and the encoding buffer of one row.
+type streamBuffer struct {
+	w   *bufio.Writer
+	row []byte
+}
+
+// streamBuffers recycles stream buffers between answers: a page of 50 rows
+// would otherwise allocate a 32 KiB buffer per request, most of what a
+// list request allocates. Only scratch memory lives here.
+var streamBuffers = sync.Pool{New: func() any {
+	return newStreamBuffer()
+}}
+
+// maxPooledRow bounds the row buffer kept for the next answer (a row with a
+// long HTML text should not pin its buffer).
+const maxPooledRow = 64 << 10
+
+func newStreamBuffer() *streamBuffer {
+	return &streamBuffer{w: bufio.NewWriterSize(nil, 32<<10), row: make([]byte, 0, 2048)}
+}
+
 // stream writes head, the cursor's rows as JSON objects separated by
 // commas, and tail(page), row by row as the cursor reads them, flushing
 // every flushEvery rows: memory stays flat whatever the page size. Once
@@ -255,9 +278,17 @@ func stream(w http.ResponseWriter, r *http.Request, log *slog.Logger, cur *Curso
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	bw := bufio.NewWriterSize(w, 32<<10)
+	sb := streamBuffers.Get().(*streamBuffer)
+	defer streamBuffers.Put(sb)
+	bw, buf := sb.w, sb.row[:0]
+	bw.Reset(w)
+	defer bw.Reset(nil) // the pooled writer must not keep the response alive
+	defer func() {
+		if cap(buf) <= maxPooledRow {
+			sb.row = buf[:0]
+		}
+	}()
 	bw.WriteString(head)
-	buf := make([]byte, 0, 2048)
 	for cur.Next() {
 		if cur.Rows() > 1 {
 			bw.WriteByte(',')
