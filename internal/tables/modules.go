@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"portfolio/internal/apperr"
@@ -178,13 +179,15 @@ func (e *Engine) UnlinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) error
 	return e.record(ctx, tx, c, historyUnlink, t.owner, cmd.OwnerID, map[string][2]any{t.rel.Name: {historyValue(which.args[0]), nil}})
 }
 
-// ChangeLinkIn changes the attributes of an existing link (a pair of a
-// link without its own key, named in Data by the other end's key) inside
-// tx: attributes not sent keep their stored values, null clears one; the
+// ChangeLinkIn changes the attributes of an existing link inside tx. Data
+// names the link by its own key where it has one (contract_area_id), else
+// by the other end's key; the other end itself cannot change (422).
+// Attributes not sent keep their stored values, null clears one; the
 // result is validated like a new link (valid_to not before valid_from,
-// references visible). The answer is the link row; a change writes the
-// owner's history as update {"<relation>": [old row, new row]}, no change
-// writes nothing. An unknown pair answers 404 server.tables.not_linked.
+// references visible, the relation's link hook). The answer is the link
+// row; a change writes the owner's history as update {"<relation>": [old
+// row, new row]}, no change writes nothing. An unknown link answers 404
+// server.tables.not_linked.
 func (e *Engine) ChangeLinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (json.RawMessage, error) {
 	c, err := e.callerOf(ctx)
 	if err != nil {
@@ -194,25 +197,28 @@ func (e *Engine) ChangeLinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (
 	if err != nil {
 		return nil, err
 	}
-	if t.link.ID != "" {
-		return nil, apperr.Validation(apperr.FieldError{Field: "entity", Key: "server.tables.not_linkable", Type: "value_error",
-			Args: map[string]string{"field": "entity"}})
-	}
-	otherID, err := idValue(cmd.Data[other.Column])
-	if err != nil {
-		return nil, apperr.Validation(apperr.FieldError{Field: other.Column, Key: "validation.required", Type: "missing",
-			Args: map[string]string{"field": other.Column}})
-	}
-	stored, err := e.linkAttrs(ctx, tx, t.link, own, other, cmd.OwnerID, otherID)
+	sel, err := linkSelector(t.link, other, cmd.Data)
 	if err != nil {
 		return nil, err
 	}
-	merged := map[string]any{}
+	stored, otherID, err := e.linkAttrs(ctx, tx, t.link, own, other, cmd.OwnerID, sel)
+	if err != nil {
+		return nil, err
+	}
+	if raw, ok := cmd.Data[other.Column]; ok {
+		if sent, err := idValue(raw); err != nil || sent != otherID {
+			return nil, apperr.Validation(apperr.FieldError{Field: other.Column, Key: "validation.not_writable", Type: "not_writable",
+				Args: map[string]string{"field": other.Column}})
+		}
+	}
+	merged := map[string]any{other.Column: otherID}
 	for k, v := range stored {
 		merged[k] = historyValue(v)
 	}
 	for k, v := range cmd.Data {
-		merged[k] = v
+		if k != t.link.ID {
+			merged[k] = v
+		}
 	}
 	labels, err := e.messageLabels(ctx, t.owner)
 	if err != nil {
@@ -226,6 +232,9 @@ func (e *Engine) ChangeLinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (
 		return nil, err
 	}
 	before, after := map[string]any{other.Column: otherID}, map[string]any{other.Column: otherID}
+	if t.link.ID != "" {
+		after[t.link.ID] = sel.args[0]
+	}
 	var sets []string
 	var args []any
 	changed := false
@@ -251,7 +260,7 @@ func (e *Engine) ChangeLinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (
 		return out, nil
 	}
 	_, err = tx.ExecContext(ctx, "UPDATE "+ident(t.link.Table)+" SET "+strings.Join(sets, ", ")+" WHERE "+
-		ident(own.Column)+" = ? AND "+ident(other.Column)+" = ?", append(args, cmd.OwnerID, otherID)...)
+		ident(own.Column)+" = ? AND "+sel.sql, append(append(args, cmd.OwnerID), sel.args...)...)
 	if err != nil {
 		return nil, linkError(t.link, err)
 	}
@@ -274,10 +283,11 @@ func (e *Engine) ChangeLink(ctx context.Context, cmd LinkCommand) (*WriteAnswer,
 	return &WriteAnswer{Data: out}, nil
 }
 
-// linkAttrs reads the attributes of the link of a pair (404 when the pair
-// is not linked).
-func (e *Engine) linkAttrs(ctx context.Context, q db.Querier, l *schema.Link, own, other schema.LinkEnd, ownerID, otherID int64) (validate.Record, error) {
-	cols := []string{"1"}
+// linkAttrs reads the link of owner selected by sel (the link's own key,
+// or the other end's key for a link without one): its attributes and the
+// other end's key; 404 when there is none.
+func (e *Engine) linkAttrs(ctx context.Context, q db.Querier, l *schema.Link, own, other schema.LinkEnd, ownerID int64, sel frag) (validate.Record, int64, error) {
+	cols := []string{ident(other.Column)}
 	for i := range l.Attrs {
 		cols = append(cols, ident(l.Attrs[i].Name))
 	}
@@ -287,23 +297,27 @@ func (e *Engine) linkAttrs(ctx context.Context, q db.Querier, l *schema.Link, ow
 		dst[i] = &raw[i]
 	}
 	rows, err := q.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+ident(l.Table)+" WHERE "+
-		ident(own.Column)+" = ? AND "+ident(other.Column)+" = ?", ownerID, otherID)
+		ident(own.Column)+" = ? AND "+sel.sql, append([]any{ownerID}, sel.args...)...)
 	if err != nil {
-		return nil, fmt.Errorf("tables: read link %s: %w", l.Table, err)
+		return nil, 0, fmt.Errorf("tables: read link %s: %w", l.Table, err)
 	}
 	defer rows.Close()
 	if !rows.Next() {
 		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("tables: read link %s: %w", l.Table, err)
+			return nil, 0, fmt.Errorf("tables: read link %s: %w", l.Table, err)
 		}
-		return nil, apperr.NotFound("server.tables.not_linked")
+		return nil, 0, apperr.NotFound("server.tables.not_linked")
 	}
 	if err := rows.Scan(dst...); err != nil {
-		return nil, fmt.Errorf("tables: read link %s: %w", l.Table, err)
+		return nil, 0, fmt.Errorf("tables: read link %s: %w", l.Table, err)
+	}
+	otherID, err := strconv.ParseInt(string(raw[0]), 10, 64)
+	if err != nil {
+		return nil, 0, fmt.Errorf("tables: read link %s: other key %q: %w", l.Table, raw[0], err)
 	}
 	rec := validate.Record{}
 	for i := range l.Attrs {
 		rec[l.Attrs[i].Name] = plainValue(l.Attrs[i].Type, raw[i+1])
 	}
-	return rec, rows.Err()
+	return rec, otherID, rows.Err()
 }

@@ -103,6 +103,24 @@ func TestLinks(t *testing.T) {
 			{name: "history records links", as: admin, body: obj{"action": "history", "entity": "pos", "id": pos}, status: 200,
 				want: []string{`"trackrecord_type":"unlink"`, `"trackrecord_type":"link"`, `"trackrecord_type":"create"`}},
 		})
+		// A link with a key of its own changes by that key; its other end
+		// stays.
+		linkID := id(e.mustOK(admin, link("contract_area_rel", contract, obj{"area_id": s.fresh("area", nil), "usagetype_id": usage,
+			"rentalspace_value": 10, "allocationspace_value": 5, "valid_from": "2024-01-01", "mainusage": 0})), "contract_area_id")
+		change := func(data obj) obj {
+			return obj{"action": "update-link", "entity": "contract_area_rel", "id": contract, "data": data}
+		}
+		e.run(t, []scenario{
+			{name: "update-link by the link's key", as: admin, body: change(obj{"contract_area_id": linkID, "rentalspace_value": 12.5}), status: 200,
+				want: []string{`"rentalspace_value":12.5`, `"allocationspace_value":5`, fmt.Sprintf(`"contract_area_id":%d`, linkID)}},
+			{name: "the change is stored", as: admin, body: relRead("contract_area_rel", "contract_id", contract), status: 200,
+				want: []string{`"rentalspace_value":12.5`}},
+			{name: "update-link cannot move the other end", as: admin, body: change(obj{"contract_area_id": linkID, "area_id": area}), status: 422,
+				want: []string{`"loc":["body","area_id"]`}},
+			{name: "update-link keeps the rules", as: admin, body: change(obj{"contract_area_id": linkID, "valid_to": "2023-12-31"}), status: 422,
+				want: []string{`"loc":["body","valid_to"]`}},
+			{name: "update-link of a missing link", as: admin, body: change(obj{"contract_area_id": 999999, "rentalspace_value": 1}), status: 404},
+		})
 		// The link's own history comes newest first.
 		res := e.api(admin, obj{"action": "history", "entity": "pos", "id": pos})
 		body := string(res.Body)
