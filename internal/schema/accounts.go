@@ -159,7 +159,8 @@ func accounts() ([]Entity, []Link) {
 				multi("partnercompany_id", "partnercompany", "partnercompanies").
 					showWhen(AnyOf(internal, In("firmengroup_type", Int(0)))).
 					requiredWhen(In("firmengroup_type", Int(0))).
-					where("partnergroup_id", "partnergroup_id"),
+					// Internal users (no partner group) may get any partner company.
+					whereIfFilled("partnergroup_id", "partnergroup_id"),
 				ref("customergroup_id", "customergroup").showWhen(In("firmengroup_type", Int(1))),
 				ref("company_id", "company").showWhen(In("firmengroup_type", Int(1))).
 					where("customergroup_id", "customergroup_id"),

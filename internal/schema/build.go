@@ -131,6 +131,12 @@ func (f Field) where(target, source string) Field {
 	return f
 }
 
+// whereIfFilled narrows by source only while source has a value.
+func (f Field) whereIfFilled(target, source string) Field {
+	f.OptionsWhere = append(append([]Match(nil), f.OptionsWhere...), Match{Target: target, Source: source, IfFilled: true})
+	return f
+}
+
 func (f Field) whereValue(target string, v Literal) Field {
 	f.OptionsWhere = append(append([]Match(nil), f.OptionsWhere...), Match{Target: target, Value: v})
 	return f

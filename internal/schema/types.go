@@ -188,6 +188,9 @@ type Match struct {
 	Target string  `json:"target"`
 	Source string  `json:"source,omitempty"`
 	Value  Literal `json:"value,omitzero"`
+	// IfFilled narrows only while Source has a value; an empty Source
+	// offers every row (otherwise an empty Source offers none).
+	IfFilled bool `json:"if_filled,omitempty"`
 }
 
 // Field is one attribute of an entity or of a link table.

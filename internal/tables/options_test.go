@@ -95,6 +95,15 @@ func TestOptions(t *testing.T) {
 			t.Fatalf("contact persons without a company: %v", got.Data)
 		}
 
+		// A narrowing that holds only while its sibling is filled: an
+		// internal user (no partner group) may get any partner company.
+		same("partner companies of a user without a partner group",
+			ids(e.options(admin, "user", "partnercompany_id", obj{}, all, http.StatusOK)),
+			sqlIDs(`SELECT partnercompany_id FROM partnercompany`))
+		same("partner companies of partner group 1",
+			ids(e.options(admin, "user", "partnercompany_id", obj{"partnergroup_id": 1}, all, http.StatusOK)),
+			sqlIDs(`SELECT partnercompany_id FROM partnercompany WHERE partnergroup_id = 1`))
+
 		// The tenant: an external lead is offered only the companies of
 		// customer group 1.
 		same("companies for lead@", ids(e.options(lead, "pos", "company_id", nil, all, http.StatusOK)),

@@ -145,6 +145,8 @@ func optionConds(f *schema.Field, target *schema.Entity, rec validate.Record) ([
 		}
 		ids, isList := v.([]int64)
 		switch {
+		case validate.Empty(v) && m.IfFilled:
+			continue
 		case validate.Empty(v):
 			return nil, false
 		case isList:
