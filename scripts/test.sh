@@ -67,6 +67,7 @@ test_e2e() {
   section "Build: SPA and binary"
   (cd web && npm run build && npm run bundle-size)
   go build -o bin/portfolio ./cmd/portfolio
+  go build -o bin/mailcatcher ./tools/mailcatcher
   section "Web: browser tests (Chromium)"
   (cd web && npm run e2e)
 }

@@ -26,6 +26,16 @@ const BINARY = process.env.PORTFOLIO_BINARY ?? '../bin/portfolio';
  */
 const SCALE = process.env.PORTFOLIO_E2E_SCALE === '1';
 const SCALE_SEED = SCALE ? ` && ${BINARY} seed --data-dir "${DATA_DIR}" --scale 100000 --scale-group 1` : '';
+/**
+ * The test SMTP server (tools/mailcatcher, built to ../bin/mailcatcher): the
+ * server delivers to it, the specs read what arrived from
+ * PORTFOLIO_E2E_MAIL_URL/messages?to=<address>.
+ */
+const MAILCATCHER = process.env.PORTFOLIO_MAILCATCHER_BINARY ?? '../bin/mailcatcher';
+const SMTP_PORT = PORT + 1;
+const MAIL_HTTP_PORT = PORT + 2;
+if (!EXTERNAL_URL) process.env.PORTFOLIO_E2E_MAIL_URL ??= `http://127.0.0.1:${MAIL_HTTP_PORT}`;
+const MAIL_FLAGS = `--smtp-host 127.0.0.1 --smtp-port ${SMTP_PORT} --smtp-tls none --public-url ${BASE_URL}`;
 
 export default defineConfig({
   testDir: './e2e',
@@ -54,12 +64,22 @@ export default defineConfig({
   },
   webServer: EXTERNAL_URL
     ? undefined
-    : {
-        command: `${BINARY} seed --demo --data-dir "${DATA_DIR}"${SCALE_SEED} && exec ${BINARY} serve --addr 127.0.0.1:${PORT} --data-dir "${DATA_DIR}" --access-token-ttl 8s --log-level warn`,
-        url: `${BASE_URL}/readyz`,
-        reuseExistingServer: false,
-        timeout: SCALE ? 300_000 : 120_000,
-        stdout: 'ignore',
-        stderr: 'pipe',
-      },
+    : [
+        {
+          command: `exec ${MAILCATCHER} -smtp 127.0.0.1:${SMTP_PORT} -http 127.0.0.1:${MAIL_HTTP_PORT}`,
+          url: `http://127.0.0.1:${MAIL_HTTP_PORT}/healthz`,
+          reuseExistingServer: false,
+          timeout: 30_000,
+          stdout: 'ignore',
+          stderr: 'ignore',
+        },
+        {
+          command: `${BINARY} seed --demo --data-dir "${DATA_DIR}"${SCALE_SEED} && exec ${BINARY} serve --addr 127.0.0.1:${PORT} --data-dir "${DATA_DIR}" --access-token-ttl 8s --log-level warn ${MAIL_FLAGS}`,
+          url: `${BASE_URL}/readyz`,
+          reuseExistingServer: false,
+          timeout: SCALE ? 300_000 : 120_000,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+      ],
 });

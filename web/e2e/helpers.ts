@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'Demo-Password-1';
 export const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
@@ -22,4 +22,21 @@ export async function snap(page: Page, name: string): Promise<void> {
 
 export function mainMenu(page: Page) {
   return page.getByRole('navigation', { name: /Main menu|Hauptmenü|Menu principal/ });
+}
+
+/** One message the test SMTP server (tools/mailcatcher) received. */
+export interface CaughtMail {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  received_at: string;
+}
+
+/** The messages the test SMTP server at `mailUrl` received for `to`. */
+export async function mailTo(request: APIRequestContext, mailUrl: string, to: string): Promise<CaughtMail[]> {
+  const answer = await request.get(`${mailUrl}/messages`, { params: { to } });
+  expect(answer.status()).toBe(200);
+  return (await answer.json()) as CaughtMail[];
 }

@@ -41,6 +41,20 @@ const tableListPage = page(() => import('../features/tables/components/table-lis
 const tableRecordPage = page(() => import('../features/tables/components/record-page'));
 const tablePopupPage = page(() => import('../features/tables/components/popup-page'));
 
+/** The custom user and team screens (issue 7); the user page gets the generic relation tabs. */
+const userListPage = page(() => import('../features/users/components/user-list-page'));
+const userPage = {
+  lazy: async () => {
+    const [{ default: UserPage }, { RelationTabs }] = await Promise.all([
+      importWithTimeout(() => import('../features/users/components/user-page')),
+      importWithTimeout(() => import('../features/tables/components/relation-tabs')),
+    ]);
+    return { Component: () => <UserPage relationTabs={RelationTabs} /> };
+  },
+};
+const teamListPage = page(() => import('../features/users/components/team-list-page'));
+const teamPage = page(() => import('../features/users/components/team-page'));
+
 /**
  * Every route of the product. Pages are lazy chunks; the layout is chosen per
  * route: full for authentication, status and popup pages, otherwise the
@@ -134,6 +148,12 @@ export const routes: RouteObject[] = [
                     namedScreen('screen.contradictionpackage_create'),
                     'contradictionpackage',
                   ),
+                  tableRoute('table/user', 'list', userListPage, 'user'),
+                  tableRoute('table/user/create', 'create', userListPage, 'user'),
+                  tableRoute('table/user/view/:id', 'view', userPage, 'user'),
+                  tableRoute('table/team', 'list', teamListPage, 'team'),
+                  tableRoute('table/team/create', 'create', teamPage, 'team'),
+                  tableRoute('table/team/view/:id', 'view', teamPage, 'team'),
                   tableRoute('table/:table', 'list', tableListPage),
                   tableRoute('table/:table/view/:id', 'view', tableRecordPage),
                   tableRoute('table/:table/create', 'create', tableRecordPage),
