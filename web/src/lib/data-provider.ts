@@ -104,6 +104,30 @@ export function historyEntry(row: Row): HistoryEntry {
 
 export type ExportFormat = 'csv' | 'xlsx';
 
+/** What the options of a list field are asked for. */
+export interface OptionsParams {
+  /** The list field of `entity`. */
+  field: string;
+  /** The record being edited: the server narrows by its sibling fields. */
+  data?: Record<string, unknown>;
+  /** Keyword (2+ characters, else ignored). */
+  search?: string;
+  perPage?: number;
+  page?: number;
+}
+
+/** One option of a list field: the referenced row's id and its label. */
+export interface OptionItem {
+  value: number | string;
+  label: string;
+}
+
+/** The answer of the options action. */
+export interface OptionsAnswer {
+  data: OptionItem[];
+  has_more: boolean;
+}
+
 const API_PATH = (entity: string) => `/api/?${encodeURIComponent(entity)}`;
 
 /** The read-rich body of list params. */
@@ -131,6 +155,25 @@ export const dataProvider = {
   /** A page of rows (entity or relation API name). */
   list(entity: string, params: ListParams = {}, signal?: AbortSignal): Promise<ListAnswer> {
     return api.post<ListAnswer>(API_PATH(entity), listBody(entity, params), { signal });
+  },
+
+  /**
+   * The options of list field `field` of `entity` (the entity being edited,
+   * or listed for a filter): the server applies the field's narrowing by the
+   * record's sibling fields and the caller's limits, and allows it to anyone
+   * who may list, read, create or update `entity`.
+   */
+  options(entity: string, params: OptionsParams, signal?: AbortSignal): Promise<OptionsAnswer> {
+    const body: Record<string, unknown> = {
+      action: 'options',
+      entity,
+      field: params.field,
+      data: params.data ?? {},
+      per_page: params.perPage ?? 50,
+      current_page: params.page ?? 1,
+    };
+    if (params.search && params.search.trim().length >= 2) body.filter_all = params.search.trim();
+    return api.post<OptionsAnswer>(API_PATH(entity), body, { signal });
   },
 
   /** One record with its definition. */
@@ -183,6 +226,16 @@ export const dataProvider = {
    */
   link(relationApi: string, ownerId: number | string, data: Record<string, unknown>): Promise<unknown> {
     return api.post(API_PATH(relationApi), { action: 'link', entity: relationApi, id: Number(ownerId), data });
+  },
+
+  /**
+   * Changes the attributes of an existing link (valid_from, valid_to,
+   * comment, ...): data names the other end's key and the attributes;
+   * attributes not sent keep their values, null clears one. Only links
+   * without a key of their own (the server answers 422 for the others).
+   */
+  updateLink(relationApi: string, ownerId: number | string, data: Record<string, unknown>): Promise<{ data: Row }> {
+    return api.post<{ data: Row }>(API_PATH(relationApi), { action: 'update-link', entity: relationApi, id: Number(ownerId), data });
   },
 
   /** Ends a link: by the other end's key, or by the link's own key. */

@@ -69,7 +69,7 @@ export interface RefDefinition {
   table: string;
   key: string;
   label: string[];
-  where?: { target: string; source?: string; value?: Literal }[];
+  where?: { target: string; source?: string; value?: Literal; if_filled?: boolean }[];
 }
 
 export interface FieldOption {

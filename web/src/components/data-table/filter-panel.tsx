@@ -66,6 +66,8 @@ interface FieldFilterProps {
   attr: AttributeDefinition;
   filters: FilterCondition[];
   onChange: (filters: FilterCondition[]) => void;
+  /** The entity listed. */
+  entity?: string;
 }
 
 function NumberRange({ attr, filters, onChange }: FieldFilterProps) {
@@ -135,17 +137,24 @@ function DateRange({ attr, filters, onChange }: FieldFilterProps) {
   );
 }
 
-function ListFilter({ attr, filters, onChange }: FieldFilterProps) {
+function ListFilter({ attr, filters, onChange, entity }: FieldFilterProps) {
   const { t } = useTranslation();
   const current = condition(filters, attr.attribute, 'in');
   const ids = Array.isArray(current?.value) ? current.value.map(Number) : [];
   if (!attr.ref) return null;
+  // A filter has no record: a field narrowed by a sibling would offer
+  // nothing, so it lists the referenced rows without that narrowing (its
+  // generic list); every other list field asks the options action as a field
+  // of the listed entity.
+  const bySibling = attr.ref.where?.some((m) => m.source !== undefined) ?? false;
+  const refDef = bySibling ? { ...attr.ref, where: attr.ref.where?.filter((m) => m.source === undefined) } : attr.ref;
   return (
     <RemoteSelect
-      refDef={attr.ref}
+      refDef={refDef}
       label={attr.attribute_i18n}
       multiple
       value={ids}
+      source={entity && !bySibling ? { entity, field: attr.attribute } : undefined}
       nothingFound={t('form.not_available', { field: attr.attribute_i18n })}
       onChange={(next) => {
         const list = Array.isArray(next) ? next : next === null ? [] : [next];
@@ -197,6 +206,8 @@ function YesNoFilter({ attr, filters, onChange }: FieldFilterProps) {
 }
 
 export interface FilterPanelProps {
+  /** The entity listed: list filters offer the options of its fields (the options action). */
+  entity?: string;
   attributes: AttributeDefinition[];
   filters: FilterCondition[];
   onChange: (filters: FilterCondition[]) => void;
@@ -205,14 +216,14 @@ export interface FilterPanelProps {
 }
 
 /** The filter panel, built from the field kinds of the definition. */
-export function FilterPanel({ attributes, filters, onChange }: FilterPanelProps) {
+export function FilterPanel({ entity, attributes, filters, onChange }: FilterPanelProps) {
   const { t } = useTranslation();
   const fields = attributes.filter((a) => filterKindOf(a) !== null);
   return (
     <Paper withBorder p="sm" radius="sm" role="search" aria-label={t('grid.filters')}>
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3, lg: 4 }} spacing="sm" verticalSpacing="xs">
         {fields.map((attr) => {
-          const props = { attr, filters, onChange };
+          const props = { attr, filters, onChange, entity };
           switch (filterKindOf(attr)) {
             case 'text':
               return <DebouncedText key={attr.attribute} {...props} />;

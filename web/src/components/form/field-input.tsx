@@ -62,6 +62,8 @@ export interface FieldInputProps {
   services?: FormServices;
   onOptions?: (count: number) => void;
   setValue: (field: string, value: unknown) => void;
+  /** The entity the record belongs to: list fields ask the server for their options as its fields. */
+  entity?: string;
 }
 
 function optionValue(options: readonly { value: Literal }[] | undefined, text: string | null): Literal | null {
@@ -178,7 +180,8 @@ function FileField({ attr, value, onChange, error, required, readOnly }: FieldIn
 /** The input of one field, chosen by its kind (attribute_datatype_hint). */
 export function FieldInput(props: FieldInputProps) {
   const { t, i18n } = useTranslation();
-  const { attr, value, onChange, onBlur, error, required, readOnly, values, row, unitAttr, unitError, onUnitChange, services, onOptions, setValue } = props;
+  const { attr, value, onChange, onBlur, error, required, readOnly, values, row, unitAttr, unitError, onUnitChange, services, onOptions, setValue, entity } =
+    props;
   const [picked, setPicked] = useState<Record<string, string>>({});
   const label = attr.attribute_i18n;
   const common = { label, error, required, readOnly, onBlur, 'data-field': attr.attribute, variant: readOnly ? 'filled' : undefined } as const;
@@ -201,6 +204,7 @@ export function FieldInput(props: FieldInputProps) {
             }}
             knownLabels={knownLabels(attr, value, row, picked)}
             extraOptions={extra}
+            source={entity ? { entity, field: attr.attribute } : undefined}
             record={values}
             error={error}
             required={required}

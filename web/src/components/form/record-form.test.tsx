@@ -193,7 +193,7 @@ describe('the generic form', () => {
       company_id: 2,
       team_ids: [7],
     });
-  });
+  }, 40_000); // many typed inputs: slow on a busy machine
 
   it('shows client messages on their fields: required, max, conditional requirement, date_after, unit selector', async () => {
     serve();
@@ -215,7 +215,7 @@ describe('the generic form', () => {
     expect(screen.getByText('Unit is required')).toBeInTheDocument();
     await user.type(screen.getByRole('textbox', { name: /^Percent change/ }), '1');
     expect(screen.queryByText('Point change is required')).toBeNull();
-  });
+  }, 40_000); // many typed inputs: slow on a busy machine
 
   it('says "{field} is not available" when a list is empty', async () => {
     mockFetch(() => json(200, { data: { data: [], current_page: 1, per_page: 50, from: null, to: null, has_more: false }, attributes: [] }));

@@ -13,6 +13,11 @@ export interface RecordFormProps {
   services?: FormServices;
   /** Columns of the grid (1 in modals and popups). */
   columns?: number;
+  /**
+   * The entity (or relation, for a link's attributes) the record belongs to:
+   * its list fields take their options from the server's options action.
+   */
+  entity?: string;
 }
 
 const WIDE_KINDS = new Set(['textarea', 'html']);
@@ -34,7 +39,7 @@ export function optionsFilledFields(attrs: readonly AttributeDefinition[]): Set<
 }
 
 /** The fields of a generic form, in definition order, honouring visibility, read-only and rules. */
-export function RecordForm({ form, row, services, columns = 2 }: RecordFormProps) {
+export function RecordForm({ form, row, services, columns = 2, entity }: RecordFormProps) {
   const { i18n } = useTranslation();
   const { attributes, values, errors, env, mode } = form;
   const creating = mode === 'create';
@@ -71,6 +76,7 @@ export function RecordForm({ form, row, services, columns = 2 }: RecordFormProps
                 services={services}
                 onOptions={needOptions.has(attr.attribute) ? (count) => form.reportOptions(attr.attribute, count) : undefined}
                 setValue={form.setValue}
+                entity={entity}
               />
             </div>
           );

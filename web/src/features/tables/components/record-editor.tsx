@@ -36,6 +36,8 @@ export interface RecordEditorProps {
   onReload?: () => Promise<Row | null | undefined>;
   /** Rendered inside another form: the accessible name of the sub-form (no <form> element). */
   embedded?: string;
+  /** Reports unsaved changes (a modal asks before it closes). */
+  onDirtyChange?: (dirty: boolean) => void;
 }
 
 /** A generic form with its save flow: client rules, 422 on fields, 409 reload, unsaved-changes guard. */
@@ -53,6 +55,7 @@ export function RecordEditor({
   actions,
   onReload,
   embedded,
+  onDirtyChange,
 }: RecordEditorProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
@@ -63,6 +66,8 @@ export function RecordEditor({
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const busy = saving || create.isPending || update.isPending;
+  const dirty = form.dirty && !saving;
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
 
   const services: FormServices = {
     generatePassword,
@@ -110,12 +115,15 @@ export function RecordEditor({
     setConflict(false);
   };
 
+  // "Please correct the marked fields" goes once nothing is marked any more.
+  const shownError = formError === t('form.fix_errors') && Object.keys(form.errors).length === 0 ? null : formError;
+
   const body = (
     <Stack gap="md">
-      <RecordForm form={form} row={row} services={services} columns={columns} />
-      {formError && (
+      <RecordForm form={form} row={row} services={services} columns={columns} entity={table} />
+      {shownError && (
         <Alert color="red" role="alert" variant="light">
-          {formError}
+          {shownError}
         </Alert>
       )}
       {mode !== 'view' && (

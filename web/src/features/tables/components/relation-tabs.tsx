@@ -18,6 +18,7 @@ import { useListRows } from '../api/list-rows';
 import { useUnlinkRelation } from '../api/unlink-relation';
 import { buildColumns, defaultColumns } from './columns';
 import { ConfirmDialog } from './confirm-dialog';
+import { LinkRowModal, RelationRowModal } from './relation-row-modal';
 import { serverDetail, toastError } from './table-errors';
 
 export interface RelationTabsProps {
@@ -78,6 +79,20 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
   const attrs: AttributeDefinition[] = list.data?.attributes ?? target.data?.attributes ?? [];
   const targetPk = target.data?.primary_key ?? relation.target_key ?? `${relation.target}_id`;
   const linkKey = relation.target_key ?? targetPk;
+  // A child row of a has-many relation is edited in a modal (a normal update
+  // of the child); so are a link's attributes (update-link), except on links
+  // with a key of their own, which the server cannot change yet: their rows,
+  // like rows nobody may edit here, open the related record.
+  const targetSubject = target.data ? target.data.access_subject || target.data.subject || relation.target : relation.target;
+  const canEditRow = !many && !relation.read_only && Boolean(target.data?.limits.update) && ability.can('update', targetSubject);
+  const canEditLink = canLink && (relation.attributes?.length ?? 0) > 0;
+  const [editing, setEditing] = useState<string | null>(null);
+  const [editingLink, setEditingLink] = useState<Row | null>(null);
+  const openRow = (row: Row) => {
+    if (canEditRow) setEditing(String(row[targetPk]));
+    else if (canEditLink) setEditingLink(row);
+    else navigate(`/app/table/${relation.target}/view/${String(row[targetPk])}`);
+  };
   const ctx = useMemo(() => ({ lang: i18n.language, yes: t('grid.yes'), no: t('grid.no') }), [i18n.language, t]);
   const columns = useMemo(() => {
     const linkAttrs = (relation.attributes ?? []).map((a) => a.attribute);
@@ -130,7 +145,7 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
           rowKey={rowKey}
           label={relation.label}
           height={Math.min(420, 40 + rows.length * 36)}
-          onOpen={(row) => navigate(`/app/table/${relation.target}/view/${String(row[targetPk])}`)}
+          onOpen={openRow}
           selection={canLink ? selection : undefined}
           onSelectionChange={canLink ? setSelection : undefined}
           selectAllLabel={t('grid.select_all')}
@@ -144,6 +159,19 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
           targetDef={target.data}
           linkKey={linkKey}
           onClose={() => setLinking(false)}
+        />
+      )}
+      {editing !== null && target.data && (
+        <RelationRowModal relation={relation} targetDef={target.data} id={editing} onClose={() => setEditing(null)} />
+      )}
+      {editingLink !== null && target.data && (
+        <LinkRowModal
+          relation={relation}
+          ownerId={id}
+          targetDef={target.data}
+          row={editingLink}
+          linkKey={linkKey}
+          onClose={() => setEditingLink(null)}
         />
       )}
       <ConfirmDialog
@@ -240,13 +268,52 @@ function displayValue(value: unknown, lang: string): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) return formatDate(value, lang);
   if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+/** One line of a history entry: a field (or a link's attribute) with its old and new value. */
+export interface ChangeLine {
+  key: string;
+  label: string;
+  from: unknown;
+  to: unknown;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The lines of a history entry's changes. A field reads `{field: [old, new]}`;
+ * a link reads `{relation: [old, new]}` with the other end's id, or, when a
+ * link's attributes changed, the link rows before and after: those become a
+ * line per changed attribute ("Cost types · Comment").
+ */
+export function changeLines(changes: Record<string, unknown>, def: TableDefinition): ChangeLine[] {
+  const labels = new Map(def.attributes.map((a) => [a.attribute, a.attribute_i18n]));
+  const relations = new Map(def.relations.map((r) => [r.name, r]));
+  const lines: ChangeLine[] = [];
+  for (const [field, pair] of Object.entries(changes)) {
+    const [from, to] = Array.isArray(pair) ? pair : [undefined, pair];
+    const relation = relations.get(field);
+    const label = relation?.label ?? labels.get(field) ?? field;
+    if (isPlainObject(from) || isPlainObject(to)) {
+      const before = isPlainObject(from) ? from : {};
+      const after = isPlainObject(to) ? to : {};
+      const attrLabels = new Map((relation?.attributes ?? []).map((a) => [a.attribute, a.attribute_i18n]));
+      for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+        if (JSON.stringify(before[key] ?? null) === JSON.stringify(after[key] ?? null)) continue;
+        lines.push({ key: `${field}.${key}`, label: `${label} · ${attrLabels.get(key) ?? labels.get(key) ?? key}`, from: before[key], to: after[key] });
+      }
+      continue;
+    }
+    lines.push({ key: field, label, from, to });
+  }
+  return lines;
 }
 
 function HistoryPanel({ table, id, def }: { table: string; id: string; def: TableDefinition }) {
   const { t, i18n } = useTranslation();
   const history = useHistory(table, id);
-  const labels = new Map(def.attributes.map((a) => [a.attribute, a.attribute_i18n]));
   if (history.isPending) return <Loader size="sm" />;
   if (history.isError) return <Alert color="red">{serverDetail(history.error)}</Alert>;
   if (history.data.length === 0) {
@@ -275,15 +342,15 @@ function HistoryPanel({ table, id, def }: { table: string; id: string; def: Tabl
             </Table.Td>
             <Table.Td>{entry.user}</Table.Td>
             <Table.Td>
-              {Object.entries(entry.changes).map(([field, pair]) => (
-                <div key={field}>
+              {changeLines(entry.changes, def).map((line) => (
+                <div key={line.key}>
                   <Text span fw={500}>
-                    {labels.get(field) ?? field}:
+                    {line.label}:
                   </Text>{' '}
                   <Text span c="dimmed" td="line-through">
-                    {displayValue(Array.isArray(pair) ? pair[0] : undefined, i18n.language)}
+                    {displayValue(line.from, i18n.language)}
                   </Text>{' '}
-                  → {displayValue(Array.isArray(pair) ? pair[1] : pair, i18n.language)}
+                  → {displayValue(line.to, i18n.language)}
                 </div>
               ))}
             </Table.Td>

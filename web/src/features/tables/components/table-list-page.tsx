@@ -271,6 +271,7 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
       {filtersOpen && (
         <FilterPanel
           key={filterKey}
+          entity={table}
           attributes={attrs}
           filters={state.filters}
           onChange={(filters) => update({ filters })}
