@@ -13,7 +13,7 @@ import (
 // from them, per user, for one rights generation: the counter in the
 // rights_generation table that a trigger bumps in every transaction that
 // changes roles, teams, memberships, table groups, crud flags or access
-// rows (migration 0011). Each request reads the generation with its
+// rows (migration 0010). Each request reads the generation with its
 // session row, so a change is seen on the next request of every user, on
 // every instance, and the cache never serves rights older than that.
 //
