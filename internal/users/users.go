@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"time"
 
 	"portfolio/internal/access"
 	"portfolio/internal/apperr"
@@ -72,6 +73,8 @@ type User struct {
 	TeamIDs                []int64        `json:"team_id"`
 	HollydayRepresentative *int64         `json:"hollyday_representative"`
 	Contactperson          *Contactperson `json:"contactperson"`
+	LastLogin              *time.Time     `json:"user_last_login_time"`
+	LastActivity           *time.Time     `json:"user_last_activity_time"`
 	RowVersion             int64          `json:"row_version"`
 }
 
@@ -129,11 +132,13 @@ func (s *Service) load(ctx context.Context, q db.Querier, id int64) (*User, erro
 	u := &User{ID: id}
 	var cgName, companyName sql.NullString
 	var companyCG sql.NullInt64
+	var lastLogin, lastActivity sql.NullTime
 	err := q.QueryRowContext(ctx, `SELECT u.usertype_id, ut.usertype_name, ut.usertype_external, u.user_is_director,
 			u.user_firstname, u.user_lastname, u.user_email, u.user_password_reset_required, u.user_locked,
 			u.user_wrong_password_counter, u.user_abbreviation, u.function_id, u.firmengroup_type, u.partnergroup_id,
 			u.customergroup_id, u.company_id, c.company_name, c.customergroup_id, cg.customergroup_name,
-			u.user_fix_phonenumber, u.user_fax_phonenumber, u.user_mobile, u.hollyday_representative, u.row_version
+			u.user_fix_phonenumber, u.user_fax_phonenumber, u.user_mobile, u.hollyday_representative, u.row_version,
+			u.user_last_login_time, u.user_last_activity_time
 		FROM users u
 		JOIN usertype ut ON ut.usertype_id = u.usertype_id
 		LEFT JOIN company c ON c.company_id = u.company_id
@@ -142,7 +147,7 @@ func (s *Service) load(ctx context.Context, q db.Querier, id int64) (*User, erro
 		&u.FirstName, &u.LastName, &u.Email, &u.PasswordResetRequired, &u.Locked,
 		&u.WrongPasswordCounter, &u.Abbreviation, &u.FunctionID, &u.FirmengroupType, &u.PartnergroupID,
 		&u.CustomergroupID, &u.CompanyID, &companyName, &companyCG, &cgName,
-		&u.FixPhone, &u.FaxPhone, &u.Mobile, &u.HollydayRepresentative, &u.RowVersion)
+		&u.FixPhone, &u.FaxPhone, &u.Mobile, &u.HollydayRepresentative, &u.RowVersion, &lastLogin, &lastActivity)
 	if err == sql.ErrNoRows {
 		return nil, errNotFound()
 	}
@@ -150,6 +155,12 @@ func (s *Service) load(ctx context.Context, q db.Querier, id int64) (*User, erro
 		return nil, fmt.Errorf("users: read user %d: %w", id, err)
 	}
 	u.Usertype.ID = u.UsertypeID
+	if lastLogin.Valid {
+		u.LastLogin = &lastLogin.Time
+	}
+	if lastActivity.Valid {
+		u.LastActivity = &lastActivity.Time
+	}
 	if u.CompanyID != nil {
 		u.Company = &Company{ID: *u.CompanyID, Name: companyName.String, CustomergroupID: companyCG.Int64,
 			Customergroup: Customergroup{ID: companyCG.Int64, Name: cgName.String}}

@@ -442,3 +442,18 @@ func TestAnswersAreJSON(t *testing.T) {
 		}
 	})
 }
+
+// TestUserShowsLastLogin: GET /users/{id} answers when the user last
+// logged in; a user who never did has null.
+func TestUserShowsLastLogin(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		e.token(lead) // logs lead@ in
+		e.run([]scenario{
+			{name: "logged in", method: "GET", path: fmt.Sprintf("/users/%d", e.userID(lead)), as: admin, status: 200,
+				contains: []string{`"user_last_login_time":"20`}},
+			{name: "never logged in", method: "GET", path: fmt.Sprintf("/users/%d", e.userID(leadB)), as: admin, status: 200,
+				contains: []string{`"user_last_login_time":null`}},
+		})
+	})
+}
