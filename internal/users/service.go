@@ -84,6 +84,9 @@ func (s *Service) text(ctx context.Context, key string) string {
 	return s.catalog.T(i18n.LangFrom(ctx), key, nil)
 }
 
+// today is the current date, "2006-01-02", as memberships are dated.
+func (s *Service) today() string { return s.now().UTC().Format(time.DateOnly) }
+
 // stamp is the current time as the auth package stores it.
 func (s *Service) stamp() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 

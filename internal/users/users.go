@@ -168,7 +168,10 @@ func (s *Service) load(ctx context.Context, q db.Querier, id int64) (*User, erro
 			u.CustomergroupID = &u.Company.CustomergroupID
 		}
 	}
-	if u.TeamIDs, err = ids(ctx, q, `SELECT team_id FROM user_team WHERE user_id = ? ORDER BY team_id`, id); err != nil {
+	// The teams the user belongs to now or will: an ended membership is
+	// history (team screen), not a team of the form.
+	if u.TeamIDs, err = ids(ctx, q, `SELECT team_id FROM user_team WHERE user_id = ? AND (valid_to IS NULL OR valid_to >= ?)
+		ORDER BY team_id`, id, s.today()); err != nil {
 		return nil, err
 	}
 	if u.Functions, err = ids(ctx, q, `SELECT function_id FROM user_function WHERE user_id = ? ORDER BY function_id`, id); err != nil {
@@ -681,7 +684,12 @@ func (s *Service) updateMemberships(ctx context.Context, tx *db.Tx, id int64, in
 			return fmt.Errorf("users: give role %s to %d: %w", c.roleCode, id, err)
 		}
 	}
-	teams, err := ids(ctx, tx, `SELECT team_id FROM user_team WHERE user_id = ?`, id)
+	today := s.today()
+	current, err := ids(ctx, tx, `SELECT team_id FROM user_team WHERE user_id = ? AND (valid_to IS NULL OR valid_to >= ?)`, id, today)
+	if err != nil {
+		return err
+	}
+	ended, err := ids(ctx, tx, `SELECT team_id FROM user_team WHERE user_id = ? AND valid_to < ?`, id, today)
 	if err != nil {
 		return err
 	}
@@ -689,13 +697,22 @@ func (s *Service) updateMemberships(ctx context.Context, tx *db.Tx, id int64, in
 	for _, t := range in.TeamIDs {
 		want[t] = true
 	}
-	for _, t := range teams {
+	for _, t := range current {
 		if !want[t] {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM user_team WHERE user_id = ? AND team_id = ?`, id, t); err != nil {
 				return fmt.Errorf("users: remove %d from team %d: %w", id, t, err)
 			}
 		}
 		delete(want, t)
+	}
+	// A team whose membership ended is joined again from today.
+	for _, t := range ended {
+		if want[t] {
+			if _, err := tx.ExecContext(ctx, `UPDATE user_team SET valid_from = ?, valid_to = NULL WHERE user_id = ? AND team_id = ?`, today, id, t); err != nil {
+				return fmt.Errorf("users: return %d to team %d: %w", id, t, err)
+			}
+			delete(want, t)
+		}
 	}
 	for _, t := range dedupe(in.TeamIDs) {
 		if want[t] {

@@ -457,3 +457,29 @@ func TestUserShowsLastLogin(t *testing.T) {
 		})
 	})
 }
+
+// TestEndedMembershipIsNotATeamOfTheForm: GET /users/{id} lists only teams
+// the user belongs to now (or will); choosing an ended team again in PUT
+// /users/{id} makes the user a member again from today, on their next
+// request.
+func TestEndedMembershipIsNotATeamOfTheForm(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		memberID := e.userID(teamMember)
+		member := e.ta.Login(teamMember).AccessToken
+		user := fmt.Sprintf("/users/%d", memberID)
+		e.run([]scenario{
+			{name: "end the membership of team 2", method: "PUT", path: "/teams/users", as: admin, status: 200,
+				body: map[string]any{"team_id": 2, "user_id": memberID, "valid_from": "2020-01-01", "valid_to": "2020-12-31"}},
+			{name: "the form shows the current team only", method: "GET", path: user, as: admin, status: 200,
+				contains: []string{`"team_id":[1]`}},
+			{name: "team 2 chosen again", method: "PUT", path: user, as: admin, status: 200,
+				body: with(internalUser(teamMember), "team_id", []int{1, 2})},
+			{name: "both teams now", method: "GET", path: user, as: admin, status: 200,
+				contains: []string{`"team_id":[1,2]`}},
+		})
+		if teams, _ := userTeams(t, e.ta, member); !slices.Equal(teams, []int64{1, 2}) {
+			t.Errorf("teams on the next request = %v, want [1 2]", teams)
+		}
+	})
+}
