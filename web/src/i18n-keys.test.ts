@@ -25,6 +25,8 @@ const KEY_PREFIXES = [
   'form',
   'relation',
   'views',
+  'users',
+  'teams',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 
