@@ -11,7 +11,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"portfolio/internal/access"
+	"portfolio/internal/documents"
 	"sync"
 	"time"
 
@@ -39,6 +41,8 @@ type App struct {
 	// Rights caches computed rights per rights generation, shared by every
 	// module that checks rights.
 	Rights *access.Cache
+	// Documents is the file store of uploaded documents.
+	Documents *documents.Store
 
 	// OnShutdown, when set, runs as graceful shutdown begins.
 	OnShutdown func()
@@ -91,6 +95,9 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 	}
 	a := &App{Config: cfg, Log: log, DB: database, Catalog: catalog, Outbox: mailer.NewOutbox(cfg.SMTP.From),
 		Rights: access.NewCache(cachedUsers)}
+	if a.Documents, err = documents.NewStore(filepath.Join(cfg.DataDir, "documents")); err != nil {
+		return nil, err
+	}
 	a.Auth, err = auth.NewService(auth.Deps{
 		DB: database, Outbox: a.Outbox, Catalog: catalog, Log: log, Secret: secret, PublicURL: cfg.PublicURL,
 		AccessTokenTTL: cfg.AccessTokenTTL, SessionIdleTimeout: cfg.SessionIdleTimeout, SessionMaxLifetime: cfg.SessionMaxLifetime,
@@ -119,6 +126,7 @@ func (a *App) bindRoutes() {
 	engine := tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log, Rights: a.Rights})
 	tables.Bind(a.Server, engine)
 	users.Bind(a.Server, users.MustNew(users.Deps{DB: a.DB, Auth: a.Auth, Engine: engine, Catalog: a.Catalog, Outbox: a.Outbox, Log: a.Log}))
+	documents.Bind(a.Server, documents.New(a.DB, engine, a.Documents, a.Log))
 }
 
 // Migrate applies pending migrations and brings the shipped texts into the

@@ -19,6 +19,16 @@ type caller struct {
 	rules []access.Rule
 	scope Scope
 	lang  string
+	// created is a row the caller's module created in this transaction
+	// and is linking to its owner (Engine.LinkNewIn): references to it
+	// count as visible.
+	created *createdRow
+}
+
+// createdRow names a row just created by a module.
+type createdRow struct {
+	entity string
+	id     int64
 }
 
 // callerOf reads the caller of ctx and its rights.

@@ -23,6 +23,12 @@ type change struct {
 	given    map[string]bool
 	labels   *messageTexts
 	errs     []apperr.FieldError
+	// module holds values a module sets in fields the API may not write
+	// (a document's file, size and MIME type); scopeLater leaves the
+	// check that the new row is in the caller's tenant to the module,
+	// which links it first (CreateIn).
+	module     validate.Record
+	scopeLater bool
 }
 
 func newChange(ent *schema.Entity, stored validate.Record, labels *messageTexts) *change {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"portfolio/internal/access"
 	"strconv"
 	"strings"
 
@@ -130,6 +131,24 @@ func (e *Engine) LinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (json.R
 	if err != nil {
 		return nil, err
 	}
+	return e.linkIn(ctx, tx, c, cmd)
+}
+
+// LinkNewIn is LinkIn for a row the module has just created in tx with
+// CreateIn (entity newEntity, key newID) and links to its owner: the new
+// row is taken as visible, since it becomes visible to an external caller
+// only through this very link; the owner, the rights and the rules are
+// checked as always. The module checks VisibleTo afterwards.
+func (e *Engine) LinkNewIn(ctx context.Context, tx *db.Tx, cmd LinkCommand, newEntity string, newID int64) (json.RawMessage, error) {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.created = &createdRow{entity: newEntity, id: newID}
+	return e.linkIn(ctx, tx, c, cmd)
+}
+
+func (e *Engine) linkIn(ctx context.Context, tx *db.Tx, c *caller, cmd LinkCommand) (json.RawMessage, error) {
 	t, own, other, err := e.linkTarget(ctx, c, &cmd)
 	if err != nil {
 		return nil, err
@@ -266,6 +285,47 @@ func (e *Engine) ChangeLinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (
 	}
 	delete(after, own.Column)
 	return out, e.record(ctx, tx, c, historyUpdate, t.owner, cmd.OwnerID, map[string][2]any{t.rel.Name: {before, after}})
+}
+
+// Require answers 401 or 403 unless the caller of ctx may do action on
+// rows of entity, by the same rules as the generic API.
+func (e *Engine) Require(ctx context.Context, action, entity string) error {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return err
+	}
+	ent, err := e.entity(entity)
+	if err != nil {
+		return err
+	}
+	return c.require(action, ent)
+}
+
+// CreateIn validates and stores a new record of entity inside tx exactly as
+// a generic create does (create right, refusals, rules, references,
+// history), with values the module sets in fields the API may not write
+// (a document's file, size and MIME type). The check that the new row is
+// in the caller's tenant is the module's: it links the row first (LinkIn)
+// and then asks VisibleTo, in the same transaction.
+func (e *Engine) CreateIn(ctx context.Context, tx *db.Tx, entity string, data map[string]any, module validate.Record) (int64, error) {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return 0, err
+	}
+	ent, err := e.entity(entity)
+	if err != nil {
+		return 0, err
+	}
+	if err := c.require(access.ActionCreate, ent); err != nil {
+		return 0, err
+	}
+	labels, err := e.messageLabels(ctx, ent)
+	if err != nil {
+		return 0, err
+	}
+	ch := newChange(ent, nil, labels)
+	ch.module, ch.scopeLater = module, true
+	return e.save(ctx, tx, c, ch, data, 0)
 }
 
 // ChangeLink changes the attributes of an existing link (ChangeLinkIn in

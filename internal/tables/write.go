@@ -178,6 +178,9 @@ func (e *Engine) save(ctx context.Context, tx *db.Tx, c *caller, ch *change, dat
 		return 0, err
 	}
 	ch.prefill(c)
+	for k, v := range ch.module {
+		ch.rec[k] = v
+	}
 	if err := ch.hide(env); err != nil {
 		return 0, err
 	}
@@ -227,7 +230,7 @@ func (e *Engine) store(ctx context.Context, tx *db.Tx, c *caller, ch *change, id
 			return 0, err
 		}
 	}
-	if c.scope.limits(ch.ent) {
+	if c.scope.limits(ch.ent) && !ch.scopeLater {
 		if ok, err := e.visible(ctx, tx, c, ch.ent, id); err != nil || !ok {
 			if err != nil {
 				return 0, err

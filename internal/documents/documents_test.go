@@ -1,0 +1,185 @@
+package documents_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"portfolio/internal/db"
+	"portfolio/internal/testkit"
+	"portfolio/internal/testkit/apptest"
+)
+
+const (
+	admin = "admin@demo.test"
+	lead  = "lead@demo.test"   // external, customer group 1
+	leadB = "lead.b@demo.test" // external, customer group 2
+)
+
+// pdf is a small but real PDF file.
+var pdf = []byte("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n" +
+	"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n")
+
+// form builds a multipart body: the fields first, then each file in
+// "files", as the browser sends them.
+func form(t *testing.T, fields map[string]string, files ...[]byte) (string, string) {
+	t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for k, v := range fields {
+		if err := w.WriteField(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, f := range files {
+		part, err := w.CreateFormFile("files", fmt.Sprintf("Mietvertrag %d.pdf", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		part.Write(f)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String(), w.FormDataContentType()
+}
+
+// storedFiles counts the files in the document store.
+func storedFiles(t *testing.T, ta *apptest.TestApp) int {
+	t.Helper()
+	n := 0
+	root := filepath.Join(ta.Config.DataDir, "documents")
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func exec(t *testing.T, d *db.DB, q string, args ...any) {
+	t.Helper()
+	if _, err := d.ExecContext(context.Background(), q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+func queryInt(t *testing.T, d *db.DB, q string, args ...any) int64 {
+	t.Helper()
+	var n int64
+	if err := d.QueryRowContext(context.Background(), q, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return n
+}
+
+// TestUploadAndDownload: a PDF is stored with its document row, linked to
+// its owner, read back byte for byte; anything else is refused and leaves
+// neither a row nor a file; external users upload only for records they
+// see and download only their own group's documents.
+func TestUploadAndDownload(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ta := apptest.NewApp(t, d)
+		tokens := map[string]string{}
+		token := func(email string) string {
+			if tokens[email] == "" {
+				tokens[email] = ta.Login(email).AccessToken
+			}
+			return tokens[email]
+		}
+		// A document type, and for lead@ the right to upload documents and
+		// to add them to a point of sale's documents tab.
+		exec(t, d, `INSERT INTO documenttype (documenttype_name, documenttype_short) VALUES ('Mietvertrag', 'MV')`)
+		docType := fmt.Sprint(queryInt(t, d, `SELECT MAX(documenttype_id) FROM documenttype`))
+		exec(t, d, `INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d)
+			SELECT user_id, 4, 1, 1, 1, 0 FROM users WHERE user_email = ?`, lead)
+		exec(t, d, `INSERT INTO access (access_kind, access_subject, access_action, role_code, access_teams, access_options)
+			VALUES ('table', 'pos_document_rel', 'update', 'lead', '', '')`)
+		posA := fmt.Sprint(queryInt(t, d, `SELECT MIN(p.pos_id) FROM pos p JOIN company c ON c.company_id = p.company_id WHERE c.customergroup_id = 1`))
+		posB := fmt.Sprint(queryInt(t, d, `SELECT MIN(p.pos_id) FROM pos p JOIN company c ON c.company_id = p.company_id WHERE c.customergroup_id = 2`))
+		upload := func(as string, fields map[string]string, files ...[]byte) apptest.Response {
+			t.Helper()
+			body, contentType := form(t, fields, files...)
+			return ta.Do("POST", "/documents/uploadfiles", token(as), body, "Content-Type", contentType)
+		}
+		created := func(res apptest.Response) int64 {
+			t.Helper()
+			if res.Status != http.StatusCreated {
+				t.Fatalf("upload: %d %s", res.Status, res.Body)
+			}
+			var a struct {
+				Data []struct {
+					ID int64 `json:"document_id"`
+				} `json:"data"`
+			}
+			res.JSON(t, &a)
+			if len(a.Data) != 1 || a.Data[0].ID == 0 {
+				t.Fatalf("upload answered %s", res.Body)
+			}
+			return a.Data[0].ID
+		}
+		refused := func(name string, res apptest.Response, status int, want string) {
+			t.Helper()
+			if res.Status != status || !strings.Contains(string(res.Body), want) {
+				t.Errorf("%s: %d %s, want %d with %q", name, res.Status, res.Body, status, want)
+			}
+		}
+
+		// An administrator uploads a contract for a point of sale.
+		id := created(upload(admin, map[string]string{"documenttype_id": docType, "pos_id": posA}, pdf))
+		res := ta.Do("GET", fmt.Sprintf("/documents/%d/download", id), token(admin), nil)
+		if res.Status != http.StatusOK || !bytes.Equal(res.Body, pdf) || res.Header.Get("Content-Type") != "application/pdf" ||
+			!strings.Contains(res.Header.Get("Content-Disposition"), `filename="Mietvertrag 1.pdf"`) {
+			t.Fatalf("download: %d %v %q", res.Status, res.Header, res.Body)
+		}
+		if n := queryInt(t, d, `SELECT COUNT(*) FROM pos_document WHERE document_id = ? AND pos_id = ?`, id, posA); n != 1 {
+			t.Errorf("the document is linked %d times to its point of sale", n)
+		}
+		if size := queryInt(t, d, `SELECT document_size FROM document WHERE document_id = ?`, id); size != int64(len(pdf)) {
+			t.Errorf("document_size = %d, want %d", size, len(pdf))
+		}
+		if n := queryInt(t, d, `SELECT COUNT(*) FROM trackrecord WHERE trackrecord_category = 'document' AND trackrecord_row_id = ?`, id); n == 0 {
+			t.Error("the upload wrote no history")
+		}
+		rows, files := queryInt(t, d, `SELECT COUNT(*) FROM document`), storedFiles(t, ta)
+
+		// What is refused leaves nothing behind.
+		refused("not a PDF", upload(admin, map[string]string{"documenttype_id": docType}, []byte("GIF89a not a pdf")), 422, "Only PDF files")
+		refused("two files", upload(admin, map[string]string{"documenttype_id": docType}, pdf, pdf), 422, "exactly one PDF")
+		refused("no file", upload(admin, map[string]string{"documenttype_id": docType}), 422, "exactly one PDF")
+		refused("no document type", upload(admin, nil, pdf), 422, "documenttype_id")
+		refused("two owners", upload(admin, map[string]string{"documenttype_id": docType, "pos_id": posA, "contract_id": "1"}, pdf), 422, "one record")
+		refused("not logged in", ta.Do("POST", "/documents/uploadfiles", "", "x", "Content-Type", "multipart/form-data; boundary=x"), 401, "")
+		if r, f := queryInt(t, d, `SELECT COUNT(*) FROM document`), storedFiles(t, ta); r != rows || f != files {
+			t.Errorf("refused uploads left %d rows and %d files, had %d and %d", r, f, rows, files)
+		}
+
+		// External users: only for a record they see, and only their own.
+		leadDoc := created(upload(lead, map[string]string{"documenttype_id": docType, "pos_id": posA, "document_name": "Übergabeprotokoll"}, pdf))
+		refused("external without owner", upload(lead, map[string]string{"documenttype_id": docType}, pdf), 422, "belongs to")
+		refused("external, foreign owner", upload(lead, map[string]string{"documenttype_id": docType, "pos_id": posB}, pdf), 404, "")
+		refused("no right to upload", upload(leadB, map[string]string{"documenttype_id": docType, "pos_id": posB}, pdf), 403, "")
+		if got := ta.Do("GET", fmt.Sprintf("/documents/%d/download", leadDoc), token(lead), nil); got.Status != 200 ||
+			!strings.Contains(got.Header.Get("Content-Disposition"), "filename*=utf-8''%C3%9Cbergabeprotokoll.pdf") {
+			t.Errorf("lead@ downloads their document: %d %v", got.Status, got.Header)
+		}
+		missing := ta.Do("GET", "/documents/999999/download", token(leadB), nil)
+		foreign := ta.Do("GET", fmt.Sprintf("/documents/%d/download", leadDoc), token(leadB), nil)
+		if foreign.Status != http.StatusNotFound || !bytes.Equal(foreign.Body, missing.Body) {
+			t.Errorf("another group's document: %d %s; a missing one: %d %s", foreign.Status, foreign.Body, missing.Status, missing.Body)
+		}
+		if r, f := queryInt(t, d, `SELECT COUNT(*) FROM document`), storedFiles(t, ta); r != rows+1 || f != files+1 {
+			t.Errorf("after one good external upload: %d rows and %d files, want %d and %d", r, f, rows+1, files+1)
+		}
+	})
+}

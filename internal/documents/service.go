@@ -1,0 +1,222 @@
+// Package documents stores uploaded PDF documents and serves them back:
+// POST /documents/uploadfiles (and /document/uploadfiles) and GET
+// /documents/{id}/download. The document row is written through the table
+// engine (rights, rules, references, history) and linked to its owner (a
+// point of sale, contract, ticket or invoice) in the same transaction;
+// an external user must name an owner they can see, since documents are
+// visible to them only through their owners.
+package documents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"portfolio/internal/access"
+	"portfolio/internal/apperr"
+	"portfolio/internal/auth"
+	"portfolio/internal/db"
+	"portfolio/internal/schema"
+	"portfolio/internal/tables"
+	"portfolio/internal/validate"
+)
+
+// entity is the engine entity of documents.
+const entity = "document"
+
+// owners maps the owner field an upload may name to the owner's relation
+// that links documents (its documents tab).
+var owners = map[string]string{
+	"pos_id":      "pos_document_rel",
+	"contract_id": "contract_document_rel",
+	"ticket_id":   "ticket_document_rel",
+	"invoice_id":  "invoice_documents_rel",
+}
+
+// Service uploads and serves documents.
+type Service struct {
+	db       *db.DB
+	engine   *tables.Engine
+	store    *Store
+	log      *slog.Logger
+	maxBytes int64
+}
+
+// New returns a service storing files in store.
+func New(d *db.DB, engine *tables.Engine, store *Store, log *slog.Logger) *Service {
+	return &Service{db: d, engine: engine, store: store, log: log, maxBytes: schema.MaxDocumentKB * 1024}
+}
+
+// Upload is one stored file with the document's fields: document_name
+// (default: the file name), documenttype_id, subdocumenttype_id and at most
+// one owner field (pos_id, contract_id, ticket_id or invoice_id).
+type Upload struct {
+	FileName string
+	File     Stored
+	Fields   map[string]string
+}
+
+// Stored is a file in the store that no document row names yet.
+type Stored struct {
+	Key  string
+	Size int64
+}
+
+// Authorize answers 401 or 403 unless the caller may upload documents;
+// checked before a file is read.
+func (s *Service) Authorize(ctx context.Context) error {
+	return s.engine.Require(ctx, access.ActionCreate, entity)
+}
+
+// Put keeps an uploaded file until Create names it in a document row, or
+// Discard removes it. Not a PDF, or too large: 422 on "files".
+func (s *Service) Put(r io.Reader) (Stored, error) {
+	key, size, err := s.store.Put(r, s.maxBytes)
+	switch {
+	case errors.Is(err, errNotPDF):
+		return Stored{}, fileError("server.documents.not_pdf", nil)
+	case errors.Is(err, errTooLarge):
+		return Stored{}, fileError("server.documents.too_large", map[string]string{"size": fmt.Sprint(schema.MaxDocumentKB)})
+	case err != nil:
+		return Stored{}, err
+	}
+	return Stored{Key: key, Size: size}, nil
+}
+
+// Discard removes a stored file no document names.
+func (s *Service) Discard(ctx context.Context, f Stored) {
+	if err := s.store.Remove(f.Key); err != nil {
+		s.log.ErrorContext(ctx, "documents: remove an unused upload", "key", f.Key, "error", err)
+	}
+}
+
+// Create writes the document row of a stored file, links it to its owner
+// and answers the new document's id. Nothing is kept when any step fails:
+// the transaction rolls back and the file is removed.
+func (s *Service) Create(ctx context.Context, up Upload) (int64, error) {
+	var id int64
+	err := s.create(ctx, up, &id)
+	if err != nil {
+		s.Discard(ctx, up.File)
+		return 0, err
+	}
+	return id, nil
+}
+
+func (s *Service) create(ctx context.Context, up Upload, id *int64) error {
+	if err := s.Authorize(ctx); err != nil {
+		return err
+	}
+	data, owner, err := s.fields(up)
+	if err != nil {
+		return err
+	}
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		module := validate.Record{"document_file": up.File.Key, "document_mime_type": "application/pdf", "document_size": up.File.Size}
+		if *id, err = s.engine.CreateIn(ctx, tx, entity, data, module); err != nil {
+			return err
+		}
+		if owner.rel != "" {
+			cmd := tables.LinkCommand{Relation: owner.rel, OwnerID: owner.id, Data: map[string]any{"document_id": *id}}
+			if _, err := s.engine.LinkNewIn(ctx, tx, cmd, entity, *id); err != nil {
+				return err
+			}
+		}
+		return s.mustSee(ctx, tx, *id)
+	})
+}
+
+// owner is the record an upload links the document to.
+type owner struct {
+	rel string
+	id  int64
+}
+
+// fields splits the form fields into the document's values and its owner.
+func (s *Service) fields(up Upload) (map[string]any, owner, error) {
+	data := map[string]any{}
+	var own owner
+	for k, v := range up.Fields {
+		if rel, ok := owners[k]; ok {
+			if own.rel != "" {
+				return nil, owner{}, apperr.Validation(apperr.FieldError{Field: k, Key: "server.documents.one_owner", Type: "value_error"})
+			}
+			id, err := validate.Coerce(schema.TypeID, v)
+			if err != nil || id == nil {
+				return nil, owner{}, apperr.Validation(apperr.FieldError{Field: k, Key: "server.tables.not_a_value", Type: "type_error",
+					Args: map[string]string{"field": k}})
+			}
+			own = owner{rel: rel, id: id.(int64)}
+			continue
+		}
+		data[k] = v
+	}
+	if name, _ := data["document_name"].(string); strings.TrimSpace(name) == "" {
+		data["document_name"] = strings.TrimSuffix(strings.TrimSuffix(up.FileName, ".pdf"), ".PDF")
+	}
+	return data, own, nil
+}
+
+// mustSee refuses a document the caller would not see once stored (an
+// external user's document without an owner of theirs).
+func (s *Service) mustSee(ctx context.Context, q db.Querier, id int64) error {
+	visible, err := s.visible(ctx, q, id)
+	if err != nil {
+		return err
+	}
+	if !visible {
+		return apperr.Validation(apperr.FieldError{Field: "pos_id", Key: "server.documents.owner_required", Type: "missing"})
+	}
+	return nil
+}
+
+// visible reports whether the caller of ctx sees document id.
+func (s *Service) visible(ctx context.Context, q db.Querier, id int64) (bool, error) {
+	p, ok := auth.PrincipalFrom(ctx)
+	if !ok {
+		return false, apperr.Unauthorized("server.auth.not_authenticated")
+	}
+	return s.engine.VisibleTo(ctx, q, p, entity, id)
+}
+
+// File is a stored document ready to be sent.
+type File struct {
+	Name string
+	Size int64
+	*os.File
+}
+
+// Open answers the file of document id if the caller may read it (404,
+// as for a missing document, when it is outside the caller's tenant).
+func (s *Service) Open(ctx context.Context, id int64) (*File, error) {
+	if err := s.engine.Require(ctx, access.ActionRead, entity); err != nil {
+		return nil, err
+	}
+	visible, err := s.visible(ctx, s.db, id)
+	if err != nil {
+		return nil, err
+	}
+	if !visible {
+		return nil, apperr.NotFound("server.error.not_found")
+	}
+	var name, key string
+	var size int64
+	err = s.db.QueryRowContext(ctx, `SELECT document_name, document_file, document_size FROM document WHERE document_id = ?`, id).
+		Scan(&name, &key, &size)
+	if err != nil {
+		return nil, fmt.Errorf("documents: read document %d: %w", id, err)
+	}
+	f, err := s.store.Open(key)
+	if err != nil {
+		return nil, err
+	}
+	return &File{Name: name, Size: size, File: f}, nil
+}
+
+func fileError(key string, args map[string]string) error {
+	return apperr.Validation(apperr.FieldError{Field: "files", Key: key, Type: "value_error", Args: args})
+}

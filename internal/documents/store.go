@@ -1,0 +1,115 @@
+package documents
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+)
+
+// Store keeps document files on disk under one directory (object storage
+// later, ROADMAP): each file under a random key, written to a temporary
+// file first and renamed into place, so a failed upload leaves nothing
+// half-written where readers look.
+type Store struct {
+	dir string
+}
+
+// NewStore returns a store in dir, creating it.
+func NewStore(dir string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o750); err != nil {
+		return nil, fmt.Errorf("documents: create store %s: %w", dir, err)
+	}
+	return &Store{dir: dir}, nil
+}
+
+// pdfMagic starts every PDF file.
+var pdfMagic = []byte("%PDF-")
+
+// Errors of Put the caller turns into answers.
+var (
+	errNotPDF   = errors.New("documents: not a PDF file")
+	errTooLarge = errors.New("documents: file too large")
+)
+
+// keyPattern is the shape of the keys Put makes; Open refuses any other,
+// so a stored key can never name a path outside the store.
+var keyPattern = regexp.MustCompile(`^[0-9a-f]{32}\.pdf$`)
+
+// Put stores the PDF read from r, at most maxBytes long, and returns its
+// key and size. A file that does not start like a PDF, or is longer,
+// is refused and nothing is kept.
+func (s *Store) Put(r io.Reader, maxBytes int64) (key string, size int64, err error) {
+	br := bufio.NewReader(r)
+	head, err := br.Peek(len(pdfMagic))
+	if err != nil || !bytes.Equal(head, pdfMagic) {
+		return "", 0, errNotPDF
+	}
+	tmp, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), "upload-*")
+	if err != nil {
+		return "", 0, fmt.Errorf("documents: temporary file: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	size, err = io.Copy(tmp, io.LimitReader(br, maxBytes+1))
+	if err != nil {
+		return "", 0, fmt.Errorf("documents: write upload: %w", err)
+	}
+	if size > maxBytes {
+		return "", 0, errTooLarge
+	}
+	if err = tmp.Sync(); err != nil {
+		return "", 0, fmt.Errorf("documents: sync upload: %w", err)
+	}
+	if err = tmp.Close(); err != nil {
+		return "", 0, fmt.Errorf("documents: close upload: %w", err)
+	}
+	var b [16]byte
+	if _, err = rand.Read(b[:]); err != nil {
+		return "", 0, fmt.Errorf("documents: key: %w", err)
+	}
+	key = hex.EncodeToString(b[:]) + ".pdf"
+	path := s.path(key)
+	if err = os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return "", 0, fmt.Errorf("documents: store directory: %w", err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return "", 0, fmt.Errorf("documents: store file: %w", err)
+	}
+	return key, size, nil
+}
+
+// Open opens the file of key.
+func (s *Store) Open(key string) (*os.File, error) {
+	if !keyPattern.MatchString(key) {
+		return nil, fmt.Errorf("documents: %q is not a storage key", key)
+	}
+	f, err := os.Open(s.path(key))
+	if err != nil {
+		return nil, fmt.Errorf("documents: open %s: %w", key, err)
+	}
+	return f, nil
+}
+
+// Remove deletes the file of key (a transaction that stored its row failed).
+func (s *Store) Remove(key string) error {
+	if !keyPattern.MatchString(key) {
+		return fmt.Errorf("documents: %q is not a storage key", key)
+	}
+	if err := os.Remove(s.path(key)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("documents: remove %s: %w", key, err)
+	}
+	return nil
+}
+
+func (s *Store) path(key string) string { return filepath.Join(s.dir, key[:2], key) }
