@@ -118,13 +118,25 @@ func demoOrganisations(ctx context.Context, d *db.DB, tx *db.Tx) error {
 			[]any{demoPartnerGroup, "Rheinland Immobilien Gruppe", "Landlords and property managers"}},
 		{`INSERT INTO partnercompany (partnercompany_id, partnergroup_id, partnercompany_name, partnercompany_shortname) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
 			[]any{demoPartnerCo, demoPartnerGroup, "Rheinland Immobilien GmbH", "RHEINIMMO"}},
+		// Document types, so documents can be uploaded right away.
+		{`INSERT INTO documenttype (documenttype_id, documenttype_name, documenttype_short, documenttype_description) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			[]any{1, "Mietvertrag", "MV", "Lease contract and its annexes"}},
+		{`INSERT INTO documenttype (documenttype_id, documenttype_name, documenttype_short, documenttype_description) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			[]any{2, "Übergabeprotokoll", "UP", "Handover of the premises"}},
+		{`INSERT INTO documenttype (documenttype_id, documenttype_name, documenttype_short, documenttype_description) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			[]any{3, "Korrespondenz", "KO", "Letters to and from the landlord"}},
+		{`INSERT INTO subdocumenttype (subdocumenttype_id, documenttype_id, subdocumenttype_name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+			[]any{1, 1, "Hauptvertrag"}},
+		{`INSERT INTO subdocumenttype (subdocumenttype_id, documenttype_id, subdocumenttype_name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+			[]any{2, 1, "Nachtrag"}},
 	}
 	for _, s := range stmts {
 		if _, err := tx.ExecContext(ctx, s.sql, s.args...); err != nil {
 			return fmt.Errorf("seed demo organisations: %w", err)
 		}
 	}
-	for _, seq := range [][2]string{{"customergroup", "customergroup_id"}, {"company", "company_id"}, {"partnergroup", "partnergroup_id"}, {"partnercompany", "partnercompany_id"}} {
+	for _, seq := range [][2]string{{"customergroup", "customergroup_id"}, {"company", "company_id"}, {"partnergroup", "partnergroup_id"}, {"partnercompany", "partnercompany_id"},
+		{"documenttype", "documenttype_id"}, {"subdocumenttype", "subdocumenttype_id"}} {
 		if err := d.ResetSequences(ctx, tx, seq[0], seq[1]); err != nil {
 			return err
 		}

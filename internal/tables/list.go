@@ -99,13 +99,15 @@ func (e *Engine) entityLabel(lang string, ent *schema.Entity, plural bool) strin
 }
 
 // authorizeList checks the rights of a list: list on the entity; for a
-// relation read, see caller.requireTab.
+// relation read, see caller.requireTab. An entity that is not listed on
+// its own (documents) is still read as a relation of its owners (a point
+// of sale's documents tab).
 func (e *Engine) authorizeList(c *caller, t *target) error {
-	if t.ent.Limits.NoGenericList {
-		return e.errLimit(c.lang, "server.tables.limit.list", t.ent)
-	}
 	if t.owner != nil {
 		return c.requireTab(access.ActionList, t)
+	}
+	if t.ent.Limits.NoGenericList {
+		return e.errLimit(c.lang, "server.tables.limit.list", t.ent)
 	}
 	return c.require(access.ActionList, t.ent)
 }

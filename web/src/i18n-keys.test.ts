@@ -27,6 +27,7 @@ const KEY_PREFIXES = [
   'views',
   'users',
   'teams',
+  'documents',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, Loader, Modal, Paper, Stack, Table, Tabs, Text } from '@mantine/core';
-import { IconHistory, IconLink, IconLinkOff, IconPlus } from '@tabler/icons-react';
+import { IconHistory, IconLink, IconLinkOff, IconPlus, IconUpload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -11,6 +11,7 @@ import { useAbility } from '../../../lib/ability-context';
 import { formatDate } from '../../../lib/dates';
 import { notifySuccess } from '../../../lib/notify';
 import type { AttributeDefinition, RelationDefinition, Row, TableDefinition } from '../../../lib/table-definition';
+import { DOCUMENT_OWNER_FIELDS, downloadDocument } from '../api/documents';
 import { useDefinition } from '../api/get-definition';
 import { useHistory } from '../api/get-history';
 import { useLinkRelation } from '../api/link-relation';
@@ -18,6 +19,7 @@ import { useListRows } from '../api/list-rows';
 import { useUnlinkRelation } from '../api/unlink-relation';
 import { buildColumns, defaultColumns } from './columns';
 import { ConfirmDialog } from './confirm-dialog';
+import { DocumentUploadModal } from './document-upload-modal';
 import { LinkRowModal, RelationRowModal } from './relation-row-modal';
 import { serverDetail, toastError } from './table-errors';
 
@@ -88,7 +90,16 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
   const canEditLink = canLink && (relation.attributes?.length ?? 0) > 0;
   const [editing, setEditing] = useState<string | null>(null);
   const [editingLink, setEditingLink] = useState<Row | null>(null);
+  // A documents tab uploads new PDFs for the record and opens a document by
+  // downloading it.
+  const documents = relation.target === 'document';
+  const canUpload = documents && canLink && DOCUMENT_OWNER_FIELDS.has(def.primary_key) && ability.can('create', 'document');
+  const [uploading, setUploading] = useState(false);
   const openRow = (row: Row) => {
+    if (documents) {
+      downloadDocument(String(row[targetPk]), String(row.document_name ?? 'document')).catch(toastError);
+      return;
+    }
     if (canEditRow) setEditing(String(row[targetPk]));
     else if (canEditLink) setEditingLink(row);
     else navigate(`/app/table/${relation.target}/view/${String(row[targetPk])}`);
@@ -114,8 +125,13 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
               {t('relation.end_link', { count: selection.size })}
             </Button>
           )}
+          {canUpload && (
+            <Button size="xs" leftSection={<IconUpload size={14} />} onClick={() => setUploading(true)}>
+              {t('documents.upload')}
+            </Button>
+          )}
           {canLink && (
-            <Button size="xs" leftSection={<IconLink size={14} />} onClick={() => setLinking(true)}>
+            <Button size="xs" variant={canUpload ? 'light' : 'filled'} leftSection={<IconLink size={14} />} onClick={() => setLinking(true)}>
               {t('relation.add_link')}
             </Button>
           )}
@@ -159,6 +175,14 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
           targetDef={target.data}
           linkKey={linkKey}
           onClose={() => setLinking(false)}
+        />
+      )}
+      {uploading && target.data && (
+        <DocumentUploadModal
+          documentDef={target.data}
+          relationApi={relation.api}
+          owner={{ field: def.primary_key, id }}
+          onClose={() => setUploading(false)}
         />
       )}
       {editing !== null && target.data && (
