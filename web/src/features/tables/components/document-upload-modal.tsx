@@ -2,8 +2,8 @@ import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RecordForm } from '../../../components/form/record-form';
+import { applyFieldErrors } from '../../../components/form/server-errors';
 import { useRecordForm } from '../../../components/form/use-record-form';
-import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import type { AttributeDefinition, TableDefinition } from '../../../lib/table-definition';
 import { type DocumentOwner, useUploadDocument } from '../api/documents';
@@ -69,18 +69,10 @@ export function DocumentUploadModal({ documentDef, relationApi, owner, onClose }
       notifySuccess(t('documents.uploaded'));
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && Array.isArray(error.detail)) {
-        const errors = error.fieldErrors();
-        // The server names the file "files".
-        if (errors.files) errors[FILE_FIELD] = errors.files;
-        const known = Object.fromEntries(Object.entries(errors).filter(([f]) => attributes.some((a) => a.attribute === f)));
-        form.setServerErrors(known);
-        const rest = Object.entries(errors).filter(([f]) => !(f in known) && f !== 'files');
-        setFormError(rest.length > 0 ? rest.map(([, m]) => m).join(' ') : t('form.fix_errors'));
-      } else {
-        setFormError(serverDetail(error));
-        toastError(error);
-      }
+      // The server names the file "files".
+      const message = applyFieldErrors(error, form, t('form.fix_errors'), { files: FILE_FIELD });
+      setFormError(message ?? serverDetail(error));
+      if (message === null) toastError(error);
     }
   };
 

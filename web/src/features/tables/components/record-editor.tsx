@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
 import type { FormServices } from '../../../components/form/field-input';
 import { RecordForm } from '../../../components/form/record-form';
+import { applyFieldErrors } from '../../../components/form/server-errors';
 import { type FormMode, useRecordForm } from '../../../components/form/use-record-form';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
@@ -94,15 +95,10 @@ export function RecordEditor({
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
         setConflict(true);
-      } else if (error instanceof ApiError && error.status === 422 && Array.isArray(error.detail)) {
-        const fields = error.fieldErrors();
-        const known = Object.fromEntries(Object.entries(fields).filter(([f]) => def.attributes.some((a) => a.attribute === f)));
-        form.setServerErrors(known);
-        const rest = Object.entries(fields).filter(([f]) => !(f in known));
-        setFormError(rest.length > 0 ? rest.map(([, m]) => m).join(' ') : t('form.fix_errors'));
       } else {
-        setFormError(serverDetail(error));
-        toastError(error);
+        const message = applyFieldErrors(error, form, t('form.fix_errors'));
+        setFormError(message ?? serverDetail(error));
+        if (message === null) toastError(error);
       }
     } finally {
       setSaving(false);

@@ -5,8 +5,8 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { RecordForm } from '../../../components/form/record-form';
+import { applyFieldErrors } from '../../../components/form/server-errors';
 import { useRecordForm } from '../../../components/form/use-record-form';
-import { ApiError } from '../../../lib/api-client';
 import { rowLabel } from '../../../lib/data-provider';
 import { notifySuccess } from '../../../lib/notify';
 import type { RelationDefinition, Row, TableDefinition } from '../../../lib/table-definition';
@@ -145,16 +145,9 @@ export function LinkRowModal({ relation, ownerId, targetDef, row, linkKey, onClo
       notifySuccess(t('form.saved'));
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && Array.isArray(error.detail)) {
-        const fields = error.fieldErrors();
-        const known = Object.fromEntries(Object.entries(fields).filter(([f]) => form.attributes.some((a) => a.attribute === f)));
-        form.setServerErrors(known);
-        const rest = Object.entries(fields).filter(([f]) => !(f in known));
-        setFormError(rest.length > 0 ? rest.map(([, m]) => m).join(' ') : t('form.fix_errors'));
-      } else {
-        setFormError(serverDetail(error));
-        toastError(error);
-      }
+      const message = applyFieldErrors(error, form, t('form.fix_errors'));
+      setFormError(message ?? serverDetail(error));
+      if (message === null) toastError(error);
     }
   };
 

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { RecordForm } from '../../../components/form/record-form';
 import { RemoteSelect } from '../../../components/form/remote-select';
+import { applyFieldErrors } from '../../../components/form/server-errors';
 import { useRecordForm } from '../../../components/form/use-record-form';
 import { useAbility } from '../../../lib/ability-context';
 import { ApiError, errorMessage } from '../../../lib/api-client';
@@ -184,16 +185,9 @@ function TeamEditor({
       notifySuccess(answer.detail || t('form.saved'));
       onSaved(answer.team_id ?? team?.team_id ?? 0);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && Array.isArray(error.detail)) {
-        const fields = error.fieldErrors();
-        const known = Object.fromEntries(Object.entries(fields).filter(([f]) => attrs.some((a) => a.attribute === f)));
-        form.setServerErrors(known);
-        const rest = Object.entries(fields).filter(([f]) => !(f in known));
-        setFormError(rest.length > 0 ? rest.map(([, m]) => m).join(' ') : t('form.fix_errors'));
-      } else {
-        setFormError(errorMessage(error));
-        toastUnlessShown(error);
-      }
+      const message = applyFieldErrors(error, form, t('form.fix_errors'));
+      setFormError(message ?? errorMessage(error));
+      if (message === null) toastUnlessShown(error);
     }
   };
 

@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FormServices } from '../../../components/form/field-input';
 import { RecordForm } from '../../../components/form/record-form';
+import { applyFieldErrors } from '../../../components/form/server-errors';
 import { type RecordFormState, useRecordForm } from '../../../components/form/use-record-form';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -114,15 +115,10 @@ export function UserEditor({ def, mode, row, onSaved, onCancel, onReload, column
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
         setConflict(true);
-      } else if (error instanceof ApiError && error.status === 422 && Array.isArray(error.detail)) {
-        const fields = error.fieldErrors();
-        const known = Object.fromEntries(Object.entries(fields).filter(([f]) => def.attributes.some((a) => a.attribute === f)));
-        form.setServerErrors(known);
-        const rest = Object.entries(fields).filter(([f]) => !(f in known));
-        setFormError(rest.length > 0 ? rest.map(([, m]) => m).join(' ') : t('form.fix_errors'));
       } else {
-        setFormError(errorMessage(error));
-        if (!(error instanceof ApiError && error.notified)) notifyError(errorMessage(error));
+        const message = applyFieldErrors(error, form, t('form.fix_errors'));
+        setFormError(message ?? errorMessage(error));
+        if (message === null && !(error instanceof ApiError && error.notified)) notifyError(errorMessage(error));
       }
     }
   };
