@@ -43,6 +43,8 @@ type App struct {
 	Rights *access.Cache
 	// Documents is the file store of uploaded documents.
 	Documents *documents.Store
+	// documentService uploads and serves documents (bound in bindRoutes).
+	documentService *documents.Service
 
 	// OnShutdown, when set, runs as graceful shutdown begins.
 	OnShutdown func()
@@ -126,7 +128,8 @@ func (a *App) bindRoutes() {
 	engine := tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log, Rights: a.Rights})
 	tables.Bind(a.Server, engine)
 	users.Bind(a.Server, users.MustNew(users.Deps{DB: a.DB, Auth: a.Auth, Engine: engine, Catalog: a.Catalog, Outbox: a.Outbox, Log: a.Log}))
-	documents.Bind(a.Server, documents.New(a.DB, engine, a.Documents, a.Log))
+	a.documentService = documents.New(a.DB, engine, a.Documents, a.Log)
+	documents.Bind(a.Server, a.documentService)
 }
 
 // Migrate applies pending migrations and brings the shipped texts into the
@@ -210,6 +213,7 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { a.Mail.Run(workers) })
 	wg.Go(func() { a.runDaily(workers, "purge ended sessions", a.purgeSessions) })
+	wg.Go(func() { a.runDaily(workers, "remove document files no document names", a.documentService.Sweep) })
 	wg.Go(func() {
 		a.runDaily(workers, "refresh planner statistics", func(ctx context.Context) error { return a.DB.Optimize(ctx, false) })
 	})

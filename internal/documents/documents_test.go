@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"portfolio/internal/db"
+	"portfolio/internal/documents"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
 )
@@ -182,4 +184,36 @@ func TestUploadAndDownload(t *testing.T) {
 			t.Errorf("after one good external upload: %d rows and %d files, want %d and %d", r, f, rows+1, files+1)
 		}
 	})
+}
+
+// TestSweepRemovesOnlyUnnamedOldFiles: the daily sweep removes files no
+// document names once they are old, and leaves named and young ones.
+func TestSweepRemovesOnlyUnnamedOldFiles(t *testing.T) {
+	store, err := documents.NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	named, _, err := store.Put(bytes.NewReader(pdf), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphan, _, err := store.Put(bytes.NewReader(pdf), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inUse := func(key string) (bool, error) { return key == named, nil }
+	if n, err := store.Sweep(inUse, time.Hour, time.Now()); err != nil || n != 0 {
+		t.Fatalf("young files: removed %d, %v", n, err)
+	}
+	if n, err := store.Sweep(inUse, time.Hour, time.Now().Add(2*time.Hour)); err != nil || n != 1 {
+		t.Fatalf("old files: removed %d, %v; want the orphan only", n, err)
+	}
+	if f, err := store.Open(named); err != nil {
+		t.Fatalf("the named file is gone: %v", err)
+	} else {
+		f.Close()
+	}
+	if _, err := store.Open(orphan); err == nil {
+		t.Fatal("the orphan is still there")
+	}
 }

@@ -9,12 +9,14 @@ package documents
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"portfolio/internal/access"
 	"portfolio/internal/apperr"
@@ -215,6 +217,27 @@ func (s *Service) Open(ctx context.Context, id int64) (*File, error) {
 		return nil, err
 	}
 	return &File{Name: name, Size: size, File: f}, nil
+}
+
+// sweepAge is how old an unnamed file must be before Sweep removes it:
+// far longer than any upload takes.
+const sweepAge = 24 * time.Hour
+
+// Sweep removes stored files no document row names any more (documents
+// deleted, uploads interrupted); run daily.
+func (s *Service) Sweep(ctx context.Context) error {
+	n, err := s.store.Sweep(func(key string) (bool, error) {
+		var one int
+		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM document WHERE document_file = ?`, key).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		return err == nil, err
+	}, sweepAge, time.Now())
+	if n > 0 {
+		s.log.InfoContext(ctx, "documents: files no document names removed", "files", n)
+	}
+	return err
 }
 
 func fileError(key string, args map[string]string) error {

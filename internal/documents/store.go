@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"time"
 )
 
 // Store keeps document files on disk under one directory (object storage
@@ -113,3 +114,40 @@ func (s *Store) Remove(key string) error {
 }
 
 func (s *Store) path(key string) string { return filepath.Join(s.dir, key[:2], key) }
+
+// Sweep removes the files nobody names any more: stored files for which
+// inUse reports false and temporary files, both only once older than
+// minAge, so an upload in flight (stored, its row not yet committed) is
+// never touched. It reports how many files it removed.
+func (s *Store) Sweep(inUse func(key string) (bool, error), minAge time.Duration, now time.Time) (int, error) {
+	removed := 0
+	err := filepath.WalkDir(s.dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if now.Sub(info.ModTime()) < minAge {
+			return nil
+		}
+		if name := d.Name(); keyPattern.MatchString(name) {
+			used, err := inUse(name)
+			if err != nil || used {
+				return err
+			}
+		} else if filepath.Base(filepath.Dir(path)) != "tmp" {
+			return nil // not ours
+		}
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("documents: sweep %s: %w", path, err)
+		}
+		removed++
+		return nil
+	})
+	if err != nil {
+		return removed, fmt.Errorf("documents: sweep: %w", err)
+	}
+	return removed, nil
+}
