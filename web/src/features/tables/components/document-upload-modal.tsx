@@ -42,6 +42,8 @@ export function DocumentUploadModal({ documentDef, relationApi, owner, onClose }
   );
   const form = useRecordForm(attributes, 'create');
   const [formError, setFormError] = useState<string | null>(null);
+  // "Please correct the marked fields" goes once nothing is marked any more.
+  const shownError = formError === t('form.fix_errors') && Object.keys(form.errors).length === 0 ? null : formError;
   // A newly chosen file names the document unless the user named it already.
   const chosen = form.values[FILE_FIELD];
   const { setValue } = form;
@@ -89,9 +91,9 @@ export function DocumentUploadModal({ documentDef, relationApi, owner, onClose }
       >
         <Stack>
           <RecordForm form={form} columns={1} entity="document" />
-          {formError && (
+          {shownError && (
             <Alert color="red" role="alert" variant="light">
-              {formError}
+              {shownError}
             </Alert>
           )}
           <Group justify="flex-end" gap="xs">
