@@ -152,7 +152,7 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
         <Alert color="red">{serverDetail(list.error)}</Alert>
       ) : rows.length === 0 ? (
         <Text size="sm" c="dimmed" p="md" ta="center">
-          {t('relation.empty')}
+          {documents ? t('documents.empty') : t('relation.empty')}
         </Text>
       ) : (
         <DataTable
