@@ -63,34 +63,13 @@ func (e *Engine) linkTarget(ctx context.Context, c *caller, cmd *LinkCommand) (*
 
 // Link adds a link with its attributes, validated like a record (valid_to
 // not before valid_from, required attributes, references the caller can
-// see), in one transaction with its history on the owner.
+// see), in one transaction with its history on the owner (LinkIn).
 func (e *Engine) Link(ctx context.Context, cmd LinkCommand) (*WriteAnswer, error) {
-	c, err := e.callerOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	t, own, other, err := e.linkTarget(ctx, c, &cmd)
-	if err != nil {
-		return nil, err
-	}
-	labels, err := e.messageLabels(ctx, t.owner)
-	if err != nil {
-		return nil, err
-	}
 	var out json.RawMessage
-	err = e.db.InTx(ctx, func(tx *db.Tx) error {
-		rec, err := e.linkRecord(ctx, tx, c, t, own, other, cmd, labels)
-		if err != nil {
-			return err
-		}
-		if err := e.checkLinkHook(ctx, tx, t, cmd.OwnerID, other.Column, rec); err != nil {
-			return err
-		}
-		if out, err = e.insertLink(ctx, tx, t.link, rec); err != nil {
-			return err
-		}
-		return e.record(ctx, tx, c, historyLink, t.owner, cmd.OwnerID,
-			map[string][2]any{t.rel.Name: {nil, historyValue(rec[other.Column])}})
+	err := e.db.InTx(ctx, func(tx *db.Tx) error {
+		var err error
+		out, err = e.LinkIn(ctx, tx, cmd)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -207,33 +186,10 @@ func linkError(l *schema.Link, err error) error {
 	return fmt.Errorf("tables: link %s: %w", l.Table, err)
 }
 
-// Unlink ends a link: a link with a validity period gets valid_to = today
-// (one that has not started yet is removed), any other link is deleted.
+// Unlink ends a link in a transaction of its own (UnlinkIn): a link with a
+// validity period stops counting today, any other link is deleted.
 func (e *Engine) Unlink(ctx context.Context, cmd LinkCommand) error {
-	c, err := e.callerOf(ctx)
-	if err != nil {
-		return err
-	}
-	t, own, other, err := e.linkTarget(ctx, c, &cmd)
-	if err != nil {
-		return err
-	}
-	which, err := linkSelector(t.link, other, cmd.Data)
-	if err != nil {
-		return err
-	}
-	return e.db.InTx(ctx, func(tx *db.Tx) error {
-		where := ident(own.Column) + " = ? AND " + which.sql
-		args := append([]any{cmd.OwnerID}, which.args...)
-		n, err := e.endLinks(ctx, tx, t.link, where, args)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return apperr.NotFound("server.tables.not_linked")
-		}
-		return e.record(ctx, tx, c, historyUnlink, t.owner, cmd.OwnerID, map[string][2]any{t.rel.Name: {historyValue(which.args[0]), nil}})
-	})
+	return e.db.InTx(ctx, func(tx *db.Tx) error { return e.UnlinkIn(ctx, tx, cmd) })
 }
 
 // linkSelector names the link rows to end: by the link's own key or by the
