@@ -30,3 +30,19 @@ export function ConfirmDialog({ opened, title, message, confirmLabel, danger, lo
     </Modal>
   );
 }
+
+/** Asks before unsaved changes are thrown away; `onDiscard` runs after the user agrees. */
+export function DiscardChangesDialog({ opened, onKeep, onDiscard }: { opened: boolean; onKeep: () => void; onDiscard: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <ConfirmDialog
+      opened={opened}
+      title={t('form.unsaved_title')}
+      message={t('form.unsaved_text')}
+      confirmLabel={t('form.discard')}
+      danger
+      onCancel={onKeep}
+      onConfirm={onDiscard}
+    />
+  );
+}

@@ -13,7 +13,7 @@ import type { RelationDefinition, Row, TableDefinition } from '../../../lib/tabl
 import { useRecord } from '../api/get-record';
 import { tableKeys } from '../api/keys';
 import { useUpdateLink } from '../api/update-link';
-import { ConfirmDialog } from './confirm-dialog';
+import { DiscardChangesDialog } from './confirm-dialog';
 import { RecordEditor } from './record-editor';
 import { serverDetail, toastError } from './table-errors';
 
@@ -78,14 +78,10 @@ export function RelationRowModal({ relation, targetDef, id, onClose }: RelationR
           />
         )}
       </Modal>
-      <ConfirmDialog
+      <DiscardChangesDialog
         opened={asking}
-        title={t('form.unsaved_title')}
-        message={t('form.unsaved_text')}
-        confirmLabel={t('form.discard')}
-        danger
-        onCancel={() => setAsking(false)}
-        onConfirm={() => {
+        onKeep={() => setAsking(false)}
+        onDiscard={() => {
           setAsking(false);
           onClose();
         }}
@@ -190,14 +186,10 @@ export function LinkRowModal({ relation, ownerId, targetDef, row, linkKey, onClo
           </Stack>
         </form>
       </Modal>
-      <ConfirmDialog
+      <DiscardChangesDialog
         opened={asking}
-        title={t('form.unsaved_title')}
-        message={t('form.unsaved_text')}
-        confirmLabel={t('form.discard')}
-        danger
-        onCancel={() => setAsking(false)}
-        onConfirm={() => {
+        onKeep={() => setAsking(false)}
+        onDiscard={() => {
           setAsking(false);
           onClose();
         }}

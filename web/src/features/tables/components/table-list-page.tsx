@@ -1,7 +1,6 @@
 import '@mantine/dates/styles.css';
 import {
   Alert,
-  Badge,
   Button,
   Group,
   Indicator,
@@ -12,7 +11,6 @@ import {
   Stack,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import {
@@ -31,6 +29,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
 import { FilterPanel } from '../../../components/data-table/filter-panel';
+import { ListHeading } from '../../../components/data-table/list-heading';
 import { useAbility } from '../../../lib/ability-context';
 import type { ListParams } from '../../../lib/data-provider';
 import { pageSizesFor } from '../../../lib/list-state';
@@ -168,14 +167,7 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap" gap="xs">
-        <Group gap="xs">
-          <Title order={2}>{label}</Title>
-          {total !== undefined && (
-            <Badge variant="light" size="lg" aria-label={t('grid.row_count', { count: total })}>
-              {total.toLocaleString(i18n.language)}
-            </Badge>
-          )}
-        </Group>
+        <ListHeading title={label} total={total} />
         <Group gap="xs">
           <SavedViewsMenu table={table} state={state} onApply={(patch) => update(patch)} />
           <ColumnChooser

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Loader, Pagination, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Pagination, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { modals } from '@mantine/modals';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { RemoteSelect } from '../../../components/form/remote-select';
+import { ListHeading } from '../../../components/data-table/list-heading';
 import { useAbility } from '../../../lib/ability-context';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -24,7 +25,7 @@ const COMPANY_REF = { table: 'company', key: 'company_id', label: ['company_name
 
 /** /app/table/team: GET /teams, 30 per page, optionally the teams available to one company. */
 export default function TeamListPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const ability = useAbility();
   const [query, setQuery] = useSearchParams();
@@ -112,14 +113,7 @@ export default function TeamListPage() {
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap" gap="xs">
-        <Group gap="xs">
-          <Title order={2}>{t('table.team')}</Title>
-          {pagination && (
-            <Badge variant="light" size="lg" aria-label={t('grid.row_count', { count: pagination.total })}>
-              {pagination.total.toLocaleString(i18n.language)}
-            </Badge>
-          )}
-        </Group>
+        <ListHeading title={t('table.team')} total={pagination?.total} />
         <Group gap="xs">
           {canRemove && selection.size > 0 && (
             <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={deleteSelected} loading={remove.isPending}>

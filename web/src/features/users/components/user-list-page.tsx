@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Group, Loader, Modal, Pagination, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Modal, Pagination, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn, type DataTableSort } from '../../../components/data-table/data-table';
+import { ListHeading } from '../../../components/data-table/list-heading';
 import { useAbility } from '../../../lib/ability-context';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/dates';
@@ -101,14 +102,7 @@ export default function UserListPage() {
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap" gap="xs">
-        <Group gap="xs">
-          <Title order={2}>{t('table.user')}</Title>
-          {pagination && (
-            <Badge variant="light" size="lg" aria-label={t('grid.row_count', { count: pagination.total })}>
-              {pagination.total.toLocaleString(i18n.language)}
-            </Badge>
-          )}
-        </Group>
+        <ListHeading title={t('table.user')} total={pagination?.total} />
         {canCreate && (
           <Button leftSection={<IconPlus size={16} />} onClick={() => navigate({ pathname: '/app/table/user/create', search: location.search })}>
             {t('users.new_user')}
