@@ -152,7 +152,7 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
         <Alert color="red">{serverDetail(list.error)}</Alert>
       ) : rows.length === 0 ? (
         <Text size="sm" c="dimmed" p="md" ta="center">
-          {documents ? t('documents.empty') : t('relation.empty')}
+          {!documents ? t('relation.empty') : canUpload ? t('documents.empty_upload') : t('documents.empty')}
         </Text>
       ) : (
         <DataTable
