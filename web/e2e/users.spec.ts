@@ -257,6 +257,11 @@ test('the user and team screens in the dark skin', async ({ page }) => {
   // The same screens speak German.
   await page.getByRole('button', { name: 'Language' }).click();
   await page.getByRole('menuitem', { name: 'Deutsch' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  // The language is saved and, with the tests' 8-second access tokens, a
+  // token may be refreshing: a reload in the middle of a refresh loses its
+  // answer (decision 0003), so the page settles first.
+  await page.waitForLoadState('networkidle');
   await page.goto('/app/table/user');
   await expect(page.getByRole('button', { name: 'Neuer Benutzer' })).toBeVisible();
   await page.getByRole('grid', { name: 'Benutzer' }).getByText('store_manager@demo.test').click();
