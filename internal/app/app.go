@@ -13,7 +13,10 @@ import (
 	"os"
 	"path/filepath"
 	"portfolio/internal/access"
+	"portfolio/internal/contracts"
 	"portfolio/internal/documents"
+	"portfolio/internal/masterdata"
+	"portfolio/internal/tickets"
 	"sync"
 	"time"
 
@@ -130,6 +133,9 @@ func (a *App) bindRoutes() {
 	users.Bind(a.Server, users.MustNew(users.Deps{DB: a.DB, Auth: a.Auth, Engine: engine, Catalog: a.Catalog, Outbox: a.Outbox, Log: a.Log}))
 	a.documentService = documents.New(a.DB, engine, a.Documents, a.Log)
 	documents.Bind(a.Server, a.documentService)
+	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
+	contracts.Bind(a.Server, contracts.New(a.DB, engine))
+	tickets.Register(engine)
 }
 
 // Migrate applies pending migrations and brings the shipped texts into the

@@ -177,7 +177,9 @@ func (e *Engine) save(ctx context.Context, tx *db.Tx, c *caller, ch *change, dat
 	if err := ch.err(); err != nil {
 		return 0, err
 	}
-	ch.prefill(c)
+	if err := e.prefill(c, ch); err != nil {
+		return 0, err
+	}
 	for k, v := range ch.module {
 		ch.rec[k] = v
 	}

@@ -17,11 +17,27 @@ import (
 	"portfolio/internal/validate"
 )
 
-// This file is what modules that write an entity with their own statements
-// (internal/users: users and teams) need from the engine so that their
-// writes look exactly like generic ones: the same history rows, computed
-// from the same snapshots, the same stale answer, the same tenant scope,
-// and the engine's link operations inside the module's transaction.
+// The module API: what a domain module (internal/<module>) uses to read
+// and write tenant data, so that its reads and writes look exactly like the
+// generic ones. Every operation acts as the caller of ctx: the same rights
+// (403), the same tenant scope (a row outside it answers 404 like a missing
+// one), the same validation (422 per field), references, history rows and
+// row_version checks (409 stale). Writes take the module's transaction, so
+// a module's several writes commit together or not at all:
+//
+//	Require                          the caller's right on an entity
+//	GetIn, ReadIn, ListIn, VisibleTo  scoped reads (a record, its JSON, a page)
+//	CreateIn, UpdateIn, DeleteIn      scoped writes with validation and history
+//	LinkIn, LinkNewIn, ChangeLinkIn, UnlinkIn   relation links
+//	Scoped                           a FROM item for the statements the
+//	                                 engine cannot express: the caller's rows
+//	CustomList, WriteCustomList      GET lists in the specification's shape
+//
+// Hooks (hooks.go) are how a module adds its rules to every write.
+//
+// Snapshot, Changes and RecordHistory are for the users module, which
+// stores users and teams with statements of its own; new modules use the
+// scoped operations above.
 
 // History types of trackrecord.trackrecord_type, for modules.
 const (
@@ -380,4 +396,173 @@ func (e *Engine) linkAttrs(ctx context.Context, q db.Querier, l *schema.Link, ow
 		rec[l.Attrs[i].Name] = plainValue(l.Attrs[i].Type, raw[i+1])
 	}
 	return rec, otherID, rows.Err()
+}
+
+// GetIn reads record id of entity as the generic writes see it: canonical
+// values of its readable stored fields and multi-selects, and its
+// row_version. The caller needs the read right; a row outside the caller's
+// tenant answers 404.
+func (e *Engine) GetIn(ctx context.Context, q db.Querier, entity string, id int64) (validate.Record, int64, error) {
+	c, ent, err := e.moduleTarget(ctx, access.ActionRead, entity)
+	if err != nil {
+		return nil, 0, err
+	}
+	rec, version, err := e.loadStored(ctx, q, c, ent, id)
+	if rec != nil {
+		delete(rec, schema.RowVersionColumn)
+	}
+	return rec, version, err
+}
+
+// ReadIn answers record id of entity as the generic read renders it
+// (labels, computed fields, row_version, multi-selects), for a module's
+// answer; read right and tenant as GetIn.
+func (e *Engine) ReadIn(ctx context.Context, q db.Querier, entity string, id int64) (json.RawMessage, error) {
+	c, ent, err := e.moduleTarget(ctx, access.ActionRead, entity)
+	if err != nil {
+		return nil, err
+	}
+	return e.readRow(ctx, q, c, ent, id)
+}
+
+// ListIn is List reading through q (a module's transaction sees its own
+// writes). The served attribute definitions are left out.
+func (e *Engine) ListIn(ctx context.Context, q db.Querier, lq ListQuery) (*Cursor, error) {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, err := e.resolveTarget(lq.Entity)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.authorizeList(c, t); err != nil {
+		return nil, err
+	}
+	p, err := e.plan(ctx, c, t, lq)
+	if err != nil {
+		return nil, err
+	}
+	return e.open(ctx, q, c, p, lq.Count)
+}
+
+// UpdateIn validates and stores cmd inside tx exactly as a generic update
+// does (update right, tenant, refusals, rules, references, the row_version
+// the caller read, history), with values the module sets in fields the API
+// may not write (module). Nothing changes: nothing is written.
+func (e *Engine) UpdateIn(ctx context.Context, tx *db.Tx, cmd UpdateCommand, module validate.Record) error {
+	c, ent, err := e.moduleTarget(ctx, access.ActionUpdate, cmd.Entity)
+	if err != nil {
+		return err
+	}
+	if cmd.RowVersion <= 0 {
+		return errVersionMissing()
+	}
+	labels, err := e.messageLabels(ctx, ent)
+	if err != nil {
+		return err
+	}
+	stored, version, err := e.loadStored(ctx, tx, c, ent, cmd.ID)
+	if err != nil {
+		return err
+	}
+	if version != cmd.RowVersion {
+		return errStale()
+	}
+	ch := newChange(ent, stored, labels)
+	ch.version, ch.module = version, module
+	_, err = e.save(ctx, tx, c, ch, cmd.Data, cmd.ID)
+	return err
+}
+
+// DeleteIn removes record id of entity inside tx exactly as a generic
+// delete does (remove right, tenant, row_version, 409 naming referrers,
+// history). rowVersion 0 skips the version check, for a module deleting a
+// row its own request named only by key.
+func (e *Engine) DeleteIn(ctx context.Context, tx *db.Tx, entity string, id, rowVersion int64) error {
+	c, ent, err := e.moduleTarget(ctx, access.ActionRemove, entity)
+	if err != nil {
+		return err
+	}
+	return e.deleteOne(ctx, tx, c, ent, id, rowVersion, c.lang)
+}
+
+// MustSeeIn answers 404 unless row id of entity exists within the
+// caller's tenant (no right is checked: the module has checked the one its
+// operation needs).
+func (e *Engine) MustSeeIn(ctx context.Context, q db.Querier, entity string, id int64) error {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return err
+	}
+	ent, err := e.entity(entity)
+	if err != nil {
+		return err
+	}
+	return e.mustSee(ctx, q, c, ent, id)
+}
+
+// ScopedSource is a FROM item over the rows of one entity that the caller
+// sees: "(SELECT * FROM <table> WHERE <tenant scope>) alias", or the bare
+// table for callers without a tenant scope. A module's own statement puts
+// SQL where it would name the table and passes Args before its own
+// arguments.
+type ScopedSource struct {
+	SQL  string
+	Args []any
+}
+
+// Scoped returns the caller's rows of entity as a FROM item aliased alias
+// (a plain identifier of the module's choosing). It adds the tenant scope
+// only: the module checks the caller's right (Require) itself.
+func (e *Engine) Scoped(ctx context.Context, entity, alias string) (ScopedSource, error) {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return ScopedSource{}, err
+	}
+	ent, err := e.entity(entity)
+	if err != nil {
+		return ScopedSource{}, err
+	}
+	if !validAlias(alias) {
+		return ScopedSource{}, fmt.Errorf("tables: scoped %s: alias %q is not a plain identifier", entity, alias)
+	}
+	if !c.scope.limits(ent) {
+		return ScopedSource{SQL: ident(ent.Table) + " " + alias}, nil
+	}
+	s := newSource(e.env(), c.scope, ent)
+	where, err := s.where()
+	if err != nil {
+		return ScopedSource{}, err
+	}
+	return ScopedSource{SQL: "(SELECT * FROM " + s.from() + " WHERE " + where.sql + ") " + alias, Args: where.args}, nil
+}
+
+// validAlias reports whether a is a lower-case identifier.
+func validAlias(a string) bool {
+	if a == "" || len(a) > 30 {
+		return false
+	}
+	for i, r := range a {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// moduleTarget resolves entity and the caller's right to do action on it.
+func (e *Engine) moduleTarget(ctx context.Context, action, entity string) (*caller, *schema.Entity, error) {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	ent, err := e.entity(entity)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := c.require(action, ent); err != nil {
+		return nil, nil, err
+	}
+	return c, ent, nil
 }

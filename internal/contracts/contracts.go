@@ -1,0 +1,80 @@
+// Package contracts is the lease contract module. Today it answers the
+// tax rates a contract's payments may use; the contract steps, deadlines
+// with their notice dates and alerts will live here too.
+package contracts
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"portfolio/internal/db"
+	"portfolio/internal/httpapi"
+	"portfolio/internal/tables"
+)
+
+// Service answers the contract calls.
+type Service struct {
+	db     *db.DB
+	engine *tables.Engine
+}
+
+// New returns the contract service.
+func New(d *db.DB, engine *tables.Engine) *Service {
+	return &Service{db: d, engine: engine}
+}
+
+// Bind registers the contract routes.
+func Bind(srv *httpapi.Server, s *Service) {
+	h := &handler{s: s, log: srv.Logger()}
+	srv.Handle("GET /contracts/tax-rates", h.taxRates)
+}
+
+type handler struct {
+	s   *Service
+	log *slog.Logger
+}
+
+// taxRates serves GET /contracts/tax-rates: the tax rates of the company
+// of contract_id, or of company_id, or every tax rate the caller sees.
+func (h *handler) taxRates(w http.ResponseWriter, r *http.Request) error {
+	v := r.URL.Query()
+	q, err := tables.ParseCustomQuery(v)
+	if err != nil {
+		return err
+	}
+	contract, err := tables.QueryID(v, "contract_id")
+	if err != nil {
+		return err
+	}
+	company, err := tables.QueryID(v, "company_id")
+	if err != nil {
+		return err
+	}
+	if contract > 0 {
+		if company, err = h.s.companyOf(r.Context(), contract); err != nil {
+			return err
+		}
+	}
+	q.Entity = "taxrate"
+	if company > 0 {
+		q.Data = map[string]any{"company_id": company}
+	}
+	cur, err := h.s.engine.CustomList(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	defer cur.Close()
+	return tables.WriteCustomList(w, r, h.log, cur)
+}
+
+// companyOf returns the company of a contract the caller may read (404
+// for a contract outside the caller's tenant).
+func (s *Service) companyOf(ctx context.Context, contract int64) (int64, error) {
+	rec, _, err := s.engine.GetIn(ctx, s.db, "contract", contract)
+	if err != nil {
+		return 0, err
+	}
+	company, _ := rec["company_id"].(int64)
+	return company, nil
+}
