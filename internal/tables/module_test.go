@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"portfolio/internal/httpapi"
 	"portfolio/internal/db"
+	"portfolio/internal/httpapi"
 	"portfolio/internal/tables"
 	"portfolio/internal/testkit"
 	"portfolio/internal/validate"
