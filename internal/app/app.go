@@ -138,7 +138,7 @@ func (a *App) bindRoutes() {
 	a.documentService = documents.New(a.DB, engine, a.Documents, a.Log)
 	documents.Bind(a.Server, a.documentService)
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
-	contracts.Bind(a.Server, contracts.New(a.DB, engine))
+	contracts.Bind(a.Server, contracts.New(a.DB, engine, nil))
 	tickets.Register(engine)
 }
 

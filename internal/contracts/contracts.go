@@ -1,27 +1,37 @@
-// Package contracts is the lease contract module. Today it answers the
-// tax rates a contract's payments may use; the contract steps, deadlines
-// with their notice dates and alerts will live here too.
+// Package contracts is the lease contract module: the deadlines' notice
+// dates (computed on every write of a deadline or of its contract's end
+// date) and their status lifecycle, and the tax rates a contract's
+// payments may use. The contract steps and the alerts will live here too.
 package contracts
 
 import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/tables"
 )
 
-// Service answers the contract calls.
+// Service answers the contract calls and keeps the deadlines' notice
+// dates.
 type Service struct {
 	db     *db.DB
 	engine *tables.Engine
+	now    func() time.Time
 }
 
-// New returns the contract service.
-func New(d *db.DB, engine *tables.Engine) *Service {
-	return &Service{db: d, engine: engine}
+// New returns the contract service and registers its rules with the
+// engine; now defaults to time.Now.
+func New(d *db.DB, engine *tables.Engine, now func() time.Time) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	s := &Service{db: d, engine: engine, now: now}
+	s.registerHooks()
+	return s
 }
 
 // Bind registers the contract routes.

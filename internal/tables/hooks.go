@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"portfolio/internal/auth"
+	"portfolio/internal/db"
 	"portfolio/internal/schema"
 	"portfolio/internal/validate"
 )
@@ -37,9 +38,19 @@ func (f HookFunc) BeforeWrite(ctx context.Context, w *WriteContext) error { retu
 type WriteContext struct {
 	Entity   string
 	Creating bool
+	// ID is the record's key (0 on create).
+	ID int64
 	// Values are the columns about to be written (only the changed ones on
-	// an update).
+	// an update); a hook may add columns, also read-only ones it derives.
 	Values validate.Record
+	// Record is the whole record as it will be: the stored values with the
+	// changes applied (read it, change Values).
+	Record validate.Record
+	// Stored is the record as it was (nil on create).
+	Stored validate.Record
+	// Tx is the write's transaction, for what the hook reads or writes
+	// beside the row (through the module API or Scoped sources).
+	Tx *db.Tx
 }
 
 // OnWrite registers the write hook of entity (one per entity).

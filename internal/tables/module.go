@@ -566,3 +566,93 @@ func (e *Engine) moduleTarget(ctx context.Context, action, entity string) (*call
 	}
 	return c, ent, nil
 }
+
+// DeriveIn stores values a module derives into read-only fields of record
+// id of entity (a deadline's notice date, computed from its contract)
+// inside tx: only values that differ from the stored ones are written,
+// with the next row_version and a history row; it reports whether
+// anything changed. The record must lie within the caller's tenant (404
+// otherwise); no right beyond that is needed, since the caller changed
+// what the values derive from. A context without a caller (a background
+// job) is unrestricted and its history names no user.
+func (e *Engine) DeriveIn(ctx context.Context, tx *db.Tx, entity string, id int64, values validate.Record) (bool, error) {
+	ent, err := e.entity(entity)
+	if err != nil {
+		return false, err
+	}
+	c := &caller{lang: i18n.LangFrom(ctx)}
+	if _, ok := auth.PrincipalFrom(ctx); ok {
+		if c, err = e.callerOf(ctx); err != nil {
+			return false, err
+		}
+	}
+	names := sortedKeys(values)
+	for _, n := range names {
+		f, ok := ent.Field(n)
+		if !ok || !f.Stored() || f.Writable() {
+			return false, fmt.Errorf("tables: derive %s.%s: not a read-only column", entity, n)
+		}
+	}
+	stored, version, err := e.storedColumns(ctx, tx, c, ent, id, names)
+	if err != nil {
+		return false, err
+	}
+	cols, changes := validate.Record{}, map[string][2]any{}
+	for _, n := range names {
+		if !validate.Equal(stored[n], values[n]) {
+			cols[n] = values[n]
+			changes[n] = [2]any{historyValue(stored[n]), historyValue(values[n])}
+		}
+	}
+	if len(cols) == 0 {
+		return false, nil
+	}
+	if err := e.update(ctx, tx, ent, id, version, cols); err != nil {
+		return false, err
+	}
+	return true, e.record(ctx, tx, c, historyUpdate, ent, id, changes)
+}
+
+// storedColumns reads columns names and the row_version of record id of
+// ent within the caller's scope (404 outside it), as canonical values.
+func (e *Engine) storedColumns(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, id int64, names []string) (validate.Record, int64, error) {
+	s := newSource(e.env(), c.scope, ent)
+	where, err := s.where()
+	if err != nil {
+		return nil, 0, err
+	}
+	w := and(frag{sql: col(s.alias, ent.PK) + " = ?", args: []any{id}}, where)
+	cols := []string{col(s.alias, schema.RowVersionColumn)}
+	for _, n := range names {
+		cols = append(cols, col(s.alias, n))
+	}
+	raw := make([]sql.RawBytes, len(cols))
+	dst := make([]any, len(cols))
+	for i := range raw {
+		dst[i] = &raw[i]
+	}
+	rows, err := q.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+s.from()+" WHERE "+w.sql, w.args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("tables: read %s %d: %w", ent.Name, id, err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, 0, fmt.Errorf("tables: read %s %d: %w", ent.Name, id, err)
+		}
+		return nil, 0, errNotFound()
+	}
+	if err := rows.Scan(dst...); err != nil {
+		return nil, 0, fmt.Errorf("tables: read %s %d: %w", ent.Name, id, err)
+	}
+	version, err := strconv.ParseInt(string(raw[0]), 10, 64)
+	if err != nil {
+		return nil, 0, fmt.Errorf("tables: read %s %d: row_version %q: %w", ent.Name, id, raw[0], err)
+	}
+	rec := validate.Record{}
+	for i, n := range names {
+		f, _ := ent.Field(n)
+		rec[n] = plainValue(f.Type, raw[i+1])
+	}
+	return rec, version, rows.Err()
+}
