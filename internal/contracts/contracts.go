@@ -8,6 +8,8 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"portfolio/internal/apperr"
+	"strconv"
 	"time"
 
 	"portfolio/internal/db"
@@ -38,6 +40,17 @@ func New(d *db.DB, engine *tables.Engine, now func() time.Time) *Service {
 func Bind(srv *httpapi.Server, s *Service) {
 	h := &handler{s: s, log: srv.Logger()}
 	srv.Handle("GET /contracts/tax-rates", h.taxRates)
+	srv.Handle("GET /contracts/{id}", h.contract)
+}
+
+// pathID reads the {id} path value; anything but a positive number names
+// no contract (404).
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.NotFound("server.error.not_found")
+	}
+	return id, nil
 }
 
 type handler struct {

@@ -188,3 +188,57 @@ func TestDeadlineStatusLifecycle(t *testing.T) {
 		}
 	})
 }
+
+// TestGetContract: GET /contracts/{id} answers the contract with the
+// relations the caller may read, the area links valid today and their
+// sums; another tenant's contract answers like a missing one.
+func TestGetContract(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ta := apptest.NewApp(t, d)
+		own, _ := contractOf(t, d, 1)
+		foreign, _ := contractOf(t, d, 3)
+		var area int64
+		var rental float64
+		if err := d.QueryRowContext(context.Background(), `SELECT COUNT(*), COALESCE(SUM(rentalspace_value), 0) FROM contract_area WHERE contract_id = ?`, own).
+			Scan(&area, &rental); err != nil {
+			t.Fatal(err)
+		}
+		if area == 0 {
+			t.Fatal("the demo contract has no areas")
+		}
+		ended := ta.Do("POST", "/api/", ta.Token(admin), obj{"action": "link", "entity": "contract_area_rel", "id": own,
+			"data": obj{"area_id": 1, "usagetype_id": 1, "rentalspace_value": 1000, "allocationspace_value": 5,
+				"valid_from": "2020-01-01", "valid_to": "2020-12-31"}})
+		if ended.Status != http.StatusCreated {
+			t.Fatalf("link an ended area: %d %s", ended.Status, ended.Body)
+		}
+		path := func(id int64) string { return fmt.Sprintf("/contracts/%d", id) }
+		ta.Run(t, []apptest.Scenario{
+			{Name: "admin", Method: "GET", Path: path(own), As: admin, Status: 200,
+				Contains: []string{`"areas":[`, `"owners":[`, `"managers":[`, `"deadlines":[`, `"recurringpayments":[`, `"criteria":[`,
+					`"costtypes":[`, `"serviceobjects":[`, `"specialrights":[`, `"rentalspace_sum":`},
+				Absent: []string{`"valid_to":"2020-12-31"`},
+				Check: func(t *testing.T, r apptest.Response) {
+					var got struct {
+						Data struct {
+							Areas  []obj   `json:"areas"`
+							Rental float64 `json:"rentalspace_sum"`
+						}
+					}
+					r.JSON(t, &got)
+					if int64(len(got.Data.Areas)) != area || got.Data.Rental != rental {
+						t.Fatalf("areas %d sum %v, want %d and %v", len(got.Data.Areas), got.Data.Rental, area, rental)
+					}
+				}},
+			{Name: "lead of the tenant", Method: "GET", Path: path(own), As: lead, Status: 200, Contains: []string{`"contract_id":`}},
+			{Name: "another tenant's contract", Method: "GET", Path: path(foreign), As: lead, Status: 404},
+			{Name: "missing contract", Method: "GET", Path: path(999999), As: lead, Status: 404},
+			{Name: "not a number", Method: "GET", Path: "/contracts/x1", As: lead, Status: 404},
+			{Name: "anonymous", Method: "GET", Path: path(own), Status: 401},
+		})
+		a, b := ta.Do("GET", path(foreign), ta.Token(lead), nil), ta.Do("GET", path(999999), ta.Token(lead), nil)
+		if string(a.Body) != string(b.Body) {
+			t.Fatalf("foreign and missing differ: %s / %s", a.Body, b.Body)
+		}
+	})
+}
