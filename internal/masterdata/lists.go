@@ -1,8 +1,13 @@
 package masterdata
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
+
+	"portfolio/internal/access"
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/httpapi"
@@ -117,26 +122,83 @@ func (h *handler) listLocations(w http.ResponseWriter, r *http.Request) error {
 }
 
 // listAreaServiceObjects serves GET /areas/serviceobjects/list: the
-// service objects linked to at least one area the caller sees (the
-// derived area count counts only those).
+// service objects linked to at least one area the caller sees, by name,
+// {"data": [{serviceobject_id, serviceobject_name,
+// serviceobject_name_external, serviceobjecttype_id, row_version}],
+// "links": {"pagination"}}; keyword narrows by name. The engine's lists
+// cannot say "linked to a visible area", so this is a statement of its
+// own over the scoped sources.
 func (h *handler) listAreaServiceObjects(w http.ResponseWriter, r *http.Request) error {
 	parsed, err := tables.ParseCustomQuery(r.URL.Query())
 	if err != nil {
 		return err
 	}
-	if parsed.PerPage == 0 {
-		parsed.PerPage = wholeListPerPage
+	ctx := r.Context()
+	if err := h.s.engine.Require(ctx, access.ActionRead, "serviceobject"); err != nil {
+		return err
 	}
-	orderBy := parsed.OrderBy
-	if orderBy == "" {
-		orderBy = "serviceobject_name"
-	}
-	cur, err := h.s.engine.ListIn(r.Context(), h.s.db, tables.ListQuery{Entity: "serviceobject",
-		Filter: []byte(`[{"field":"serviceobject_area_count","op":"gt","value":0}]`), Search: parsed.Keyword,
-		OrderBy: orderBy, OrderDir: parsed.Order, Page: max(parsed.Page, 1), PerPage: parsed.PerPage, Count: true})
+	page, err := h.s.areaServiceObjects(ctx, parsed)
 	if err != nil {
 		return err
 	}
-	defer cur.Close()
-	return tables.WriteCustomList(w, r, h.log, cur)
+	httpapi.WriteJSON(w, http.StatusOK, page)
+	return nil
+}
+
+// serviceObjectRow is one row of GET /areas/serviceobjects/list.
+type serviceObjectRow struct {
+	ID         int64   `json:"serviceobject_id"`
+	Name       string  `json:"serviceobject_name"`
+	External   *string `json:"serviceobject_name_external"`
+	Type       int64   `json:"serviceobjecttype_id"`
+	RowVersion int64   `json:"row_version"`
+}
+
+// areaServiceObjects reads one page of the service objects of the
+// caller's areas.
+func (s *Service) areaServiceObjects(ctx context.Context, q tables.CustomListQuery) (map[string]any, error) {
+	so, err := s.engine.Scoped(ctx, "serviceobject", "so")
+	if err != nil {
+		return nil, err
+	}
+	ar, err := s.engine.Scoped(ctx, "area", "a")
+	if err != nil {
+		return nil, err
+	}
+	where := ` WHERE EXISTS (SELECT 1 FROM area_serviceobject x JOIN ` + ar.SQL + ` ON a.area_id = x.area_id
+		WHERE x.serviceobject_id = so.serviceobject_id)`
+	args := append(append([]any{}, so.Args...), ar.Args...)
+	if q.Keyword != "" {
+		where += ` AND LOWER(so.serviceobject_name) LIKE ?`
+		args = append(args, "%"+strings.ToLower(q.Keyword)+"%")
+	}
+	var total int64
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+so.SQL+where, args...).Scan(&total); err != nil {
+		return nil, fmt.Errorf("masterdata: count service objects of areas: %w", err)
+	}
+	perPage := q.PerPage
+	if perPage <= 0 {
+		perPage = wholeListPerPage
+	}
+	pageNo := max(q.Page, 1)
+	rows, err := s.db.QueryContext(ctx, `SELECT so.serviceobject_id, so.serviceobject_name, so.serviceobject_name_external,
+		so.serviceobjecttype_id, so.row_version FROM `+so.SQL+where+` ORDER BY so.serviceobject_name `+q.Order+`, so.serviceobject_id LIMIT ? OFFSET ?`,
+		append(args, perPage, (pageNo-1)*perPage)...)
+	if err != nil {
+		return nil, fmt.Errorf("masterdata: service objects of areas: %w", err)
+	}
+	defer rows.Close()
+	out := []serviceObjectRow{}
+	for rows.Next() {
+		var o serviceObjectRow
+		if err := rows.Scan(&o.ID, &o.Name, &o.External, &o.Type, &o.RowVersion); err != nil {
+			return nil, fmt.Errorf("masterdata: service objects of areas: %w", err)
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("masterdata: service objects of areas: %w", err)
+	}
+	last := max((total+int64(perPage)-1)/int64(perPage), 1)
+	return map[string]any{"data": out, "links": map[string]any{"pagination": map[string]any{"current_page": pageNo, "last_page": last, "total": total}}}, nil
 }
