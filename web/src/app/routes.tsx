@@ -53,6 +53,30 @@ const userPage = {
   },
 };
 const teamListPage = page(() => import('../features/users/components/team-list-page'));
+
+/** Master data (issue 11): the company page gets the tax rates tab; locations and points of sale their create screens. */
+const companyPage = {
+  lazy: async () => {
+    const [{ default: RecordPage }, { TaxRatesPanel }, { useParams }] = await Promise.all([
+      importWithTimeout(() => import('../features/tables/components/record-page')),
+      importWithTimeout(() => import('../features/masterdata/components/tax-rates-panel')),
+      import('react-router'),
+    ]);
+    return {
+      Component: function CompanyPage() {
+        const { id } = useParams();
+        return (
+          <>
+            <RecordPage />
+            {Number(id) > 0 && <TaxRatesPanel companyId={Number(id)} />}
+          </>
+        );
+      },
+    };
+  },
+};
+const locationCreatePage = page(() => import('../features/masterdata/components/location-create-page'));
+const posCreatePage = page(() => import('../features/masterdata/components/pos-create-modal'));
 const teamPage = page(() => import('../features/users/components/team-page'));
 
 /**
@@ -154,6 +178,9 @@ export const routes: RouteObject[] = [
                   tableRoute('table/team', 'list', teamListPage, 'team'),
                   tableRoute('table/team/create', 'create', teamPage, 'team'),
                   tableRoute('table/team/view/:id', 'view', teamPage, 'team'),
+                  tableRoute('table/company/view/:id', 'view', companyPage, 'company'),
+                  tableRoute('table/location/create', 'create', locationCreatePage, 'location'),
+                  tableRoute('table/pos/create', 'create', posCreatePage, 'pos'),
                   tableRoute('table/:table', 'list', tableListPage),
                   tableRoute('table/:table/view/:id', 'view', tableRecordPage),
                   tableRoute('table/:table/create', 'create', tableRecordPage),
