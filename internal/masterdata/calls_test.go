@@ -82,8 +82,8 @@ func TestPartners(t *testing.T) {
 				body: map[string]any{"bankdata_iban": "DE89370400440532013000", "bankdata_bic": "12"}},
 			{name: "good IBAN with spaces", as: admin, method: "POST", path: "/partners/1/bankdata", status: 201, want: []string{`"bankdata_iban":"DE89370400440532013000"`},
 				body: map[string]any{"bankdata_iban": "de89 3704 0044 0532 0130 00", "bankdata_bic": "COBADEFFXXX"}},
-			{name: "generic API checks the IBAN too", as: admin, method: "POST", path: "/api/", status: 422, want: []string{"bankdata_iban"},
-				body: map[string]any{"action": "create", "entity": "bankdata", "data": map[string]any{"partnercompany_id": 1, "bankdata_iban": "DE88370400440532013000"}}},
+			{name: "bad IBAN country", as: admin, method: "POST", path: "/partners/1/bankdata", status: 422, want: []string{"bankdata_iban"},
+				body: map[string]any{"bankdata_iban": "ZZ89370400440532013000"}},
 			{name: "bank data of a missing partner", as: admin, method: "POST", path: "/partners/999999/bankdata", status: 404,
 				body: map[string]any{"bankdata_iban": "DE89370400440532013000"}},
 			{name: "partner user: bank data of another group's partner", as: partner, method: "GET", path: jsonPath("/partners/", p2) + "/bankdata", status: 404},
@@ -92,6 +92,8 @@ func TestPartners(t *testing.T) {
 		bank := f.firstID(`SELECT MAX(bankdata_id) FROM bankdata`)
 		f.run([]scenario{
 			{name: "partner user with rights sees the IBAN", as: partner, method: "GET", path: "/partners/1/bankdata", status: 200, want: []string{"DE89370400440532013000"}},
+			{name: "update with a bad IBAN", as: admin, method: "PUT", path: "/partners/1/bankdata/" + jsonOf(bank), status: 422,
+				body: map[string]any{"row_version": 1, "bankdata_iban": "DE88370400440532013000"}},
 			{name: "update bank data", as: admin, method: "PUT", path: "/partners/1/bankdata/" + jsonOf(bank), status: 200, want: []string{"Commerzbank"},
 				body: map[string]any{"row_version": 1, "bankdata_bank_name": "Commerzbank"}},
 			{name: "bank data of another partner", as: admin, method: "PUT", path: jsonPath("/partners/", p2) + "/bankdata/" + jsonOf(bank), status: 404,

@@ -28,13 +28,9 @@ type Service struct {
 	postal *postalCodes
 }
 
-// New returns the master-data service and registers its write rules with
-// the engine (the IBAN check of bank data), so the generic API applies
-// them too.
+// New returns the master-data service.
 func New(d *db.DB, engine *tables.Engine, log *slog.Logger) *Service {
-	s := &Service{db: d, engine: engine, log: log, postal: newPostalCodes(d)}
-	engine.OnWrite("bankdata", tables.HookFunc(checkBankdata))
-	return s
+	return &Service{db: d, engine: engine, log: log, postal: newPostalCodes(d)}
 }
 
 // Bind registers the master-data routes.

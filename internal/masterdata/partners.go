@@ -185,6 +185,9 @@ func (h *handler) createBankdata(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	normalBank(b)
+	if err := checkIBAN(b); err != nil {
+		return err
+	}
 	ctx := r.Context()
 	var id int64
 	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
@@ -208,7 +211,7 @@ func (h *handler) updateBankdata(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return h.updateChild(w, r, childUpdate{entity: "bankdata", id: id, owner: "partnercompany_id", ownerID: partner, edit: normalBank,
+	return h.updateChild(w, r, childUpdate{entity: "bankdata", id: id, owner: "partnercompany_id", ownerID: partner, edit: checkedBank,
 		answer: h.s.answerBankdata})
 }
 
@@ -219,6 +222,12 @@ func normalBank(b body) {
 			b[f] = normalIBAN(s)
 		}
 	}
+}
+
+// checkedBank is normalBank followed by the IBAN check.
+func checkedBank(b body) error {
+	normalBank(b)
+	return checkIBAN(b)
 }
 
 // answerBankdata answers bank account id, masked for callers who may not
@@ -292,7 +301,7 @@ type childUpdate struct {
 	id      int64
 	owner   string
 	ownerID int64
-	edit    func(body)
+	edit    func(body) error
 	answer  func(ctx context.Context, w http.ResponseWriter, status int, id int64) error
 }
 
@@ -312,7 +321,9 @@ func (h *handler) updateChild(w http.ResponseWriter, r *http.Request, u childUpd
 		return err
 	}
 	if u.edit != nil {
-		u.edit(b)
+		if err := u.edit(b); err != nil {
+			return err
+		}
 	}
 	ctx := r.Context()
 	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
