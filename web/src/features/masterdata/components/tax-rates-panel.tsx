@@ -7,7 +7,7 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useCreateTaxRate, useDeleteTaxRates, useTaxRates } from '../api/tax-rates';
 
 /** The tax rates tab of a company: administrators list, add and delete them; anyone else is told they may not. */
-export function TaxRatesPanel({ companyId }: { companyId: number }) {
+export default function TaxRatesPanel({ companyId }: { companyId: number }) {
   const { t } = useTranslation();
   const rates = useTaxRates(companyId, true);
   const refused = rates.error instanceof ApiError && rates.error.status === 403;
