@@ -18,8 +18,10 @@ func Bind(srv *httpapi.Server, s *Service) {
 	for _, a := range []Action{ActionLock, ActionUnlock, ActionForcePasswordReset, ActionEndSessions} {
 		srv.Handle("POST /users/{id}/"+string(a), h.administer(a))
 	}
+	// One GET route reads every relation, so that GET /users/state/{zip}
+	// (internal/masterdata) does not overlap a relation's route.
+	srv.Handle("GET /users/{id}/{relation}", h.relationByName)
 	for _, rel := range userRelations {
-		srv.Handle("GET /users/{id}/"+rel.name, h.relations(rel.name))
 		srv.Handle("POST /users/{id}/"+rel.name, h.addRelation(rel.name))
 		srv.Handle("PUT /users/{id}/"+rel.name+"/{other}", h.changeRelation(rel.name))
 		srv.Handle("DELETE /users/{id}/"+rel.name+"/{other}", h.endRelation(rel.name))
@@ -34,6 +36,18 @@ func Bind(srv *httpapi.Server, s *Service) {
 }
 
 type handler struct{ s *Service }
+
+// relationByName serves GET /users/{id}/{relation}: the relation rows of
+// a user; a name that is no user relation answers 404.
+func (h *handler) relationByName(w http.ResponseWriter, r *http.Request) error {
+	name := r.PathValue("relation")
+	for _, rel := range userRelations {
+		if rel.name == name {
+			return h.relations(name)(w, r)
+		}
+	}
+	return errNotFound()
+}
 
 func pathID(r *http.Request) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
