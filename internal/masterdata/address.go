@@ -73,10 +73,10 @@ func (s *Service) saveAddress(ctx context.Context, tx *db.Tx, in *addressInput) 
 		if in.rowVersion == 0 {
 			return 0, false, nested("address", missing("row_version"))
 		}
-		err := s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "address", ID: in.id, RowVersion: in.rowVersion, Data: data}, nil)
+		err := s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "address", ID: in.id, RowVersion: in.rowVersion, Data: data})
 		return in.id, false, nested("address", err)
 	}
-	id, err := s.engine.CreateIn(ctx, tx, "address", data, nil)
+	id, err := s.engine.CreateIn(ctx, tx, "address", data)
 	return id, true, nested("address", err)
 }
 
@@ -119,7 +119,7 @@ func (s *Service) resolveCity(ctx context.Context, tx *db.Tx, data body) error {
 		}
 		return err
 	}
-	id, err = s.engine.CreateIn(ctx, tx, "city", map[string]any{"city_zip": zip, "city_name": name, "country_id": country, "state": ans.State}, nil)
+	id, err = s.engine.CreateIn(ctx, tx, "city", map[string]any{"city_zip": zip, "city_name": name, "country_id": country, "state": ans.State})
 	data["city_id"] = id
 	return err
 }

@@ -5,6 +5,7 @@ import (
 
 	"portfolio/internal/db"
 	"portfolio/internal/testkit"
+	"portfolio/internal/testkit/apptest"
 )
 
 // TestTaxRates: administrators only (403 for a team lead and an external
@@ -16,23 +17,23 @@ func TestTaxRates(t *testing.T) {
 		f.giveRights(teamLead, lead)
 		rate := f.created(admin, "POST", "/companies/1/tax-rates", map[string]any{"taxrate_code": "V19", "taxrate_value": 19}, "taxrate_id")
 		other := f.created(admin, "POST", "/companies/3/tax-rates", map[string]any{"taxrate_code": "V19", "taxrate_value": 19}, "taxrate_id")
-		f.run([]scenario{
-			{name: "admin lists", as: admin, method: "GET", path: "/companies/1/tax-rates", status: 200, want: []string{`"taxrate_code":"V19"`}},
-			{name: "team lead refused", as: teamLead, method: "GET", path: "/companies/1/tax-rates", status: 403},
-			{name: "team lead may not add", as: teamLead, method: "POST", path: "/companies/1/tax-rates", body: map[string]any{"taxrate_code": "V7", "taxrate_value": 7}, status: 403},
-			{name: "lead refused", as: lead, method: "DELETE", path: "/companies/1/tax-rates", body: []int64{rate}, status: 403},
-			{name: "missing company", as: admin, method: "GET", path: "/companies/999999/tax-rates", status: 404},
-			{name: "duplicate code", as: admin, method: "POST", path: "/companies/1/tax-rates", body: map[string]any{"taxrate_code": "V19", "taxrate_value": 19}, status: 422},
-			{name: "value over 100", as: admin, method: "POST", path: "/companies/1/tax-rates", body: map[string]any{"taxrate_code": "X", "taxrate_value": 190}, status: 422,
-				want: []string{"taxrate_value"}},
-			{name: "another company in the body", as: admin, method: "POST", path: "/companies/1/tax-rates", body: map[string]any{"company_id": 3, "taxrate_code": "X", "taxrate_value": 1}, status: 422},
-			{name: "update", as: admin, method: "PUT", path: jsonPath("/companies/1/tax-rates/", rate), body: map[string]any{"row_version": 1, "taxrate_value": 16}, status: 200,
-				want: []string{`"taxrate_value":16`}},
-			{name: "update without row_version", as: admin, method: "PUT", path: jsonPath("/companies/1/tax-rates/", rate), body: map[string]any{"taxrate_value": 16}, status: 422},
-			{name: "another company's tax rate", as: admin, method: "PUT", path: jsonPath("/companies/1/tax-rates/", other), body: map[string]any{"row_version": 1, "taxrate_value": 5}, status: 404},
-			{name: "delete with a foreign id deletes nothing", as: admin, method: "DELETE", path: "/companies/1/tax-rates", body: []int64{rate, other}, status: 404},
-			{name: "delete needs ids", as: admin, method: "DELETE", path: "/companies/1/tax-rates", body: []int64{}, status: 422},
-			{name: "delete", as: admin, method: "DELETE", path: "/companies/1/tax-rates", body: map[string]any{"ids": []int64{rate}}, status: 200},
+		f.run([]apptest.Scenario{
+			{Name: "admin lists", As: admin, Method: "GET", Path: "/companies/1/tax-rates", Status: 200, Contains: []string{`"taxrate_code":"V19"`}},
+			{Name: "team lead refused", As: teamLead, Method: "GET", Path: "/companies/1/tax-rates", Status: 403},
+			{Name: "team lead may not add", As: teamLead, Method: "POST", Path: "/companies/1/tax-rates", Body: map[string]any{"taxrate_code": "V7", "taxrate_value": 7}, Status: 403},
+			{Name: "lead refused", As: lead, Method: "DELETE", Path: "/companies/1/tax-rates", Body: []int64{rate}, Status: 403},
+			{Name: "missing company", As: admin, Method: "GET", Path: "/companies/999999/tax-rates", Status: 404},
+			{Name: "duplicate code", As: admin, Method: "POST", Path: "/companies/1/tax-rates", Body: map[string]any{"taxrate_code": "V19", "taxrate_value": 19}, Status: 422},
+			{Name: "value over 100", As: admin, Method: "POST", Path: "/companies/1/tax-rates", Body: map[string]any{"taxrate_code": "X", "taxrate_value": 190}, Status: 422,
+				Contains: []string{"taxrate_value"}},
+			{Name: "another company in the body", As: admin, Method: "POST", Path: "/companies/1/tax-rates", Body: map[string]any{"company_id": 3, "taxrate_code": "X", "taxrate_value": 1}, Status: 422},
+			{Name: "update", As: admin, Method: "PUT", Path: jsonPath("/companies/1/tax-rates/", rate), Body: map[string]any{"row_version": 1, "taxrate_value": 16}, Status: 200,
+				Contains: []string{`"taxrate_value":16`}},
+			{Name: "update without row_version", As: admin, Method: "PUT", Path: jsonPath("/companies/1/tax-rates/", rate), Body: map[string]any{"taxrate_value": 16}, Status: 422},
+			{Name: "another company's tax rate", As: admin, Method: "PUT", Path: jsonPath("/companies/1/tax-rates/", other), Body: map[string]any{"row_version": 1, "taxrate_value": 5}, Status: 404},
+			{Name: "delete with a foreign id deletes nothing", As: admin, Method: "DELETE", Path: "/companies/1/tax-rates", Body: []int64{rate, other}, Status: 404},
+			{Name: "delete needs ids", As: admin, Method: "DELETE", Path: "/companies/1/tax-rates", Body: []int64{}, Status: 422},
+			{Name: "delete", As: admin, Method: "DELETE", Path: "/companies/1/tax-rates", Body: map[string]any{"ids": []int64{rate}}, Status: 200},
 		})
 		if n := f.count(`SELECT COUNT(*) FROM taxrate WHERE taxrate_id IN (?, ?)`, rate, other); n != 1 {
 			t.Fatalf("tax rates left: %d, want 1 (the other company's)", n)
@@ -50,13 +51,13 @@ func TestPartners(t *testing.T) {
 		f := newFixture(t, d)
 		f.giveRights(lead, leadB, partner)
 		groups := f.count(`SELECT COUNT(*) FROM partnergroup`)
-		f.run([]scenario{
-			{name: "shortname over 10", as: admin, method: "POST", path: "/partners/new", status: 422, want: []string{"partnercompany_shortname"},
-				body: map[string]any{"partnercompany_name": "Neu GmbH", "partnercompany_shortname": "ELEVENCHARS", "partnergroup": map[string]any{"partnergroup_name": "Neue Gruppe"}}},
-			{name: "no group", as: admin, method: "POST", path: "/partners/new", status: 422,
-				body: map[string]any{"partnercompany_name": "Neu GmbH", "partnercompany_shortname": "NEU"}},
-			{name: "group not an object", as: admin, method: "POST", path: "/partners/new", status: 422,
-				body: map[string]any{"partnercompany_name": "Neu GmbH", "partnercompany_shortname": "NEU", "partnergroup": 1}},
+		f.run([]apptest.Scenario{
+			{Name: "shortname over 10", As: admin, Method: "POST", Path: "/partners/new", Status: 422, Contains: []string{"partnercompany_shortname"},
+				Body: map[string]any{"partnercompany_name": "Neu GmbH", "partnercompany_shortname": "ELEVENCHARS", "partnergroup": map[string]any{"partnergroup_name": "Neue Gruppe"}}},
+			{Name: "no group", As: admin, Method: "POST", Path: "/partners/new", Status: 422,
+				Body: map[string]any{"partnercompany_name": "Neu GmbH", "partnercompany_shortname": "NEU"}},
+			{Name: "group not an object", As: admin, Method: "POST", Path: "/partners/new", Status: 422,
+				Body: map[string]any{"partnercompany_name": "Neu GmbH", "partnercompany_shortname": "NEU", "partnergroup": 1}},
 		})
 		if n := f.count(`SELECT COUNT(*) FROM partnergroup`); n != groups {
 			t.Fatalf("a refused partner left its new group behind")
@@ -67,62 +68,65 @@ func TestPartners(t *testing.T) {
 			t.Fatalf("new partner in a new group: %d %s", res.Status, res.Body)
 		}
 		p2 := f.firstID(`SELECT MAX(partnercompany_id) FROM partnercompany`)
-		f.run([]scenario{
-			{name: "existing group", as: admin, method: "POST", path: "/partners/new", status: 201, want: []string{"Rheinland Immobilien Gruppe"},
-				body: map[string]any{"partnercompany_name": "Zweit GmbH", "partnercompany_shortname": "ZWEIT", "partnergroup": map[string]any{"partnergroup_id": 1}}},
-			{name: "rename", as: admin, method: "PUT", path: "/partners/new", status: 200, want: []string{"Neu AG"},
-				body: map[string]any{"partnercompany_id": p2, "row_version": 1, "partnercompany_name": "Neu AG"}},
-			{name: "partner user: another group's partner answers 404", as: partner, method: "PUT", path: "/partners/new", status: 404,
-				body: map[string]any{"partnercompany_id": p2, "row_version": 1, "partnercompany_name": "Taken"}},
-			{name: "bad IBAN check digits", as: admin, method: "POST", path: "/partners/1/bankdata", status: 422, want: []string{"bankdata_iban", "check digits"},
-				body: map[string]any{"bankdata_iban": "DE88370400440532013000"}},
-			{name: "bad IBAN length", as: admin, method: "POST", path: "/partners/1/bankdata", status: 422, want: []string{"bankdata_iban"},
-				body: map[string]any{"bankdata_iban": "DE8937040044053201300"}},
-			{name: "bad BIC", as: admin, method: "POST", path: "/partners/1/bankdata", status: 422, want: []string{"bankdata_bic"},
-				body: map[string]any{"bankdata_iban": "DE89370400440532013000", "bankdata_bic": "12"}},
-			{name: "good IBAN with spaces", as: admin, method: "POST", path: "/partners/1/bankdata", status: 201, want: []string{`"bankdata_iban":"DE89370400440532013000"`},
-				body: map[string]any{"bankdata_iban": "de89 3704 0044 0532 0130 00", "bankdata_bic": "COBADEFFXXX"}},
-			{name: "bad IBAN country", as: admin, method: "POST", path: "/partners/1/bankdata", status: 422, want: []string{"bankdata_iban"},
-				body: map[string]any{"bankdata_iban": "ZZ89370400440532013000"}},
-			{name: "bank data of a missing partner", as: admin, method: "POST", path: "/partners/999999/bankdata", status: 404,
-				body: map[string]any{"bankdata_iban": "DE89370400440532013000"}},
-			{name: "partner user: bank data of another group's partner", as: partner, method: "GET", path: jsonPath("/partners/", p2) + "/bankdata", status: 404},
-			{name: "lead sees no partner", as: lead, method: "GET", path: "/partners/1/bankdata", status: 404},
+		f.run([]apptest.Scenario{
+			{Name: "existing group", As: admin, Method: "POST", Path: "/partners/new", Status: 201, Contains: []string{"Rheinland Immobilien Gruppe"},
+				Body: map[string]any{"partnercompany_name": "Zweit GmbH", "partnercompany_shortname": "ZWEIT", "partnergroup": map[string]any{"partnergroup_id": 1}}},
+			{Name: "rename", As: admin, Method: "PUT", Path: "/partners/new", Status: 200, Contains: []string{"Neu AG"},
+				Body: map[string]any{"partnercompany_id": p2, "row_version": 1, "partnercompany_name": "Neu AG"}},
+			{Name: "partner user: another group's partner answers 404", As: partner, Method: "PUT", Path: "/partners/new", Status: 404,
+				Body: map[string]any{"partnercompany_id": p2, "row_version": 1, "partnercompany_name": "Taken"}},
+			{Name: "bad IBAN check digits", As: admin, Method: "POST", Path: "/partners/1/bankdata", Status: 422, Contains: []string{"bankdata_iban", "check digits"},
+				Body: map[string]any{"bankdata_iban": "DE88370400440532013000"}},
+			{Name: "bad IBAN length", As: admin, Method: "POST", Path: "/partners/1/bankdata", Status: 422, Contains: []string{"bankdata_iban"},
+				Body: map[string]any{"bankdata_iban": "DE8937040044053201300"}},
+			{Name: "bad BIC", As: admin, Method: "POST", Path: "/partners/1/bankdata", Status: 422, Contains: []string{"bankdata_bic"},
+				Body: map[string]any{"bankdata_iban": "DE89370400440532013000", "bankdata_bic": "12"}},
+			{Name: "good IBAN with spaces", As: admin, Method: "POST", Path: "/partners/1/bankdata", Status: 201, Contains: []string{`"bankdata_iban":"DE89370400440532013000"`},
+				Body: map[string]any{"bankdata_iban": "de89 3704 0044 0532 0130 00", "bankdata_bic": "COBADEFFXXX"}},
+			{Name: "bad IBAN country", As: admin, Method: "POST", Path: "/partners/1/bankdata", Status: 422, Contains: []string{"bankdata_iban"},
+				Body: map[string]any{"bankdata_iban": "ZZ89370400440532013000"}},
+			{Name: "bad IBAN check digits through the generic API", As: admin, Method: "POST", Path: "/api/", Status: 422,
+				Contains: []string{"bankdata_iban", "check digits"},
+				Body: map[string]any{"action": "create", "entity": "bankdata", "data": map[string]any{"partnercompany_id": 1, "bankdata_iban": "DE88370400440532013000"}}},
+			{Name: "bank data of a missing partner", As: admin, Method: "POST", Path: "/partners/999999/bankdata", Status: 404,
+				Body: map[string]any{"bankdata_iban": "DE89370400440532013000"}},
+			{Name: "partner user: bank data of another group's partner", As: partner, Method: "GET", Path: jsonPath("/partners/", p2) + "/bankdata", Status: 404},
+			{Name: "lead sees no partner", As: lead, Method: "GET", Path: "/partners/1/bankdata", Status: 404},
 		})
 		bank := f.firstID(`SELECT MAX(bankdata_id) FROM bankdata`)
-		f.run([]scenario{
-			{name: "partner user with rights sees the IBAN", as: partner, method: "GET", path: "/partners/1/bankdata", status: 200, want: []string{"DE89370400440532013000"}},
-			{name: "update with a bad IBAN", as: admin, method: "PUT", path: "/partners/1/bankdata/" + jsonOf(bank), status: 422,
-				body: map[string]any{"row_version": 1, "bankdata_iban": "DE88370400440532013000"}},
-			{name: "update bank data", as: admin, method: "PUT", path: "/partners/1/bankdata/" + jsonOf(bank), status: 200, want: []string{"Commerzbank"},
-				body: map[string]any{"row_version": 1, "bankdata_bank_name": "Commerzbank"}},
-			{name: "bank data of another partner", as: admin, method: "PUT", path: jsonPath("/partners/", p2) + "/bankdata/" + jsonOf(bank), status: 404,
-				body: map[string]any{"row_version": 2, "bankdata_bank_name": "X"}},
+		f.run([]apptest.Scenario{
+			{Name: "partner user with rights sees the IBAN", As: partner, Method: "GET", Path: "/partners/1/bankdata", Status: 200, Contains: []string{"DE89370400440532013000"}},
+			{Name: "update with a bad IBAN", As: admin, Method: "PUT", Path: "/partners/1/bankdata/" + jsonOf(bank), Status: 422,
+				Body: map[string]any{"row_version": 1, "bankdata_iban": "DE88370400440532013000"}},
+			{Name: "update bank data", As: admin, Method: "PUT", Path: "/partners/1/bankdata/" + jsonOf(bank), Status: 200, Contains: []string{"Commerzbank"},
+				Body: map[string]any{"row_version": 1, "bankdata_bank_name": "Commerzbank"}},
+			{Name: "bank data of another partner", As: admin, Method: "PUT", Path: jsonPath("/partners/", p2) + "/bankdata/" + jsonOf(bank), Status: 404,
+				Body: map[string]any{"row_version": 2, "bankdata_bank_name": "X"}},
 		})
 		// Without the update right on bank data, the IBAN is masked.
 		f.exec(`UPDATE user_tablegroup SET crud_u = 0 WHERE user_id = (SELECT user_id FROM users WHERE user_email = ?)`, partner)
-		f.run([]scenario{
-			{name: "masked IBAN", as: partner, method: "GET", path: "/partners/1/bankdata", status: 200, want: []string{"DE89**************3000"},
-				not: []string{"DE89370400440532013000"}},
+		f.run([]apptest.Scenario{
+			{Name: "masked IBAN", As: partner, Method: "GET", Path: "/partners/1/bankdata", Status: 200, Contains: []string{"DE89**************3000"},
+				Absent: []string{"DE89370400440532013000"}},
 		})
-		f.run([]scenario{
-			{name: "creditor number", as: admin, method: "POST", path: "/partners/1/kreditornumber", status: 201, want: []string{`"kreditornumber_number":"K-100"`},
-				body: map[string]any{"company_id": 1, "kreditornumber_number": "K-100"}},
-			{name: "same number, same company", as: admin, method: "POST", path: jsonPath("/partners/", p2) + "/kreditornumber", status: 422,
-				want: []string{"kreditornumber_number"}, body: map[string]any{"company_id": 1, "kreditornumber_number": "K-100"}},
-			{name: "same number, other company", as: admin, method: "POST", path: jsonPath("/partners/", p2) + "/kreditornumber", status: 201,
-				body: map[string]any{"company_id": 3, "kreditornumber_number": "K-100"}},
-			{name: "company wrong type", as: admin, method: "POST", path: "/partners/1/kreditornumber", status: 422,
-				body: map[string]any{"company_id": "x", "kreditornumber_number": "K-1"}},
+		f.run([]apptest.Scenario{
+			{Name: "creditor number", As: admin, Method: "POST", Path: "/partners/1/kreditornumber", Status: 201, Contains: []string{`"kreditornumber_number":"K-100"`},
+				Body: map[string]any{"company_id": 1, "kreditornumber_number": "K-100"}},
+			{Name: "same number, same company", As: admin, Method: "POST", Path: jsonPath("/partners/", p2) + "/kreditornumber", Status: 422,
+				Contains: []string{"kreditornumber_number"}, Body: map[string]any{"company_id": 1, "kreditornumber_number": "K-100"}},
+			{Name: "same number, other company", As: admin, Method: "POST", Path: jsonPath("/partners/", p2) + "/kreditornumber", Status: 201,
+				Body: map[string]any{"company_id": 3, "kreditornumber_number": "K-100"}},
+			{Name: "company wrong type", As: admin, Method: "POST", Path: "/partners/1/kreditornumber", Status: 422,
+				Body: map[string]any{"company_id": "x", "kreditornumber_number": "K-1"}},
 		})
 		k := f.firstID(`SELECT MIN(kreditornumber_id) FROM kreditornumber`)
-		f.run([]scenario{
-			{name: "change creditor number", as: admin, method: "PUT", path: "/partners/1/kreditornumber/" + jsonOf(k), status: 200, want: []string{"K-101"},
-				body: map[string]any{"row_version": 1, "kreditornumber_number": "K-101"}},
-			{name: "contacts", as: admin, method: "GET", path: "/contacts", status: 200, want: []string{`"data"`}},
-			{name: "contacts of a partner", as: admin, method: "GET", path: "/contacts?partnercompany_id=1", status: 200},
-			{name: "contacts of a missing partner", as: admin, method: "GET", path: "/contacts?partnercompany_id=999999", status: 404},
-			{name: "contacts: bad id", as: admin, method: "GET", path: "/contacts?partnercompany_id=x", status: 422},
+		f.run([]apptest.Scenario{
+			{Name: "change creditor number", As: admin, Method: "PUT", Path: "/partners/1/kreditornumber/" + jsonOf(k), Status: 200, Contains: []string{"K-101"},
+				Body: map[string]any{"row_version": 1, "kreditornumber_number": "K-101"}},
+			{Name: "contacts", As: admin, Method: "GET", Path: "/contacts", Status: 200, Contains: []string{`"data"`}},
+			{Name: "contacts of a partner", As: admin, Method: "GET", Path: "/contacts?partnercompany_id=1", Status: 200},
+			{Name: "contacts of a missing partner", As: admin, Method: "GET", Path: "/contacts?partnercompany_id=999999", Status: 404},
+			{Name: "contacts: bad id", As: admin, Method: "GET", Path: "/contacts?partnercompany_id=x", Status: 422},
 		})
 	})
 }
@@ -154,24 +158,24 @@ func TestPosAreasLocations(t *testing.T) {
 		f.exec(`INSERT INTO serviceobject (serviceobject_name, serviceobjecttype_id) VALUES (?, ?)`, soName, soType)
 		f.exec(`INSERT INTO area_serviceobject (area_id, serviceobject_id) SELECT ?, MAX(serviceobject_id) FROM serviceobject`, area)
 		links := f.count(`SELECT COUNT(*) FROM pos_area WHERE pos_id = ?`, posA)
-		f.run([]scenario{
-			{name: "lead.b: pos in group 1's company", as: leadB, method: "POST", path: "/pos", body: posBody, status: 422},
-			{name: "year out of range", as: admin, method: "POST", path: "/pos", status: 422, want: []string{"pos_first_year"},
-				body: map[string]any{"company_id": 1, "pos_name": "X", "pos_branchnumber": "X", "pos_first_year": 1700, "pos_opening_date": "2024-03-01", "contactperson_id": contact}},
-			{name: "update", as: admin, method: "PUT", path: "/pos", status: 200, want: []string{"Filiale Zentrum"},
-				body: map[string]any{"pos_id": pos, "row_version": 1, "pos_name": "Filiale Zentrum"}},
-			{name: "update without pos_id", as: admin, method: "PUT", path: "/pos", status: 422, body: map[string]any{"row_version": 1, "pos_name": "X"}},
-			{name: "lead.b: update group 1's pos", as: leadB, method: "PUT", path: "/pos", status: 404, body: map[string]any{"pos_id": pos, "row_version": 2, "pos_name": "X"}},
-			{name: "lead.b: delete links of group 1's pos", as: leadB, method: "DELETE", path: "/pos", status: 404, body: map[string]any{"pos_id": posA, "area_ids": []int64{area}}},
-			{name: "delete without lists", as: admin, method: "DELETE", path: "/pos", status: 422, body: map[string]any{"pos_id": posA}},
-			{name: "delete unknown member", as: admin, method: "DELETE", path: "/pos", status: 422, body: map[string]any{"pos_id": posA, "user_ids": []int64{1}}},
-			{name: "delete a link", as: admin, method: "DELETE", path: "/pos", status: 200, body: map[string]any{"pos_id": posA, "area_ids": []int64{area}}},
-			{name: "delete it again", as: admin, method: "DELETE", path: "/pos", status: 404, body: map[string]any{"pos_id": posA, "area_ids": []int64{area}}},
-			{name: "lead lists own areas", as: lead, method: "GET", path: "/areas", status: 200, want: []string{`"area_id"`}},
-			{name: "service objects of areas", as: admin, method: "GET", path: "/areas/serviceobjects/list", status: 200, want: []string{`"pagination"`, `"serviceobject_name"`}},
-			{name: "lead.b: no service object of group 1", as: leadB, method: "GET", path: "/areas/serviceobjects/list?keyword=" + soName, status: 200, want: []string{`"total":0`}},
-			{name: "lead: own service object", as: lead, method: "GET", path: "/areas/serviceobjects/list?keyword=" + soName, status: 200, want: []string{`"total":1`}},
-			{name: "lead.b: pos B visible", as: leadB, method: "PUT", path: "/pos", status: 200, body: map[string]any{"pos_id": posB, "row_version": f.version("pos", posB)}},
+		f.run([]apptest.Scenario{
+			{Name: "lead.b: pos in group 1's company", As: leadB, Method: "POST", Path: "/pos", Body: posBody, Status: 422},
+			{Name: "year out of range", As: admin, Method: "POST", Path: "/pos", Status: 422, Contains: []string{"pos_first_year"},
+				Body: map[string]any{"company_id": 1, "pos_name": "X", "pos_branchnumber": "X", "pos_first_year": 1700, "pos_opening_date": "2024-03-01", "contactperson_id": contact}},
+			{Name: "update", As: admin, Method: "PUT", Path: "/pos", Status: 200, Contains: []string{"Filiale Zentrum"},
+				Body: map[string]any{"pos_id": pos, "row_version": 1, "pos_name": "Filiale Zentrum"}},
+			{Name: "update without pos_id", As: admin, Method: "PUT", Path: "/pos", Status: 422, Body: map[string]any{"row_version": 1, "pos_name": "X"}},
+			{Name: "lead.b: update group 1's pos", As: leadB, Method: "PUT", Path: "/pos", Status: 404, Body: map[string]any{"pos_id": pos, "row_version": 2, "pos_name": "X"}},
+			{Name: "lead.b: delete links of group 1's pos", As: leadB, Method: "DELETE", Path: "/pos", Status: 404, Body: map[string]any{"pos_id": posA, "area_ids": []int64{area}}},
+			{Name: "delete without lists", As: admin, Method: "DELETE", Path: "/pos", Status: 422, Body: map[string]any{"pos_id": posA}},
+			{Name: "delete unknown member", As: admin, Method: "DELETE", Path: "/pos", Status: 422, Body: map[string]any{"pos_id": posA, "user_ids": []int64{1}}},
+			{Name: "delete a link", As: admin, Method: "DELETE", Path: "/pos", Status: 200, Body: map[string]any{"pos_id": posA, "area_ids": []int64{area}}},
+			{Name: "delete it again", As: admin, Method: "DELETE", Path: "/pos", Status: 404, Body: map[string]any{"pos_id": posA, "area_ids": []int64{area}}},
+			{Name: "lead lists own areas", As: lead, Method: "GET", Path: "/areas", Status: 200, Contains: []string{`"area_id"`}},
+			{Name: "service objects of areas", As: admin, Method: "GET", Path: "/areas/serviceobjects/list", Status: 200, Contains: []string{`"pagination"`, `"serviceobject_name"`}},
+			{Name: "lead.b: no service object of group 1", As: leadB, Method: "GET", Path: "/areas/serviceobjects/list?keyword=" + soName, Status: 200, Contains: []string{`"total":0`}},
+			{Name: "lead: own service object", As: lead, Method: "GET", Path: "/areas/serviceobjects/list?keyword=" + soName, Status: 200, Contains: []string{`"total":1`}},
+			{Name: "lead.b: pos B visible", As: leadB, Method: "PUT", Path: "/pos", Status: 200, Body: map[string]any{"pos_id": posB, "row_version": f.version("pos", posB)}},
 		})
 		if f.count(`SELECT COUNT(*) FROM area`) != areas || f.count(`SELECT COUNT(*) FROM pos_area WHERE pos_id = ?`, posA) != links-1 {
 			t.Fatalf("DELETE /pos removed more than the named link")
@@ -186,36 +190,36 @@ func TestPosAreasLocations(t *testing.T) {
 			t.Fatalf("lead creates a location: %d %s", res.Status, res.Body)
 		}
 		loc := f.firstID(`SELECT MAX(location_id) FROM location`)
-		f.run([]scenario{
-			{name: "the state is looked up", as: lead, method: "GET", path: "/locations?per_page=100", status: 200, want: []string{"Zentrum Ost", "Bayern"}},
-			{name: "locations page by 10", as: admin, method: "GET", path: "/locations", status: 200, want: []string{`"last_page"`}},
-			{name: "lead.b: location of group 1", as: leadB, method: "GET", path: jsonPath("/locations/", loc) + "/partnercompanies", status: 404},
-			{name: "lead.b: change location of group 1", as: leadB, method: "PUT", path: "/locations", status: 404,
-				body: map[string]any{"location_id": loc, "row_version": 1, "location_name": "X"}},
-			{name: "lead.b: new location in group 1's company", as: leadB, method: "POST", path: "/locations", status: 422, body: locBody},
-			{name: "change location and address", as: lead, method: "PUT", path: "/locations", status: 200, want: []string{"Zentrum West", `"address_house_number":"5"`},
-				body: map[string]any{"location_id": loc, "row_version": 1, "location_name": "Zentrum West",
+		f.run([]apptest.Scenario{
+			{Name: "the state is looked up", As: lead, Method: "GET", Path: "/locations?per_page=100", Status: 200, Contains: []string{"Zentrum Ost", "Bayern"}},
+			{Name: "locations page by 10", As: admin, Method: "GET", Path: "/locations", Status: 200, Contains: []string{`"last_page"`}},
+			{Name: "lead.b: location of group 1", As: leadB, Method: "GET", Path: jsonPath("/locations/", loc) + "/partnercompanies", Status: 404},
+			{Name: "lead.b: change location of group 1", As: leadB, Method: "PUT", Path: "/locations", Status: 404,
+				Body: map[string]any{"location_id": loc, "row_version": 1, "location_name": "X"}},
+			{Name: "lead.b: new location in group 1's company", As: leadB, Method: "POST", Path: "/locations", Status: 422, Body: locBody},
+			{Name: "change location and address", As: lead, Method: "PUT", Path: "/locations", Status: 200, Contains: []string{"Zentrum West", `"address_house_number":"5"`},
+				Body: map[string]any{"location_id": loc, "row_version": 1, "location_name": "Zentrum West",
 					"address": map[string]any{"edit": true, "address_id": f.firstID(`SELECT address_id FROM location WHERE location_id = ?`, loc), "row_version": 1, "address_house_number": "5"}}},
-			{name: "valid_to before valid_from", as: admin, method: "POST", path: "/locations/partnercompany", status: 422, want: []string{"valid_to"},
-				body: map[string]any{"location_id": loc, "partnercompany_id": 1, "partnertype_id": f.firstID(`SELECT MIN(partnertype_id) FROM partnertype`), "valid_from": "2024-01-01", "valid_to": "2023-01-01"}},
-			{name: "valid_to equal to valid_from", as: admin, method: "POST", path: "/locations/partnercompany", status: 422,
-				body: map[string]any{"location_id": loc, "partnercompany_id": 1, "partnertype_id": f.firstID(`SELECT MIN(partnertype_id) FROM partnertype`), "valid_from": "2024-01-01", "valid_to": "2024-01-01"}},
-			{name: "partner over time", as: admin, method: "POST", path: "/locations/partnercompany", status: 201,
-				body: map[string]any{"location_id": loc, "partnercompany_id": 1, "partnertype_id": f.firstID(`SELECT MIN(partnertype_id) FROM partnertype`), "valid_from": "2024-01-01", "valid_to": "2025-01-01"}},
-			{name: "partners of the location", as: admin, method: "GET", path: jsonPath("/locations/", loc) + "/partnercompanies", status: 200, want: []string{"2025-01-01"}},
-			{name: "missing location", as: admin, method: "POST", path: "/locations/partnercompany", status: 404,
-				body: map[string]any{"location_id": 999999, "partnercompany_id": 1, "partnertype_id": 1, "valid_from": "2024-01-01"}},
+			{Name: "valid_to before valid_from", As: admin, Method: "POST", Path: "/locations/partnercompany", Status: 422, Contains: []string{"valid_to"},
+				Body: map[string]any{"location_id": loc, "partnercompany_id": 1, "partnertype_id": f.firstID(`SELECT MIN(partnertype_id) FROM partnertype`), "valid_from": "2024-01-01", "valid_to": "2023-01-01"}},
+			{Name: "valid_to equal to valid_from", As: admin, Method: "POST", Path: "/locations/partnercompany", Status: 422,
+				Body: map[string]any{"location_id": loc, "partnercompany_id": 1, "partnertype_id": f.firstID(`SELECT MIN(partnertype_id) FROM partnertype`), "valid_from": "2024-01-01", "valid_to": "2024-01-01"}},
+			{Name: "partner over time", As: admin, Method: "POST", Path: "/locations/partnercompany", Status: 201,
+				Body: map[string]any{"location_id": loc, "partnercompany_id": 1, "partnertype_id": f.firstID(`SELECT MIN(partnertype_id) FROM partnertype`), "valid_from": "2024-01-01", "valid_to": "2025-01-01"}},
+			{Name: "partners of the location", As: admin, Method: "GET", Path: jsonPath("/locations/", loc) + "/partnercompanies", Status: 200, Contains: []string{"2025-01-01"}},
+			{Name: "missing location", As: admin, Method: "POST", Path: "/locations/partnercompany", Status: 404,
+				Body: map[string]any{"location_id": 999999, "partnercompany_id": 1, "partnertype_id": 1, "valid_from": "2024-01-01"}},
 		})
 
-		f.run([]scenario{
-			{name: "German zip", as: lead, method: "GET", path: "/users/state/10115", status: 200, want: []string{`"state":"Berlin"`, `"country":"DE"`, `"places":["Berlin"]`}},
-			{name: "Austrian zip", as: lead, method: "GET", path: "/users/state/1010?country=AT", status: 200, want: []string{`"state":"Wien"`, `"country":"AT"`}},
-			{name: "Swiss zip", as: lead, method: "GET", path: "/users/state/8001?country=ch", status: 200, want: []string{`"country":"CH"`}},
-			{name: "Luxembourg zip", as: lead, method: "GET", path: "/users/state/1111?country=LU", status: 200, want: []string{`"state":"Luxembourg"`}},
-			{name: "French zip", as: lead, method: "GET", path: "/users/state/75001?country=FR", status: 200, want: []string{`"state":"Île-de-France"`}},
-			{name: "unknown zip", as: lead, method: "GET", path: "/users/state/00000", status: 404, want: []string{`"detail":"The postal code 00000 is unknown in DE."`}},
-			{name: "unknown country", as: lead, method: "GET", path: "/users/state/10115?country=XX", status: 422},
-			{name: "no token", method: "GET", path: "/users/state/10115", status: 401},
+		f.run([]apptest.Scenario{
+			{Name: "German zip", As: lead, Method: "GET", Path: "/users/state/10115", Status: 200, Contains: []string{`"state":"Berlin"`, `"country":"DE"`, `"places":["Berlin"]`}},
+			{Name: "Austrian zip", As: lead, Method: "GET", Path: "/users/state/1010?country=AT", Status: 200, Contains: []string{`"state":"Wien"`, `"country":"AT"`}},
+			{Name: "Swiss zip", As: lead, Method: "GET", Path: "/users/state/8001?country=ch", Status: 200, Contains: []string{`"country":"CH"`}},
+			{Name: "Luxembourg zip", As: lead, Method: "GET", Path: "/users/state/1111?country=LU", Status: 200, Contains: []string{`"state":"Luxembourg"`}},
+			{Name: "French zip", As: lead, Method: "GET", Path: "/users/state/75001?country=FR", Status: 200, Contains: []string{`"state":"Île-de-France"`}},
+			{Name: "unknown zip", As: lead, Method: "GET", Path: "/users/state/00000", Status: 404, Contains: []string{`"detail":"The postal code 00000 is unknown in DE."`}},
+			{Name: "unknown country", As: lead, Method: "GET", Path: "/users/state/10115?country=XX", Status: 422},
+			{Name: "no token", Method: "GET", Path: "/users/state/10115", Status: 401},
 		})
 	})
 }

@@ -71,7 +71,7 @@ func (h *handler) updateCompany(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
-		if err := h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "company", ID: id, RowVersion: version, Data: b}, nil); err != nil {
+		if err := h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "company", ID: id, RowVersion: version, Data: b}); err != nil {
 			return err
 		}
 		if addr == nil {
@@ -107,14 +107,14 @@ func (s *Service) setCompanyAddress(ctx context.Context, tx *db.Tx, company int6
 	}
 	ref := tables.NewRow{Entity: "address", ID: addrID}
 	if det.id == 0 {
-		id, err := s.engine.CreateReferringIn(ctx, tx, "companydetails", map[string]any{"company_id": company, "address_id": addrID}, ref)
+		id, err := s.engine.CreateIn(ctx, tx, "companydetails", map[string]any{"company_id": company, "address_id": addrID}, tables.Referring(ref))
 		if err != nil {
 			return nested("address", err)
 		}
 		return s.mustSeeNew(ctx, tx, "companydetails", id, "company_id")
 	}
-	return s.engine.UpdateReferringIn(ctx, tx, tables.UpdateCommand{Entity: "companydetails", ID: det.id, RowVersion: det.version,
-		Data: map[string]any{"address_id": addrID}}, ref)
+	return s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "companydetails", ID: det.id, RowVersion: det.version,
+		Data: map[string]any{"address_id": addrID}}, tables.Referring(ref))
 }
 
 // details is a company's company details row: its key, row_version and

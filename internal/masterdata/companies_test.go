@@ -6,6 +6,7 @@ import (
 
 	"portfolio/internal/db"
 	"portfolio/internal/testkit"
+	"portfolio/internal/testkit/apptest"
 )
 
 // TestCompanies: the company list in the caller's tenant, a company
@@ -18,30 +19,30 @@ func TestCompanies(t *testing.T) {
 		de := f.firstID(`SELECT country_id FROM country WHERE country_short = 'DE'`)
 		companies := f.count(`SELECT COUNT(*) FROM company`)
 		addresses := f.count(`SELECT COUNT(*) FROM address`)
-		f.run([]scenario{
-			{name: "admin lists every company", as: admin, method: "GET", path: "/companies", status: 200,
-				want: []string{"Nordhandel Retail GmbH", "Südmarkt Filialen GmbH", `"pagination"`}},
-			{name: "lead lists own group's companies", as: lead, method: "GET", path: "/companies", status: 200,
-				want: []string{"Nordhandel Retail GmbH"}, not: []string{"Südmarkt"}},
-			{name: "no token", method: "GET", path: "/companies", status: 401},
-			{name: "malformed JSON", as: admin, method: "POST", path: "/companies/", body: `{"company_name": `, status: 400},
-			{name: "not an object", as: admin, method: "POST", path: "/companies/", body: `[1]`, status: 422},
-			{name: "unknown field", as: admin, method: "POST", path: "/companies/", status: 422,
-				body: map[string]any{"customergroup_id": 1, "company_name": "X", "company_shortname": "X", "colour": "red"}, want: []string{"colour"}},
-			{name: "wrong type", as: admin, method: "POST", path: "/companies/", status: 422,
-				body: map[string]any{"customergroup_id": "one", "company_name": "X", "company_shortname": "X"}, want: []string{"customergroup_id"}},
-			{name: "too long shortname", as: admin, method: "POST", path: "/companies/", status: 422,
-				body: map[string]any{"customergroup_id": 1, "company_name": "X", "company_shortname": "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMNOPQRSTUVWXYZ"}, want: []string{"company_shortname"}},
-			{name: "address refused: nothing written", as: admin, method: "POST", path: "/companies/", status: 422,
-				body: map[string]any{"customergroup_id": 1, "company_name": "Half GmbH", "company_shortname": "HG",
+		f.run([]apptest.Scenario{
+			{Name: "admin lists every company", As: admin, Method: "GET", Path: "/companies", Status: 200,
+				Contains: []string{"Nordhandel Retail GmbH", "Südmarkt Filialen GmbH", `"pagination"`}},
+			{Name: "lead lists own group's companies", As: lead, Method: "GET", Path: "/companies", Status: 200,
+				Contains: []string{"Nordhandel Retail GmbH"}, Absent: []string{"Südmarkt"}},
+			{Name: "no token", Method: "GET", Path: "/companies", Status: 401},
+			{Name: "malformed JSON", As: admin, Method: "POST", Path: "/companies/", Body: `{"company_name": `, Status: 400},
+			{Name: "not an object", As: admin, Method: "POST", Path: "/companies/", Body: `[1]`, Status: 422},
+			{Name: "unknown field", As: admin, Method: "POST", Path: "/companies/", Status: 422,
+				Body: map[string]any{"customergroup_id": 1, "company_name": "X", "company_shortname": "X", "colour": "red"}, Contains: []string{"colour"}},
+			{Name: "wrong type", As: admin, Method: "POST", Path: "/companies/", Status: 422,
+				Body: map[string]any{"customergroup_id": "one", "company_name": "X", "company_shortname": "X"}, Contains: []string{"customergroup_id"}},
+			{Name: "too long shortname", As: admin, Method: "POST", Path: "/companies/", Status: 422,
+				Body: map[string]any{"customergroup_id": 1, "company_name": "X", "company_shortname": "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMNOPQRSTUVWXYZ"}, Contains: []string{"company_shortname"}},
+			{Name: "address refused: nothing written", As: admin, Method: "POST", Path: "/companies/", Status: 422,
+				Body: map[string]any{"customergroup_id": 1, "company_name": "Half GmbH", "company_shortname": "HG",
 					"address": map[string]any{"address_street": "Hauptstraße", "city_zip": "10115", "city_name": "Berlin", "country_id": de}},
-				want: []string{"address.address_house_number"}},
-			{name: "unknown zip: nothing written", as: admin, method: "POST", path: "/companies/", status: 422,
-				body: map[string]any{"customergroup_id": 1, "company_name": "Half GmbH", "company_shortname": "HG",
+				Contains: []string{"address.address_house_number"}},
+			{Name: "unknown zip: nothing written", As: admin, Method: "POST", Path: "/companies/", Status: 422,
+				Body: map[string]any{"customergroup_id": 1, "company_name": "Half GmbH", "company_shortname": "HG",
 					"address": map[string]any{"address_street": "Hauptstraße", "address_house_number": "1", "city_zip": "00000", "city_name": "Nowhere", "country_id": de}},
-				want: []string{"address.city_zip"}},
-			{name: "lead: another group's customer group", as: lead, method: "POST", path: "/companies/", status: 422,
-				body: map[string]any{"customergroup_id": 2, "company_name": "Foreign GmbH", "company_shortname": "FG"}},
+				Contains: []string{"address.city_zip"}},
+			{Name: "lead: another group's customer group", As: lead, Method: "POST", Path: "/companies/", Status: 422,
+				Body: map[string]any{"customergroup_id": 2, "company_name": "Foreign GmbH", "company_shortname": "FG"}},
 		})
 		if n := f.count(`SELECT COUNT(*) FROM company`); n != companies {
 			t.Fatalf("refused creates wrote companies: %d, want %d", n, companies)
@@ -58,22 +59,22 @@ func TestCompanies(t *testing.T) {
 			t.Fatalf("the new city's state was not looked up")
 		}
 		addr := f.firstID(`SELECT address_id FROM companydetails WHERE company_id = ?`, id)
-		f.run([]scenario{
-			{name: "change company and address", as: admin, method: "PUT", path: "/companies/", status: 200,
-				body: map[string]any{"company_id": id, "row_version": f.version("company", id), "company_name": "Neue Filiale AG",
+		f.run([]apptest.Scenario{
+			{Name: "change company and address", As: admin, Method: "PUT", Path: "/companies/", Status: 200,
+				Body: map[string]any{"company_id": id, "row_version": f.version("company", id), "company_name": "Neue Filiale AG",
 					"address": map[string]any{"edit": true, "address_id": addr, "row_version": f.version("address", addr), "address_house_number": "14"}},
-				want: []string{"Neue Filiale AG", `"address_house_number":"14"`}},
-			{name: "stale row_version", as: admin, method: "PUT", path: "/companies/", status: 409,
-				body: map[string]any{"company_id": id, "row_version": 1, "company_name": "Stale"}},
-			{name: "another company's address answers 404", as: admin, method: "PUT", path: "/companies/", status: 404,
-				body: map[string]any{"company_id": 1, "row_version": f.version("company", 1),
+				Contains: []string{"Neue Filiale AG", `"address_house_number":"14"`}},
+			{Name: "stale row_version", As: admin, Method: "PUT", Path: "/companies/", Status: 409,
+				Body: map[string]any{"company_id": id, "row_version": 1, "company_name": "Stale"}},
+			{Name: "another company's address answers 404", As: admin, Method: "PUT", Path: "/companies/", Status: 404,
+				Body: map[string]any{"company_id": 1, "row_version": f.version("company", 1),
 					"address": map[string]any{"edit": true, "address_id": addr, "row_version": f.version("address", addr), "address_house_number": "99"}}},
-			{name: "lead.b: company of group 1 answers 404", as: leadB, method: "PUT", path: "/companies/", status: 404,
-				body: map[string]any{"company_id": 1, "row_version": f.version("company", 1), "company_name": "Taken"}},
-			{name: "lead.b: missing company answers 404", as: leadB, method: "PUT", path: "/companies/", status: 404,
-				body: map[string]any{"company_id": 999999, "row_version": 1, "company_name": "Taken"}},
-			{name: "company_count", as: admin, method: "POST", path: "/api/", status: 200,
-				body: map[string]any{"action": "read-rich", "entity": "customergroup", "per_page": 10}, want: []string{`"company_count":3`}},
+			{Name: "lead.b: company of group 1 answers 404", As: leadB, Method: "PUT", Path: "/companies/", Status: 404,
+				Body: map[string]any{"company_id": 1, "row_version": f.version("company", 1), "company_name": "Taken"}},
+			{Name: "lead.b: missing company answers 404", As: leadB, Method: "PUT", Path: "/companies/", Status: 404,
+				Body: map[string]any{"company_id": 999999, "row_version": 1, "company_name": "Taken"}},
+			{Name: "company_count", As: admin, Method: "POST", Path: "/api/", Status: 200,
+				Body: map[string]any{"action": "read-rich", "entity": "customergroup", "per_page": 10}, Contains: []string{`"company_count":3`}},
 		})
 		if n := f.count(`SELECT COUNT(*) FROM address WHERE address_house_number = '99'`); n != 0 {
 			t.Fatalf("a refused address change was written")

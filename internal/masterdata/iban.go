@@ -1,7 +1,9 @@
 package masterdata
 
 import (
+	"context"
 	"math/big"
+	"portfolio/internal/tables"
 	"strings"
 
 	"portfolio/internal/apperr"
@@ -54,12 +56,17 @@ func ibanProblem(iban string) string {
 	return ""
 }
 
-// checkIBAN refuses an IBAN sent to the module's bank data calls that
-// fails its country's length or its check digits (422 on bankdata_iban).
-// The generic API checks the definition's format only: the engine's own
-// tests write generated IBANs through it.
-func checkIBAN(b body) error {
-	iban, ok := b["bankdata_iban"].(string)
+// checkBankdata is the write hook of bank data: an IBAN written through
+// the generic API, a relation tab or the module's calls is checked by its
+// country's length and its check digits (422 on bankdata_iban).
+func checkBankdata(_ context.Context, w *tables.WriteContext) error {
+	return checkIBAN(w.Values)
+}
+
+// checkIBAN refuses an IBAN that fails its country's length or its check
+// digits (422 on bankdata_iban); values without one pass.
+func checkIBAN(values map[string]any) error {
+	iban, ok := values["bankdata_iban"].(string)
 	if !ok {
 		return nil
 	}

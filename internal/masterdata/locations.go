@@ -45,7 +45,7 @@ func (h *handler) createLocation(w http.ResponseWriter, r *http.Request) error {
 			}
 			b["address_id"], ref = addrID, tables.NewRow{Entity: "address", ID: addrID}
 		}
-		if id, err = h.s.engine.CreateReferringIn(ctx, tx, "location", b, ref); err != nil {
+		if id, err = h.s.engine.CreateIn(ctx, tx, "location", b, tables.Referring(ref)); err != nil {
 			return err
 		}
 		return h.s.mustSeeNew(ctx, tx, "location", id, "company_id")
@@ -96,7 +96,7 @@ func (h *handler) updateLocation(w http.ResponseWriter, r *http.Request) error {
 				b["address_id"], ref = addrID, tables.NewRow{Entity: "address", ID: addrID}
 			}
 		}
-		return h.s.engine.UpdateReferringIn(ctx, tx, tables.UpdateCommand{Entity: "location", ID: id, RowVersion: version, Data: b}, ref)
+		return h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "location", ID: id, RowVersion: version, Data: b}, tables.Referring(ref))
 	})
 	if err != nil {
 		return err

@@ -28,8 +28,10 @@ type Service struct {
 	postal *postalCodes
 }
 
-// New returns the master-data service.
+// New returns the master-data service and registers its write rules with
+// the engine (the IBAN check of bank data), so every write applies them.
 func New(d *db.DB, engine *tables.Engine, log *slog.Logger) *Service {
+	engine.OnWrite("bankdata", tables.HookFunc(checkBankdata))
 	return &Service{db: d, engine: engine, log: log, postal: newPostalCodes(d)}
 }
 
@@ -97,7 +99,7 @@ func requireAdmin(ctx context.Context) error {
 // module, which may link the row first): a row outside the caller's
 // tenant is refused like an unknown reference on field.
 func (s *Service) created(ctx context.Context, tx *db.Tx, entity string, data map[string]any, field string) (int64, error) {
-	id, err := s.engine.CreateIn(ctx, tx, entity, data, nil)
+	id, err := s.engine.CreateIn(ctx, tx, entity, data)
 	if err != nil {
 		return 0, err
 	}

@@ -43,7 +43,7 @@ func (h *handler) createPartner(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		if id, err = h.s.engine.CreateReferringIn(ctx, tx, "partnercompany", b, ref); err != nil {
+		if id, err = h.s.engine.CreateIn(ctx, tx, "partnercompany", b, tables.Referring(ref)); err != nil {
 			return err
 		}
 		return h.s.mustSeeNew(ctx, tx, "partnercompany", id, "partnergroup.partnergroup_id")
@@ -85,7 +85,7 @@ func (h *handler) updatePartner(w http.ResponseWriter, r *http.Request) error {
 				return err
 			}
 		}
-		return h.s.engine.UpdateReferringIn(ctx, tx, tables.UpdateCommand{Entity: "partnercompany", ID: id, RowVersion: version, Data: b}, ref)
+		return h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "partnercompany", ID: id, RowVersion: version, Data: b}, tables.Referring(ref))
 	})
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func (s *Service) partnerGroup(ctx context.Context, tx *db.Tx, group body, b bod
 		b["partnergroup_id"] = id
 		return tables.NewRow{}, nested("partnergroup", noneLeft(group))
 	}
-	if id, err = s.engine.CreateIn(ctx, tx, "partnergroup", group, nil); err != nil {
+	if id, err = s.engine.CreateIn(ctx, tx, "partnergroup", group); err != nil {
 		return tables.NewRow{}, nested("partnergroup", err)
 	}
 	b["partnergroup_id"] = id
@@ -330,7 +330,7 @@ func (h *handler) updateChild(w http.ResponseWriter, r *http.Request, u childUpd
 		if err := h.s.mustBelong(ctx, tx, u.entity, u.id, u.owner, u.ownerID); err != nil {
 			return err
 		}
-		return h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: u.entity, ID: u.id, RowVersion: version, Data: b}, nil)
+		return h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: u.entity, ID: u.id, RowVersion: version, Data: b})
 	})
 	if err != nil {
 		return err

@@ -45,7 +45,7 @@ func (h *handler) updatePos(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
-		return h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "pos", ID: id, RowVersion: version, Data: b}, nil)
+		return h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "pos", ID: id, RowVersion: version, Data: b})
 	})
 	if err != nil {
 		return err

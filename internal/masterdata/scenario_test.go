@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 
 	"portfolio/internal/db"
@@ -20,38 +19,22 @@ const (
 	partner  = "partner@demo.test"
 )
 
-// scenario is one API call and what its answer must and must not hold.
-type scenario struct {
-	name   string
-	as     string // login; "" sends no token
-	method string
-	path   string
-	body   any // JSON-encoded; a string is sent as it is
-	status int
-	want   []string // fragments the answer holds
-	not    []string // fragments it must not hold
-}
-
 // fixture is a test app with its logins cached.
 type fixture struct {
-	t      *testing.T
-	ta     *apptest.TestApp
-	d      *db.DB
-	tokens map[string]string
+	t  *testing.T
+	ta *apptest.TestApp
+	d  *db.DB
 }
 
 func newFixture(t *testing.T, d *db.DB) *fixture {
-	return &fixture{t: t, ta: apptest.NewApp(t, d), d: d, tokens: map[string]string{}}
+	return &fixture{t: t, ta: apptest.NewApp(t, d), d: d}
 }
 
 func (f *fixture) token(email string) string {
 	if email == "" {
 		return ""
 	}
-	if f.tokens[email] == "" {
-		f.tokens[email] = f.ta.Login(email).AccessToken
-	}
-	return f.tokens[email]
+	return f.ta.Token(email)
 }
 
 // do sends one call as email and answers status and body.
@@ -61,26 +44,9 @@ func (f *fixture) do(email, method, path string, body any) apptest.Response {
 }
 
 // run runs scenarios in order (later ones may depend on earlier writes).
-func (f *fixture) run(scenarios []scenario) {
+func (f *fixture) run(scenarios []apptest.Scenario) {
 	f.t.Helper()
-	for _, s := range scenarios {
-		res := f.do(s.as, s.method, s.path, s.body)
-		text := string(res.Body)
-		if res.Status != s.status {
-			f.t.Errorf("%s: %s %s: status %d, want %d: %s", s.name, s.method, s.path, res.Status, s.status, text)
-			continue
-		}
-		for _, w := range s.want {
-			if !strings.Contains(text, w) {
-				f.t.Errorf("%s: answer lacks %q: %s", s.name, w, text)
-			}
-		}
-		for _, n := range s.not {
-			if strings.Contains(text, n) {
-				f.t.Errorf("%s: answer holds %q: %s", s.name, n, text)
-			}
-		}
-	}
+	f.ta.Run(f.t, scenarios)
 }
 
 // created runs a create call that must answer 201 and returns the new

@@ -58,7 +58,7 @@ func (h *handler) createTaxRate(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	var id int64
 	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
-		id, err = h.s.engine.CreateIn(ctx, tx, "taxrate", b, nil)
+		id, err = h.s.engine.CreateIn(ctx, tx, "taxrate", b)
 		return err
 	})
 	if err != nil {
@@ -96,7 +96,7 @@ func (h *handler) updateTaxRate(w http.ResponseWriter, r *http.Request) error {
 		if err := h.s.mustBelong(ctx, tx, "taxrate", id, "company_id", company); err != nil {
 			return err
 		}
-		return h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "taxrate", ID: id, RowVersion: version, Data: b}, nil)
+		return h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "taxrate", ID: id, RowVersion: version, Data: b})
 	})
 	if err != nil {
 		return err

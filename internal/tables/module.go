@@ -28,6 +28,7 @@ import (
 //	Require                          the caller's right on an entity
 //	GetIn, ReadIn, ListIn, VisibleTo  scoped reads (a record, its JSON, a page)
 //	CreateIn, UpdateIn, DeleteIn      scoped writes with validation and history
+//	                                 (WithValues, Referring: what only the module knows)
 //	LinkIn, LinkNewIn, ChangeLinkIn, UnlinkIn   relation links
 //	Scoped                           a FROM item for the statements the
 //	                                 engine cannot express: the caller's rows
@@ -319,20 +320,13 @@ func (e *Engine) Require(ctx context.Context, action, entity string) error {
 
 // CreateIn validates and stores a new record of entity inside tx exactly as
 // a generic create does (create right, refusals, rules, references,
-// history), with values the module sets in fields the API may not write
-// (a document's file, size and MIME type). The check that the new row is
-// in the caller's tenant is the module's: it links the row first (LinkIn)
-// and then asks VisibleTo, in the same transaction.
-func (e *Engine) CreateIn(ctx context.Context, tx *db.Tx, entity string, data map[string]any, module validate.Record) (int64, error) {
-	c, err := e.callerOf(ctx)
+// history); opts add what only the module knows (WithValues, Referring).
+// The check that the new row is in the caller's tenant is the module's: it
+// links the row first (LinkIn) and then asks VisibleTo, in the same
+// transaction.
+func (e *Engine) CreateIn(ctx context.Context, tx *db.Tx, entity string, data map[string]any, opts ...WriteOption) (int64, error) {
+	c, ent, err := e.moduleTarget(ctx, access.ActionCreate, entity)
 	if err != nil {
-		return 0, err
-	}
-	ent, err := e.entity(entity)
-	if err != nil {
-		return 0, err
-	}
-	if err := c.require(access.ActionCreate, ent); err != nil {
 		return 0, err
 	}
 	labels, err := e.messageLabels(ctx, ent)
@@ -340,8 +334,54 @@ func (e *Engine) CreateIn(ctx context.Context, tx *db.Tx, entity string, data ma
 		return 0, err
 	}
 	ch := newChange(ent, nil, labels)
-	ch.module, ch.scopeLater = module, true
+	ch.scopeLater = true
+	applyWriteOptions(c, ch, opts)
 	return e.save(ctx, tx, c, ch, data, 0)
+}
+
+// WriteOption adds to a module's write (CreateIn, UpdateIn) what only the
+// module knows.
+type WriteOption func(*writeOptions)
+
+type writeOptions struct {
+	values  validate.Record
+	created *createdRow
+}
+
+// WithValues stores values in fields the API may not write (a document's
+// file, size and MIME type), after the request's values are checked.
+func WithValues(values validate.Record) WriteOption {
+	return func(o *writeOptions) { o.values = values }
+}
+
+// NewRow names a row a module has just created in its transaction.
+type NewRow struct {
+	Entity string
+	ID     int64
+}
+
+// Referring lets the write's reference fields name row, which the module
+// has just created in the same transaction (a new location's new address):
+// it counts as visible to the caller, since it becomes visible to an
+// external caller only through this very record. Every other reference is
+// checked as always. A zero row changes nothing.
+func Referring(row NewRow) WriteOption {
+	return func(o *writeOptions) {
+		if row.ID > 0 {
+			o.created = &createdRow{entity: row.Entity, id: row.ID}
+		}
+	}
+}
+
+func applyWriteOptions(c *caller, ch *change, opts []WriteOption) {
+	var o writeOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	ch.module = o.values
+	if o.created != nil {
+		c.created = o.created
+	}
 }
 
 // ChangeLink changes the attributes of an existing link (ChangeLinkIn in
@@ -447,10 +487,10 @@ func (e *Engine) ListIn(ctx context.Context, q db.Querier, lq ListQuery) (*Curso
 }
 
 // UpdateIn validates and stores cmd inside tx exactly as a generic update
-// does (update right, tenant, refusals, rules, references, the row_version
-// the caller read, history), with values the module sets in fields the API
-// may not write (module). Nothing changes: nothing is written.
-func (e *Engine) UpdateIn(ctx context.Context, tx *db.Tx, cmd UpdateCommand, module validate.Record) error {
+// does (update right, tenant before and after, refusals, rules, references,
+// the row_version the caller read, history); opts as for CreateIn. Nothing
+// changes: nothing is written.
+func (e *Engine) UpdateIn(ctx context.Context, tx *db.Tx, cmd UpdateCommand, opts ...WriteOption) error {
 	c, ent, err := e.moduleTarget(ctx, access.ActionUpdate, cmd.Entity)
 	if err != nil {
 		return err
@@ -470,7 +510,8 @@ func (e *Engine) UpdateIn(ctx context.Context, tx *db.Tx, cmd UpdateCommand, mod
 		return errStale()
 	}
 	ch := newChange(ent, stored, labels)
-	ch.version, ch.module = version, module
+	ch.version = version
+	applyWriteOptions(c, ch, opts)
 	_, err = e.save(ctx, tx, c, ch, cmd.Data, cmd.ID)
 	return err
 }

@@ -74,7 +74,7 @@ func TestModuleAPI(t *testing.T) {
 				t.Fatalf("no right: %v", err)
 			}
 			if err := d.InTx(ctx, func(tx *db.Tx) error {
-				_, err := eng.CreateIn(memberCtx, tx, "user", map[string]any{"user_email": "x@demo.test"}, nil)
+				_, err := eng.CreateIn(memberCtx, tx, "user", map[string]any{"user_email": "x@demo.test"})
 				return err
 			}); status(err) != 403 {
 				t.Fatalf("a team member creates a user: %v", err)
@@ -108,7 +108,7 @@ func TestModuleAPI(t *testing.T) {
 			}
 			update := func(id, v int64, data map[string]any) error {
 				return d.InTx(ctx, func(tx *db.Tx) error {
-					return eng.UpdateIn(leadCtx, tx, tables.UpdateCommand{Entity: "pos", ID: id, RowVersion: v, Data: data}, nil)
+					return eng.UpdateIn(leadCtx, tx, tables.UpdateCommand{Entity: "pos", ID: id, RowVersion: v, Data: data})
 				})
 			}
 			if err := update(foreign, 1, map[string]any{"pos_name": "x"}); status(err) != 404 {
@@ -138,7 +138,7 @@ func TestModuleAPI(t *testing.T) {
 			boom := errors.New("module fails after the write")
 			err := d.InTx(ctx, func(tx *db.Tx) error {
 				if err := eng.UpdateIn(leadCtx, tx, tables.UpdateCommand{Entity: "pos", ID: own, RowVersion: version,
-					Data: map[string]any{"pos_name": "Halb"}}, nil); err != nil {
+					Data: map[string]any{"pos_name": "Halb"}}); err != nil {
 					return err
 				}
 				cur, err := eng.ListIn(leadCtx, tx, tables.ListQuery{Entity: "pos", Data: map[string]any{"pos_id": own}, Columns: []string{"pos_name"}})
@@ -183,7 +183,7 @@ func TestModuleAPI(t *testing.T) {
 			data := s.data(posEnt, obj{"pos_name": "Mod", "company_id": 1})
 			err := d.InTx(ctx, func(tx *db.Tx) error {
 				_, err := eng.CreateIn(adminCtx, tx, "pos", data,
-					validate.Record{"pos_name": "Vom Modul"})
+					tables.WithValues(validate.Record{"pos_name": "Vom Modul"}))
 				return err
 			})
 			if err != nil {
