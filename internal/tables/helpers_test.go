@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"portfolio/internal/apperr"
@@ -112,52 +111,23 @@ func id(row map[string]any, key string) int64 {
 	return 0
 }
 
-// scenario is one API call and what its answer must and must not contain.
-type scenario struct {
-	name    string
-	as      string
-	method  string // default POST
-	path    string // default /api/
-	lang    string // Accept-Language
-	body    any
-	status  int
-	want    []string
-	notWant []string
+// run runs API scenarios; a scenario without method and path posts to the
+// engine's one endpoint, POST /api/.
+func (e *env) run(t *testing.T, scenarios []apptest.Scenario) {
+	t.Helper()
+	for i := range scenarios {
+		if scenarios[i].Method == "" {
+			scenarios[i].Method = "POST"
+		}
+		if scenarios[i].Path == "" {
+			scenarios[i].Path = "/api/"
+		}
+	}
+	e.Client().Run(t, scenarios)
 }
 
-func (e *env) run(t *testing.T, scenarios []scenario) {
-	t.Helper()
-	for _, s := range scenarios {
-		t.Run(s.name, func(t *testing.T) {
-			method, path := s.method, s.path
-			if method == "" {
-				method = "POST"
-			}
-			if path == "" {
-				path = "/api/"
-			}
-			var headers []string
-			if s.lang != "" {
-				headers = append(headers, "Accept-Language", s.lang)
-			}
-			res := e.Do(method, path, e.token(s.as), s.body, headers...)
-			body := string(res.Body)
-			if res.Status != s.status {
-				t.Fatalf("status %d, want %d: %s", res.Status, s.status, clip(body))
-			}
-			for _, w := range s.want {
-				if !strings.Contains(body, w) {
-					t.Errorf("answer lacks %q: %s", w, clip(body))
-				}
-			}
-			for _, w := range s.notWant {
-				if strings.Contains(body, w) {
-					t.Errorf("answer contains %q: %s", w, clip(body))
-				}
-			}
-		})
-	}
-}
+// lang is the header that asks for answers in language l.
+func lang(l string) map[string]string { return map[string]string{"Accept-Language": l} }
 
 func clip(s string) string {
 	if len(s) > 700 {

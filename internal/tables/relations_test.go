@@ -10,6 +10,7 @@ import (
 	"portfolio/internal/db"
 	"portfolio/internal/schema"
 	"portfolio/internal/testkit"
+	"portfolio/internal/testkit/apptest"
 )
 
 // TestEveryRelationReads reads every relation of every entity for a sample
@@ -62,43 +63,43 @@ func TestLinks(t *testing.T) {
 			"valid_from": "2024-01-01", "mainusage": 1}
 		bad := obj{"area_id": area, "usagetype_id": usage, "rentalspace_value": 1, "allocationspace_value": 1,
 			"valid_from": "2024-05-01", "valid_to": "2024-04-30"}
-		e.run(t, []scenario{
-			{name: "link with attributes", as: admin, body: link("contract_area_rel", contract, areaLink), status: 201,
-				want: []string{`"contract_area_id":`, `"rentalspace_value":120.5`}},
-			{name: "relation rows carry the link", as: admin, body: relRead("contract_area_rel", "contract_id", contract), status: 200,
-				want: []string{`"contract_area_id":`, `"rentalspace_value":120.5`, `"mainusage":1`, `"usagetype_id__label":"usagetype name`}},
-			{name: "sums over the link", as: admin, body: obj{"action": "read", "entity": "contract", "id": contract}, status: 200,
-				want: []string{`"contract_rentalspace_sum":120.5`, `"contract_allocationspace_sum":80`}},
-			{name: "valid_to before valid_from", as: admin, body: link("contract_area_rel", contract, bad), status: 422,
-				want: []string{`"loc":["body","valid_to"]`, "This date must be after Valid from"}},
-			{name: "valid_to before valid_from in German", as: admin, lang: "de", body: link("contract_area_rel", contract, bad), status: 422,
-				want: []string{"Dieses Datum muss nach"}},
-			{name: "link attribute unknown", as: admin, body: link("pos_tag_rel", pos, obj{"tag_id": tag, "nope": 1}), status: 422,
-				want: []string{`"loc":["body","nope"]`}},
-			{name: "link without the other key", as: admin, body: link("pos_tag_rel", pos, obj{}), status: 422,
-				want: []string{`"loc":["body","tag_id"]`}},
-			{name: "link a missing row", as: admin, body: link("pos_tag_rel", pos, obj{"tag_id": 999999}), status: 422},
-			{name: "link with the owner in data", as: admin, body: obj{"action": "link", "entity": "pos_tag_rel", "data": obj{"pos_id": pos, "tag_id": tag}},
-				status: 201, want: []string{fmt.Sprintf(`"pos_id":%d`, pos)}},
-			{name: "link twice", as: admin, body: link("pos_tag_rel", pos, obj{"tag_id": tag}), status: 409,
-				want: []string{"already linked"}},
-			{name: "count over the link", as: admin, body: obj{"action": "read", "entity": "tag", "id": tag}, status: 200,
-				want: []string{`"tag_count":1`}},
-			{name: "other side sees the link", as: admin, body: relRead("tag_pos_rel", "tag_id", tag), status: 200,
-				want: []string{`"pos_id":`}},
-			{name: "unlink", as: admin, body: unlink("pos_tag_rel", pos, obj{"tag_id": tag}), status: 204},
-			{name: "unlinked", as: admin, body: relRead("pos_tag_rel", "pos_id", pos), status: 200, want: []string{`"data":[]`}},
-			{name: "unlink again", as: admin, body: unlink("pos_tag_rel", pos, obj{"tag_id": tag}), status: 404,
-				want: []string{"not linked"}},
-			{name: "link with validity", as: admin, body: link("user_companies_rel", user, obj{"company_id": 1, "valid_from": "2020-01-01"}), status: 201},
-			{name: "unlink ends the period", as: admin, body: unlink("user_companies_rel", user, obj{"company_id": 1}), status: 204},
-			{name: "ended: no longer valid today", as: admin, body: relRead("user_companies_rel", "user_id", user), status: 200,
-				want: []string{`"valid_to":"` + yesterday + `"`}},
-			{name: "has-many is not linkable", as: admin, body: link("pos_contract_rel", pos, obj{"contract_id": contract}), status: 422,
-				want: []string{"through their own form"}},
-			{name: "link needs update on the owner", as: lead, body: link("pos_tag_rel", pos, obj{"tag_id": tag}), status: 403},
-			{name: "history records links", as: admin, body: obj{"action": "history", "entity": "pos", "id": pos}, status: 200,
-				want: []string{`"trackrecord_type":"unlink"`, `"trackrecord_type":"link"`, `"trackrecord_type":"create"`}},
+		e.run(t, []apptest.Scenario{
+			{Name: "link with attributes", As: admin, Body: link("contract_area_rel", contract, areaLink), Status: 201,
+				Contains: []string{`"contract_area_id":`, `"rentalspace_value":120.5`}},
+			{Name: "relation rows carry the link", As: admin, Body: relRead("contract_area_rel", "contract_id", contract), Status: 200,
+				Contains: []string{`"contract_area_id":`, `"rentalspace_value":120.5`, `"mainusage":1`, `"usagetype_id__label":"usagetype name`}},
+			{Name: "sums over the link", As: admin, Body: obj{"action": "read", "entity": "contract", "id": contract}, Status: 200,
+				Contains: []string{`"contract_rentalspace_sum":120.5`, `"contract_allocationspace_sum":80`}},
+			{Name: "valid_to before valid_from", As: admin, Body: link("contract_area_rel", contract, bad), Status: 422,
+				Contains: []string{`"loc":["body","valid_to"]`, "This date must be after Valid from"}},
+			{Name: "valid_to before valid_from in German", As: admin, Header: lang("de"), Body: link("contract_area_rel", contract, bad), Status: 422,
+				Contains: []string{"Dieses Datum muss nach"}},
+			{Name: "link attribute unknown", As: admin, Body: link("pos_tag_rel", pos, obj{"tag_id": tag, "nope": 1}), Status: 422,
+				Contains: []string{`"loc":["body","nope"]`}},
+			{Name: "link without the other key", As: admin, Body: link("pos_tag_rel", pos, obj{}), Status: 422,
+				Contains: []string{`"loc":["body","tag_id"]`}},
+			{Name: "link a missing row", As: admin, Body: link("pos_tag_rel", pos, obj{"tag_id": 999999}), Status: 422},
+			{Name: "link with the owner in data", As: admin, Body: obj{"action": "link", "entity": "pos_tag_rel", "data": obj{"pos_id": pos, "tag_id": tag}},
+				Status: 201, Contains: []string{fmt.Sprintf(`"pos_id":%d`, pos)}},
+			{Name: "link twice", As: admin, Body: link("pos_tag_rel", pos, obj{"tag_id": tag}), Status: 409,
+				Contains: []string{"already linked"}},
+			{Name: "count over the link", As: admin, Body: obj{"action": "read", "entity": "tag", "id": tag}, Status: 200,
+				Contains: []string{`"tag_count":1`}},
+			{Name: "other side sees the link", As: admin, Body: relRead("tag_pos_rel", "tag_id", tag), Status: 200,
+				Contains: []string{`"pos_id":`}},
+			{Name: "unlink", As: admin, Body: unlink("pos_tag_rel", pos, obj{"tag_id": tag}), Status: 204},
+			{Name: "unlinked", As: admin, Body: relRead("pos_tag_rel", "pos_id", pos), Status: 200, Contains: []string{`"data":[]`}},
+			{Name: "unlink again", As: admin, Body: unlink("pos_tag_rel", pos, obj{"tag_id": tag}), Status: 404,
+				Contains: []string{"not linked"}},
+			{Name: "link with validity", As: admin, Body: link("user_companies_rel", user, obj{"company_id": 1, "valid_from": "2020-01-01"}), Status: 201},
+			{Name: "unlink ends the period", As: admin, Body: unlink("user_companies_rel", user, obj{"company_id": 1}), Status: 204},
+			{Name: "ended: no longer valid today", As: admin, Body: relRead("user_companies_rel", "user_id", user), Status: 200,
+				Contains: []string{`"valid_to":"` + yesterday + `"`}},
+			{Name: "has-many is not linkable", As: admin, Body: link("pos_contract_rel", pos, obj{"contract_id": contract}), Status: 422,
+				Contains: []string{"through their own form"}},
+			{Name: "link needs update on the owner", As: lead, Body: link("pos_tag_rel", pos, obj{"tag_id": tag}), Status: 403},
+			{Name: "history records links", As: admin, Body: obj{"action": "history", "entity": "pos", "id": pos}, Status: 200,
+				Contains: []string{`"trackrecord_type":"unlink"`, `"trackrecord_type":"link"`, `"trackrecord_type":"create"`}},
 		})
 		// A link with a key of its own changes by that key; its other end
 		// stays.
@@ -107,16 +108,16 @@ func TestLinks(t *testing.T) {
 		change := func(data obj) obj {
 			return obj{"action": "update-link", "entity": "contract_area_rel", "id": contract, "data": data}
 		}
-		e.run(t, []scenario{
-			{name: "update-link by the link's key", as: admin, body: change(obj{"contract_area_id": linkID, "rentalspace_value": 12.5}), status: 200,
-				want: []string{`"rentalspace_value":12.5`, `"allocationspace_value":5`, fmt.Sprintf(`"contract_area_id":%d`, linkID)}},
-			{name: "the change is stored", as: admin, body: relRead("contract_area_rel", "contract_id", contract), status: 200,
-				want: []string{`"rentalspace_value":12.5`}},
-			{name: "update-link cannot move the other end", as: admin, body: change(obj{"contract_area_id": linkID, "area_id": area}), status: 422,
-				want: []string{`"loc":["body","area_id"]`}},
-			{name: "update-link keeps the rules", as: admin, body: change(obj{"contract_area_id": linkID, "valid_to": "2023-12-31"}), status: 422,
-				want: []string{`"loc":["body","valid_to"]`}},
-			{name: "update-link of a missing link", as: admin, body: change(obj{"contract_area_id": 999999, "rentalspace_value": 1}), status: 404},
+		e.run(t, []apptest.Scenario{
+			{Name: "update-link by the link's key", As: admin, Body: change(obj{"contract_area_id": linkID, "rentalspace_value": 12.5}), Status: 200,
+				Contains: []string{`"rentalspace_value":12.5`, `"allocationspace_value":5`, fmt.Sprintf(`"contract_area_id":%d`, linkID)}},
+			{Name: "the change is stored", As: admin, Body: relRead("contract_area_rel", "contract_id", contract), Status: 200,
+				Contains: []string{`"rentalspace_value":12.5`}},
+			{Name: "update-link cannot move the other end", As: admin, Body: change(obj{"contract_area_id": linkID, "area_id": area}), Status: 422,
+				Contains: []string{`"loc":["body","area_id"]`}},
+			{Name: "update-link keeps the rules", As: admin, Body: change(obj{"contract_area_id": linkID, "valid_to": "2023-12-31"}), Status: 422,
+				Contains: []string{`"loc":["body","valid_to"]`}},
+			{Name: "update-link of a missing link", As: admin, Body: change(obj{"contract_area_id": 999999, "rentalspace_value": 1}), Status: 404},
 		})
 		// The link's own history comes newest first.
 		res := e.api(admin, obj{"action": "history", "entity": "pos", "id": pos})

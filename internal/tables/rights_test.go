@@ -14,6 +14,7 @@ import (
 	"portfolio/internal/seed"
 	"portfolio/internal/tables"
 	"portfolio/internal/testkit"
+	"portfolio/internal/testkit/apptest"
 )
 
 // refRights is a reference evaluator of the permission model, written
@@ -317,15 +318,15 @@ func TestAuthorizationMatrix(t *testing.T) {
 		}
 		// Spot checks the reference must agree with (specification, section 6).
 		createPos := obj{"action": "create", "entity": "pos", "data": obj{}}
-		e.run(t, []scenario{
-			{name: "team lead creates points of sale", as: teamLead, body: createPos, status: 422},
-			{name: "a second role gives nothing", as: "lead_then_team_lead@matrix.test", body: createPos, status: 403},
-			{name: "team member outside MVM and FM cannot create points of sale", as: "nka_member@matrix.test", body: createPos, status: 403},
-			{name: "team member outside MVM and FM works on tickets", as: "nka_member@matrix.test",
-				body: obj{"action": "create", "entity": "ticket", "data": obj{}}, status: 422},
-			{name: "only administrators create companies", as: teamLead, body: obj{"action": "create", "entity": "company", "data": obj{}}, status: 403},
-			{name: "external FM member lists service objects", as: "fm@demo.test", body: obj{"action": "read-rich", "entity": "serviceobject"}, status: 200},
-			{name: "external MVM member does not", as: "ext_team_member@demo.test", body: obj{"action": "read-rich", "entity": "serviceobject"}, status: 403},
+		e.run(t, []apptest.Scenario{
+			{Name: "team lead creates points of sale", As: teamLead, Body: createPos, Status: 422},
+			{Name: "a second role gives nothing", As: "lead_then_team_lead@matrix.test", Body: createPos, Status: 403},
+			{Name: "team member outside MVM and FM cannot create points of sale", As: "nka_member@matrix.test", Body: createPos, Status: 403},
+			{Name: "team member outside MVM and FM works on tickets", As: "nka_member@matrix.test",
+				Body: obj{"action": "create", "entity": "ticket", "data": obj{}}, Status: 422},
+			{Name: "only administrators create companies", As: teamLead, Body: obj{"action": "create", "entity": "company", "data": obj{}}, Status: 403},
+			{Name: "external FM member lists service objects", As: "fm@demo.test", Body: obj{"action": "read-rich", "entity": "serviceobject"}, Status: 200},
+			{Name: "external MVM member does not", As: "ext_team_member@demo.test", Body: obj{"action": "read-rich", "entity": "serviceobject"}, Status: 403},
 		})
 	})
 }
@@ -348,20 +349,20 @@ func TestRelationTabRights(t *testing.T) {
 		link := func(entity string, id int64, data obj) obj {
 			return obj{"action": "link", "entity": entity, "id": id, "data": data}
 		}
-		e.run(t, []scenario{
-			{name: "tax rates tab is the administrator's", as: admin, body: rel("company_tax_rates_rel", "company_id", 1), status: 200},
-			{name: "team member cannot read tax rates tab", as: teamMember, body: rel("company_tax_rates_rel", "company_id", 1), status: 403},
-			{name: "team lead cannot read tax rates tab", as: teamLead, body: rel("company_tax_rates_rel", "company_id", 1), status: 403},
-			{name: "team member reads bank data tab", as: teamMember, body: rel("company_bank_data_rel", "company_id", 1), status: 200},
-			{name: "lead reads locations of own pos", as: lead, body: rel("pos_location_rel", "pos_id", ownPos), status: 200},
-			{name: "lead cannot read bank data tab though bank data is in a readable table group", as: lead,
-				body: rel("company_bank_data_rel", "company_id", 1), status: 403},
-			{name: "lead cannot read contradiction packages tab", as: lead, body: rel("pos_contradiction_package_rel", "pos_id", ownPos), status: 403},
-			{name: "ungoverned tab follows the related entity", as: teamMember, body: rel("contract_costtype_rel", "contract_id", 1), status: 200},
-			{name: "lead cannot link tags", as: lead, body: link("pos_tag_rel", ownPos, obj{"tag_id": tag}), status: 403},
-			{name: "team member (MVM) links a tag", as: teamMember, body: link("pos_tag_rel", ownPos, obj{"tag_id": tag}), status: 201},
-			{name: "team member (MVM) unlinks it", as: teamMember, body: obj{"action": "unlink", "entity": "pos_tag_rel", "id": ownPos,
-				"data": obj{"tag_id": tag}}, status: 204},
+		e.run(t, []apptest.Scenario{
+			{Name: "tax rates tab is the administrator's", As: admin, Body: rel("company_tax_rates_rel", "company_id", 1), Status: 200},
+			{Name: "team member cannot read tax rates tab", As: teamMember, Body: rel("company_tax_rates_rel", "company_id", 1), Status: 403},
+			{Name: "team lead cannot read tax rates tab", As: teamLead, Body: rel("company_tax_rates_rel", "company_id", 1), Status: 403},
+			{Name: "team member reads bank data tab", As: teamMember, Body: rel("company_bank_data_rel", "company_id", 1), Status: 200},
+			{Name: "lead reads locations of own pos", As: lead, Body: rel("pos_location_rel", "pos_id", ownPos), Status: 200},
+			{Name: "lead cannot read bank data tab though bank data is in a readable table group", As: lead,
+				Body: rel("company_bank_data_rel", "company_id", 1), Status: 403},
+			{Name: "lead cannot read contradiction packages tab", As: lead, Body: rel("pos_contradiction_package_rel", "pos_id", ownPos), Status: 403},
+			{Name: "ungoverned tab follows the related entity", As: teamMember, Body: rel("contract_costtype_rel", "contract_id", 1), Status: 200},
+			{Name: "lead cannot link tags", As: lead, Body: link("pos_tag_rel", ownPos, obj{"tag_id": tag}), Status: 403},
+			{Name: "team member (MVM) links a tag", As: teamMember, Body: link("pos_tag_rel", ownPos, obj{"tag_id": tag}), Status: 201},
+			{Name: "team member (MVM) unlinks it", As: teamMember, Body: obj{"action": "unlink", "entity": "pos_tag_rel", "id": ownPos,
+				"data": obj{"tag_id": tag}}, Status: 204},
 		})
 		// Every tab of the registry, read by every non-administrator demo
 		// role, against the reference.
@@ -512,55 +513,55 @@ func TestTenantOracles(t *testing.T) {
 		cond := func(field, op string, v any) []obj { return []obj{{"field": field, "op": op, "value": v}} }
 		empty := []string{`"data":[]`, `"total":0`}
 		ownCount := queryInt(t, d, `SELECT COUNT(*) FROM pos WHERE company_id IN (1, 2)`)
-		e.run(t, []scenario{
-			{name: "the secrets exist (for an internal user)", as: teamLead, status: 200,
-				body: list("pos", obj{"filter_all": "Geheimfiliale"}), want: []string{"Südmarkt Geheimfiliale", `"total":1`}},
-			{name: "filter on a foreign key of the other group", as: lead, status: 200,
-				body: list("pos", obj{"filter": cond("company_id", "eq", 3)}), want: empty},
-			{name: "filter on a foreign key with in", as: lead, status: 200,
-				body: list("pos", obj{"filter": cond("company_id", "in", []int{3})}), want: empty},
-			{name: "filter on a foreign key's label", as: lead, status: 200,
-				body: list("pos", obj{"filter": cond("company_id__label", "contains", "Südmarkt")}), want: empty},
-			{name: "filter on a foreign key's label by prefix", as: lead, status: 200,
-				body: list("pos", obj{"filter": cond("company_id__label", "starts_with", "Süd")}), want: empty},
-			{name: "negated filter on a label counts only own rows", as: lead, status: 200,
-				body: list("pos", obj{"filter": obj{"not": cond("company_id__label", "eq", cg2Company)[0]}}),
-				want: []string{fmt.Sprintf(`"total":%d`, ownCount)}, notWant: secrets},
-			{name: "keyword with the other group's company name", as: lead, status: 200,
-				body: list("pos", obj{"filter_all": cg2Company}), want: empty},
-			{name: "keyword with the other group's pos name", as: lead, status: 200,
-				body: list("pos", obj{"filter_all": "Geheimfiliale"}), want: empty},
-			{name: "sort by a label shows and counts own rows only", as: lead, status: 200,
-				body: list("pos", obj{"order_by": "company_id__label", "order_dir": "DESC"}),
-				want: []string{fmt.Sprintf(`"total":%d`, ownCount)}, notWant: secrets},
-			{name: "filter by a foreign row's key", as: lead, status: 200,
-				body: list("pos", obj{"filter": cond("pos_id", "eq", secretPos)}), want: empty},
-			{name: "range over keys counts own rows only", as: lead, status: 200,
-				body: list("pos", obj{"filter": cond("pos_id", "between", []int64{secretPos, secretPos})}), want: empty},
-			{name: "equality data on a foreign key", as: lead, status: 200,
-				body: list("pos", obj{"data": obj{"company_id": 3}}), want: empty},
-			{name: "areas filtered by the other group's location", as: lead, status: 200,
-				body: list("area", obj{"filter": cond("location_id", "eq", secretLoc)}), want: empty},
-			{name: "locations filtered by the other group's label", as: lead, status: 200,
-				body: list("location", obj{"filter": cond("company_id__label", "eq", cg2Company)}), want: empty},
-			{name: "companies filtered by the other group", as: lead, status: 200,
-				body: list("company", obj{"filter": cond("customergroup_id", "eq", 2)}), want: empty},
-			{name: "companies filtered by the other group's name", as: lead, status: 200,
-				body: list("company", obj{"filter": cond("company_name", "eq", cg2Company)}), want: empty},
-			{name: "customer groups by the other group's label", as: lead, status: 200,
-				body: list("customergroup", obj{"filter_all": "Südmarkt"}), want: empty},
-			{name: "tickets filtered by a foreign pos label", as: lead, status: 200,
-				body: list("ticket", obj{"filter": cond("pos_id__label", "contains", "Geheimfiliale")}), want: empty},
-			{name: "history of the other group's pos", as: lead, status: 404, notWant: secrets,
-				body: obj{"action": "history", "entity": "pos", "id": secretPos}},
-			{name: "history of the other group's company", as: lead, status: 404, notWant: secrets,
-				body: obj{"action": "history", "entity": "company", "id": 3}},
-			{name: "export of pos", as: lead, status: 200, notWant: secrets,
-				body: obj{"action": "export", "entity": "pos", "format": "csv"}},
-			{name: "export of pos filtered on the other group", as: lead, status: 200, notWant: secrets,
-				body: obj{"action": "export", "entity": "pos", "format": "csv", "filter": cond("company_id__label", "eq", cg2Company)}},
-			{name: "export of companies", as: lead, status: 200, notWant: secrets,
-				body: obj{"action": "export", "entity": "company", "format": "csv"}},
+		e.run(t, []apptest.Scenario{
+			{Name: "the secrets exist (for an internal user)", As: teamLead, Status: 200,
+				Body: list("pos", obj{"filter_all": "Geheimfiliale"}), Contains: []string{"Südmarkt Geheimfiliale", `"total":1`}},
+			{Name: "filter on a foreign key of the other group", As: lead, Status: 200,
+				Body: list("pos", obj{"filter": cond("company_id", "eq", 3)}), Contains: empty},
+			{Name: "filter on a foreign key with in", As: lead, Status: 200,
+				Body: list("pos", obj{"filter": cond("company_id", "in", []int{3})}), Contains: empty},
+			{Name: "filter on a foreign key's label", As: lead, Status: 200,
+				Body: list("pos", obj{"filter": cond("company_id__label", "contains", "Südmarkt")}), Contains: empty},
+			{Name: "filter on a foreign key's label by prefix", As: lead, Status: 200,
+				Body: list("pos", obj{"filter": cond("company_id__label", "starts_with", "Süd")}), Contains: empty},
+			{Name: "negated filter on a label counts only own rows", As: lead, Status: 200,
+				Body:     list("pos", obj{"filter": obj{"not": cond("company_id__label", "eq", cg2Company)[0]}}),
+				Contains: []string{fmt.Sprintf(`"total":%d`, ownCount)}, Absent: secrets},
+			{Name: "keyword with the other group's company name", As: lead, Status: 200,
+				Body: list("pos", obj{"filter_all": cg2Company}), Contains: empty},
+			{Name: "keyword with the other group's pos name", As: lead, Status: 200,
+				Body: list("pos", obj{"filter_all": "Geheimfiliale"}), Contains: empty},
+			{Name: "sort by a label shows and counts own rows only", As: lead, Status: 200,
+				Body:     list("pos", obj{"order_by": "company_id__label", "order_dir": "DESC"}),
+				Contains: []string{fmt.Sprintf(`"total":%d`, ownCount)}, Absent: secrets},
+			{Name: "filter by a foreign row's key", As: lead, Status: 200,
+				Body: list("pos", obj{"filter": cond("pos_id", "eq", secretPos)}), Contains: empty},
+			{Name: "range over keys counts own rows only", As: lead, Status: 200,
+				Body: list("pos", obj{"filter": cond("pos_id", "between", []int64{secretPos, secretPos})}), Contains: empty},
+			{Name: "equality data on a foreign key", As: lead, Status: 200,
+				Body: list("pos", obj{"data": obj{"company_id": 3}}), Contains: empty},
+			{Name: "areas filtered by the other group's location", As: lead, Status: 200,
+				Body: list("area", obj{"filter": cond("location_id", "eq", secretLoc)}), Contains: empty},
+			{Name: "locations filtered by the other group's label", As: lead, Status: 200,
+				Body: list("location", obj{"filter": cond("company_id__label", "eq", cg2Company)}), Contains: empty},
+			{Name: "companies filtered by the other group", As: lead, Status: 200,
+				Body: list("company", obj{"filter": cond("customergroup_id", "eq", 2)}), Contains: empty},
+			{Name: "companies filtered by the other group's name", As: lead, Status: 200,
+				Body: list("company", obj{"filter": cond("company_name", "eq", cg2Company)}), Contains: empty},
+			{Name: "customer groups by the other group's label", As: lead, Status: 200,
+				Body: list("customergroup", obj{"filter_all": "Südmarkt"}), Contains: empty},
+			{Name: "tickets filtered by a foreign pos label", As: lead, Status: 200,
+				Body: list("ticket", obj{"filter": cond("pos_id__label", "contains", "Geheimfiliale")}), Contains: empty},
+			{Name: "history of the other group's pos", As: lead, Status: 404, Absent: secrets,
+				Body: obj{"action": "history", "entity": "pos", "id": secretPos}},
+			{Name: "history of the other group's company", As: lead, Status: 404, Absent: secrets,
+				Body: obj{"action": "history", "entity": "company", "id": 3}},
+			{Name: "export of pos", As: lead, Status: 200, Absent: secrets,
+				Body: obj{"action": "export", "entity": "pos", "format": "csv"}},
+			{Name: "export of pos filtered on the other group", As: lead, Status: 200, Absent: secrets,
+				Body: obj{"action": "export", "entity": "pos", "format": "csv", "filter": cond("company_id__label", "eq", cg2Company)}},
+			{Name: "export of companies", As: lead, Status: 200, Absent: secrets,
+				Body: obj{"action": "export", "entity": "company", "format": "csv"}},
 		})
 		// A foreign row answers exactly like a missing one.
 		same := []struct {
