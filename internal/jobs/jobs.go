@@ -336,7 +336,11 @@ func (q *Queue) config(queue string, lead bool) *river.Config {
 func (q *Queue) configLocked(queue string, lead bool) *river.Config {
 	workers := river.NewWorkers()
 	var periodic []*river.PeriodicJob
+	// A run still marked running this long after it started is taken to be
+	// lost with its instance and retried: longer than any job may run.
+	rescueAfter := defaultTimeout
 	for _, j := range q.jobs {
+		rescueAfter = max(rescueAfter, j.Timeout)
 		// The kind is the job's name, carried by the args value (River
 		// otherwise takes it from the args type).
 		river.AddWorkerArgs(workers, jobArgs{Name: j.Name}, &worker{job: j})
@@ -362,6 +366,7 @@ func (q *Queue) configLocked(queue string, lead bool) *river.Config {
 		CompletedJobRetentionPeriod: 7 * 24 * time.Hour,
 		CancelledJobRetentionPeriod: 30 * 24 * time.Hour,
 		DiscardedJobRetentionPeriod: 30 * 24 * time.Hour,
+		RescueStuckJobsAfter:        rescueAfter + time.Hour,
 	}
 	if q.opts.Backoff != nil {
 		cfg.RetryPolicy = backoffPolicy(q.opts.Backoff)

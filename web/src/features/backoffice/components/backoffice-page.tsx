@@ -22,6 +22,11 @@ const STATE_COLORS: Record<JobState, string> = {
   cancelled: 'gray',
 };
 
+/** Cells that keep to one line: timestamps, the state, the attempts. */
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+/** The state badge shows its whole word (a clipped label would make the cell as narrow as it can be). */
+const BADGE_STYLES = { label: { overflow: 'visible' } } as const;
+
 /** A job's title in the user's language, its name when no text names it. */
 export function jobTitle(t: TFunction, exists: (key: string) => boolean, name: string): string {
   return exists(`backoffice.job.${name}`) ? t(`backoffice.job.${name}`) : name;
@@ -42,9 +47,9 @@ export function scheduleText(t: TFunction, job: Pick<JobStatus, 'period_seconds'
   return minutes === 1 ? t('backoffice.schedule.every_minute') : t('backoffice.schedule.minutes', { count: minutes });
 }
 
-/** A timestamp to the second in the user's date format and time zone; '—' when there is none. */
-function timestamp(value: string | null, lang: string): string {
-  return value ? dayjs(value).format(`${dateFormatFor(lang)} HH:mm:ss`) : '—';
+/** A timestamp in the user's date format and time zone (to the second for runs that happened); '—' when there is none. */
+function timestamp(value: string | null, lang: string, seconds = true): string {
+  return value ? dayjs(value).format(`${dateFormatFor(lang)} ${seconds ? 'HH:mm:ss' : 'HH:mm'}`) : '—';
 }
 
 /** /app/backoffice: the background jobs, their schedule and latest run; administrators run one now. */
@@ -109,7 +114,7 @@ export default function BackofficePage() {
         </Text>
       ) : (
         <Table.ScrollContainer minWidth={900}>
-          <Table striped highlightOnHover withTableBorder aria-label={t('backoffice.jobs')}>
+          <Table striped highlightOnHover withTableBorder fz="sm" horizontalSpacing="xs" aria-label={t('backoffice.jobs')}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('backoffice.col.job')}</Table.Th>
@@ -136,13 +141,13 @@ export default function BackofficePage() {
                       <Code>{job.name}</Code>
                     </Table.Td>
                     <Table.Td>{scheduleText(t, job)}</Table.Td>
-                    <Table.Td data-testid="last-run">{timestamp(job.last_run_at, i18n.language)}</Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={STATE_COLORS[job.state] ?? 'gray'} data-testid="state">
+                    <Table.Td data-testid="last-run" style={NO_WRAP}>{timestamp(job.last_run_at, i18n.language)}</Table.Td>
+                    <Table.Td style={NO_WRAP}>
+                      <Badge variant="light" color={STATE_COLORS[job.state] ?? 'gray'} data-testid="state" styles={BADGE_STYLES}>
                         {t(`backoffice.state.${job.state || 'never'}`)}
                       </Badge>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td style={NO_WRAP}>
                       {job.attempts} / {job.max_attempts}
                     </Table.Td>
                     <Table.Td maw={280}>
@@ -156,10 +161,10 @@ export default function BackofficePage() {
                         '—'
                       )}
                     </Table.Td>
-                    <Table.Td>{timestamp(job.next_run_at, i18n.language)}</Table.Td>
+                    <Table.Td style={NO_WRAP}>{timestamp(job.next_run_at, i18n.language, false)}</Table.Td>
                     <Table.Td>
                       <Button
-                        size="xs"
+                        size="compact-sm"
                         variant="light"
                         leftSection={<IconPlayerPlay size={14} />}
                         onClick={() => confirmRun(job)}
