@@ -13,7 +13,10 @@ import (
 	"os"
 	"path/filepath"
 	"portfolio/internal/access"
+	"portfolio/internal/contracts"
 	"portfolio/internal/documents"
+	"portfolio/internal/masterdata"
+	"portfolio/internal/tickets"
 	"sync"
 	"time"
 
@@ -42,6 +45,9 @@ type App struct {
 	// Rights caches computed rights per rights generation, shared by every
 	// module that checks rights.
 	Rights *access.Cache
+	// Engine is the table engine every domain module reads and writes
+	// through (built in bindRoutes).
+	Engine *tables.Engine
 	// Documents is the file store of uploaded documents.
 	Documents *documents.Store
 	// documentService uploads and serves documents (bound in bindRoutes).
@@ -134,11 +140,15 @@ func (a *App) bindRoutes() {
 	auth.Bind(a.Server, a.Auth)
 	translations.Bind(a.Server, &translations.Handler{DB: a.DB})
 	engine := tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log, Rights: a.Rights})
+	a.Engine = engine
 	tables.Bind(a.Server, engine)
 	users.Bind(a.Server, users.MustNew(users.Deps{DB: a.DB, Auth: a.Auth, Engine: engine, Catalog: a.Catalog, Outbox: a.Outbox, Log: a.Log}))
 	a.documentService = documents.New(a.DB, engine, a.Documents, a.Log)
 	documents.Bind(a.Server, a.documentService)
 	jobs.Bind(a.Server, a.Jobs)
+	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
+	contracts.Bind(a.Server, contracts.New(a.DB, engine, nil))
+	tickets.Register(engine)
 }
 
 // registerJobs puts the scheduled maintenance on the job queue. Each runs

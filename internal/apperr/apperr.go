@@ -79,6 +79,12 @@ func As(err error) (*Error, bool) {
 	return e, ok
 }
 
+// IsKind reports whether err is (or wraps) a classified error of kind.
+func IsKind(err error, kind Kind) bool {
+	e, ok := As(err)
+	return ok && e.Kind == kind
+}
+
 // New builds an error of the given kind with a translation key.
 func New(kind Kind, key string) *Error { return &Error{Kind: kind, Key: key} }
 

@@ -20,6 +20,7 @@ import (
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
 	"portfolio/internal/platform/mailer"
+	"portfolio/internal/testkit"
 )
 
 // Test accounts; every one has password pw unless said otherwise.
@@ -151,6 +152,14 @@ func (e *env) exec(t *testing.T, query string, args ...any) {
 	}
 }
 
+// client is the scenario client of the env: it logs in fresh for every
+// scenario, as the scenarios revoke sessions.
+func (e *env) client() *testkit.Client {
+	return &testkit.Client{URL: e.url, Token: func(t testing.TB, email string) string {
+		return e.login(t, email).access
+	}}
+}
+
 // answer is a received HTTP answer.
 type answer struct {
 	status int
@@ -159,7 +168,7 @@ type answer struct {
 }
 
 // json decodes the answer's body into a map.
-func (a answer) json(t *testing.T) map[string]any {
+func (a answer) json(t testing.TB) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal([]byte(a.body), &m); err != nil {
@@ -169,7 +178,7 @@ func (a answer) json(t *testing.T) map[string]any {
 }
 
 // do sends a request; a body without a Content-Type header is sent as JSON.
-func (e *env) do(t *testing.T, method, path string, headers map[string]string, body string) answer {
+func (e *env) do(t testing.TB, method, path string, headers map[string]string, body string) answer {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -207,12 +216,12 @@ func (tk tokens) bearer() map[string]string {
 }
 
 // login logs in through POST /token as a form and fails the test otherwise.
-func (e *env) login(t *testing.T, email string) tokens {
+func (e *env) login(t testing.TB, email string) tokens {
 	t.Helper()
 	return e.loginWith(t, email, pw, browser)
 }
 
-func (e *env) loginWith(t *testing.T, email, password, hash string) tokens {
+func (e *env) loginWith(t testing.TB, email, password, hash string) tokens {
 	t.Helper()
 	form := url.Values{"username": {email}, "password": {password}, "user_browser_hash": {hash}}
 	a := e.do(t, http.MethodPost, "/token", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, form.Encode())

@@ -119,7 +119,7 @@ func (s *Service) create(ctx context.Context, up Upload, id *int64) error {
 	}
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		module := validate.Record{"document_file": up.File.Key, "document_mime_type": "application/pdf", "document_size": up.File.Size}
-		if *id, err = s.engine.CreateIn(ctx, tx, entity, data, module); err != nil {
+		if *id, err = s.engine.CreateIn(ctx, tx, entity, data, tables.WithValues(module)); err != nil {
 			return err
 		}
 		if owner.rel != "" {
@@ -198,17 +198,19 @@ func (s *Service) Open(ctx context.Context, id int64) (*File, error) {
 	if err := s.engine.Require(ctx, access.ActionRead, entity); err != nil {
 		return nil, err
 	}
-	visible, err := s.visible(ctx, s.db, id)
+	// The file's key is never served, so the row is read from the
+	// caller's documents directly rather than through a generic read.
+	src, err := s.engine.Scoped(ctx, entity, "d")
 	if err != nil {
 		return nil, err
 	}
-	if !visible {
-		return nil, apperr.NotFound("server.error.not_found")
-	}
 	var name, key string
 	var size int64
-	err = s.db.QueryRowContext(ctx, `SELECT document_name, document_file, document_size FROM document WHERE document_id = ?`, id).
-		Scan(&name, &key, &size)
+	err = s.db.QueryRowContext(ctx, `SELECT d.document_name, d.document_file, d.document_size FROM `+src.SQL+
+		` WHERE d.document_id = ?`, append(src.Args, id)...).Scan(&name, &key, &size)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.NotFound("server.error.not_found")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("documents: read document %d: %w", id, err)
 	}

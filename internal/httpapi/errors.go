@@ -117,3 +117,16 @@ func humanBytes(n int64) string {
 
 // Logger returns the server's logger.
 func (s *Server) Logger() *slog.Logger { return s.log }
+
+// StatusOf is the HTTP status an error returned by a handler is answered
+// with (500 for an unclassified error), for modules and tests that call
+// services directly.
+func StatusOf(err error) int {
+	if err == nil {
+		return http.StatusOK
+	}
+	if e, ok := apperr.As(err); ok {
+		return statusOf[e.Kind]
+	}
+	return http.StatusInternalServerError
+}

@@ -137,8 +137,10 @@ func accounts() ([]Entity, []Link) {
 		},
 		{
 			Name: "user", Table: "users", Doc: "A person who logs in; the table is users because user is reserved in PostgreSQL.",
-			Label:  []string{"user_firstname", "user_lastname"},
-			Tenant: byCustomer(Path{"customergroup_id"}).orPartner(Path{"partnergroup_id"}),
+			Label: []string{"user_firstname", "user_lastname"},
+			// A client user belongs to its customer group, named directly or
+			// through its company.
+			Tenant: byCustomer(Path{"customergroup_id"}, viaCompany).orPartner(Path{"partnergroup_id"}),
 			Fields: []Field{
 				ref("usertype_id", "usertype"),
 				flag("user_is_director").showWhen(external),

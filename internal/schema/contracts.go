@@ -168,7 +168,7 @@ func contracts() ([]Entity, []Link) {
 				enum("contractaction_type", opt("active_option", "Active option"), opt("automatic_option", "Automatic option"),
 					opt("automatic_extension", "Automatic extension"), opt("resiliation", "Resiliation"),
 					opt("special_resiliation", "Special resiliation")).label("Type").index(),
-				day("contractaction_resiliation_date").optional().
+				day("contractaction_resiliation_date").
 					showWhen(In("contractaction_type", Text("resiliation"), Text("special_resiliation"))),
 				integer("contractaction_options_count").optional().minValue(1).showWhen(optionTypes).
 					label("Options (empty: unlimited)"),
@@ -177,7 +177,9 @@ func contracts() ([]Entity, []Link) {
 				enum("contractaction_extension_unit", periodUnits...).showWhen(optionTypes),
 				integer("contractaction_notice_period_value").minValue(0).unit("contractaction_notice_period_unit", ""),
 				enum("contractaction_notice_period_unit", periodUnits...),
-				day("contractaction_notice_date").optional().index(),
+				// Computed by internal/contracts on every write of the deadline
+				// or of its contract's end date, and daily for options.
+				day("contractaction_notice_date").optional().readOnly().hideOnCreate().index(),
 				stamp("contractaction_creation_time").derive(Now(true)),
 				enum("contractaction_status", opt("active", "Active"), opt("unactive", "Inactive"), opt("cancelled", "Cancelled"),
 					opt("pulled", "Pulled"), opt("stopped", "Stopped")).def(Text("active")).index(),

@@ -101,7 +101,7 @@ func portfolio() ([]Entity, []Link) {
 			Name: "kreditornumber", Doc: "The creditor number a company keeps for a partner company.",
 			Label:  []string{"kreditornumber_number"},
 			Tenant: byCustomer(viaCompany).orPartner(viaPartnercompany),
-			Unique: [][]string{{"partnercompany_id", "company_id"}},
+			Unique: [][]string{{"partnercompany_id", "company_id"}, {"company_id", "kreditornumber_number"}},
 			Fields: []Field{
 				ref("partnercompany_id", "partnercompany").cascade(),
 				ref("company_id", "company"),

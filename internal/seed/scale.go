@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"portfolio/internal/contracts"
 	"portfolio/internal/db"
 )
 
@@ -164,12 +165,14 @@ type scaleGen struct {
 	cityRows  *inserter
 	perPOS    []*inserter // in foreign-key order
 	address, location, pos, posLocation, area, posArea,
-	contract, contractArea, invoice, invoiceArea, position *inserter
+	contract, contractArea, deadline, invoice, invoiceArea, position *inserter
 
 	company   []scaleCompany
 	areas     []uint8 // areas per point of sale
 	setupRows int
 	total     int
+	// today is the date notice dates are computed for.
+	today time.Time
 }
 
 // scaleTables are the tables whose ids the run allocates, with their key.
@@ -177,7 +180,7 @@ var scaleTables = [][2]string{
 	{"customergroup", "customergroup_id"}, {"company", "company_id"}, {"contactperson", "contactperson_id"},
 	{"city", "city_id"}, {"address", "address_id"}, {"location", "location_id"}, {"pos", "pos_id"},
 	{"area", "area_id"}, {"contract", "contract_id"}, {"contract_area", "contract_area_id"},
-	{"invoice", "invoice_id"}, {"invoiceposition", "invoiceposition_id"},
+	{"contractaction", "contractaction_id"}, {"invoice", "invoice_id"}, {"invoiceposition", "invoiceposition_id"},
 }
 
 func newScaleGen(ctx context.Context, d *db.DB, n int, cfg scaleConfig) (*scaleGen, error) {
@@ -185,7 +188,7 @@ func newScaleGen(ctx context.Context, d *db.DB, n int, cfg scaleConfig) (*scaleG
 	if err != nil {
 		return nil, err
 	}
-	g := &scaleGen{d: d, n: n, cfg: cfg, cities: cities, next: map[string]int64{}, first: map[string]int64{}}
+	g := &scaleGen{d: d, n: n, cfg: cfg, cities: cities, next: map[string]int64{}, first: map[string]int64{}, today: time.Now().UTC()}
 	g.groups = newInserter(d, "customergroup", "customergroup_id", "customergroup_name", "customergroup_description")
 	g.companies = newInserter(d, "company", "company_id", "customergroup_id", "company_name", "company_shortname", "company_buchungskreis")
 	g.contacts = newInserter(d, "contactperson", "contactperson_id", "contactperson_firstname", "contactperson_lastname",
@@ -205,6 +208,10 @@ func newScaleGen(ctx context.Context, d *db.DB, n int, cfg scaleConfig) (*scaleG
 		"contract_migration_checked", "contract_resiliation")
 	g.contractArea = newInserter(d, "contract_area", "contract_area_id", "contract_id", "area_id", "usagetype_id", "unit_id",
 		"rentalspace_value", "allocationspace_value", "mainusage", "valid_from")
+	g.deadline = newInserter(d, "contractaction", "contractaction_id", "contract_id", "contractaction_acting_by",
+		"contractaction_type", "contractaction_resiliation_date", "contractaction_options_count",
+		"contractaction_extension_value", "contractaction_extension_unit", "contractaction_notice_period_value",
+		"contractaction_notice_period_unit", "contractaction_notice_date", "contractaction_creation_time", "contractaction_status")
 	g.invoice = newInserter(d, "invoice", "invoice_id", "invoice_date", "invoice_date_of_order", "invoice_contract_year",
 		"company_id", "invoice_allocationarea", "invoice_payment_date", "contract_id", "partnertype_id",
 		"invoice_description", "invoice_number", "invoice_billing_period_from", "invoice_billing_period_to")
@@ -213,7 +220,7 @@ func newScaleGen(ctx context.Context, d *db.DB, n int, cfg scaleConfig) (*scaleG
 		"externalcosttype_id", "costtype_id", "unit_id", "total_units", "units_customer", "flat_rate",
 		"amount_total", "amount_customer", "apportionable")
 	g.perPOS = []*inserter{g.address, g.location, g.pos, g.posLocation, g.area, g.posArea,
-		g.contract, g.contractArea, g.invoice, g.invoiceArea, g.position}
+		g.contract, g.contractArea, g.deadline, g.invoice, g.invoiceArea, g.position}
 
 	if err := d.InTx(ctx, func(tx *db.Tx) error { return g.prepare(ctx, tx) }); err != nil {
 		g.close()
@@ -506,7 +513,7 @@ func (g *scaleGen) planRows() {
 		// address, location, pos, pos_location, contract; per area: area,
 		// pos_area, contract_area; per invoice: the invoice, its positions
 		// and an invoice_area per area.
-		g.total += 5 + 3*a + inv*(1+scalePositions+a)
+		g.total += 5 + scaleDeadlines + 3*a + inv*(1+scalePositions+a)
 	}
 }
 
@@ -577,7 +584,7 @@ func (g *scaleGen) reserveIDs(ctx context.Context) error {
 	}
 	count := map[string]int{
 		"address": g.n, "location": g.n, "pos": g.n, "area": areas, "contract": g.n, "contract_area": areas,
-		"invoice": invoices, "invoiceposition": invoices * scalePositions,
+		"contractaction": g.n * scaleDeadlines, "invoice": invoices, "invoiceposition": invoices * scalePositions,
 	}
 	for _, t := range scaleTables {
 		last := g.next[t[0]] - 1 + int64(count[t[0]])
@@ -689,6 +696,7 @@ func (g *scaleGen) addPOS(i int, c *scaleCompany) {
 		g.contractArea.add(g.id("contract_area"), contractID, a.id, g.lk.usageType[a.kind], int64(1),
 			decimal(a.space), decimal(a.alloc), boolInt(a.kind == 0), day(begin))
 	}
+	g.addDeadlines(r, contractID, end, opening)
 
 	for range g.invoicesOf(i) {
 		// A service charge settlement of one of the years 2021-2024 the
@@ -760,6 +768,41 @@ func initials(first, last string) string {
 
 // day formats a date as the DATE columns take it.
 func day(t time.Time) string { return t.Format(time.DateOnly) }
+
+// scaleDeadlines is the number of deadlines of each generated contract.
+const scaleDeadlines = 3
+
+// addDeadlines gives a contract ending on end its usual deadlines: the
+// ordinary resiliation at its end, an option to extend it, and an
+// automatic extension by a year unless someone gives notice, with notice
+// dates as the contracts module computes them today.
+func (g *scaleGen) addDeadlines(r *rand.Rand, contractID int64, end, created time.Time) {
+	options := 1 + r.IntN(3)
+	noticeMonths := []int{3, 6, 12}[r.IntN(3)]
+	for _, dl := range []contracts.Deadline{
+		{Type: contracts.TypeResiliation, ResiliationDate: &end, Notice: contracts.Period{Value: noticeMonths, Unit: contracts.UnitMonth}},
+		{Type: contracts.TypeActiveOption, OptionsCount: &options, Extension: contracts.Period{Value: 5, Unit: contracts.UnitYear},
+			Notice: contracts.Period{Value: 12, Unit: contracts.UnitMonth}, ContractEnd: &end},
+		{Type: contracts.TypeAutomaticExtension, Extension: contracts.Period{Value: 1, Unit: contracts.UnitYear},
+			Notice: contracts.Period{Value: noticeMonths, Unit: contracts.UnitMonth}, ContractEnd: &end},
+	} {
+		var notice any
+		if n, err := contracts.NoticeDate(dl, g.today); err == nil && n.Date != nil {
+			notice = day(*n.Date)
+		}
+		var resiliation, count, extValue, extUnit any
+		if dl.ResiliationDate != nil {
+			resiliation = day(*dl.ResiliationDate)
+		} else {
+			extValue, extUnit = int64(dl.Extension.Value), dl.Extension.Unit
+		}
+		if dl.OptionsCount != nil {
+			count = int64(*dl.OptionsCount)
+		}
+		g.deadline.add(g.id("contractaction"), contractID, "mieter", dl.Type, resiliation, count, extValue, extUnit,
+			int64(dl.Notice.Value), dl.Notice.Unit, notice, created, contracts.StatusActive)
+	}
+}
 
 // decimal formats an amount or area for a NUMERIC column (as text, which
 // both databases convert exactly).

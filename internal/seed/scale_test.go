@@ -78,7 +78,7 @@ func TestScale(t *testing.T) {
 
 		count := func(table string) int { return scalarInt(t, d, `SELECT COUNT(*) FROM `+db.QuoteIdent(table)) }
 		for table, want := range map[string]int{"pos": n, "location": n, "address": n, "contract": n, "pos_location": n,
-			"customergroup": 2, "invoice": n / 10, "invoiceposition": n / 10 * scalePositions} {
+			"contractaction": n * scaleDeadlines, "customergroup": 2, "invoice": n / 10, "invoiceposition": n / 10 * scalePositions} {
 			if got := count(table); got != want {
 				t.Errorf("%s: %d rows, want %d", table, got, want)
 			}
@@ -102,7 +102,7 @@ func TestScale(t *testing.T) {
 			(SELECT COUNT(*) FROM city) + (SELECT COUNT(*) FROM customergroup) + (SELECT COUNT(*) FROM company) +
 			(SELECT COUNT(*) FROM contactperson) + (SELECT COUNT(*) FROM address) + (SELECT COUNT(*) FROM location) +
 			(SELECT COUNT(*) FROM pos) + (SELECT COUNT(*) FROM pos_location) + (SELECT COUNT(*) FROM area) +
-			(SELECT COUNT(*) FROM pos_area) + (SELECT COUNT(*) FROM contract) + (SELECT COUNT(*) FROM contract_area) +
+			(SELECT COUNT(*) FROM pos_area) + (SELECT COUNT(*) FROM contract) + (SELECT COUNT(*) FROM contract_area) + (SELECT COUNT(*) FROM contractaction) +
 			(SELECT COUNT(*) FROM invoice) + (SELECT COUNT(*) FROM invoice_area) + (SELECT COUNT(*) FROM invoiceposition)`) {
 			t.Errorf("progress total %d differs from the rows written", lastTotal)
 		}
@@ -137,15 +137,18 @@ func checkScaleInvariants(t *testing.T, d *db.DB) {
 			JOIN area a ON a.area_id = ca.area_id WHERE a.location_id <> c.location_id`,
 		"invoice of another company": `SELECT COUNT(*) FROM invoice i JOIN contract c ON c.contract_id = i.contract_id
 			WHERE i.company_id <> c.company_id`,
-		"invoice without area":       `SELECT COUNT(*) FROM invoice i WHERE NOT EXISTS (SELECT 1 FROM invoice_area ia WHERE ia.invoice_id = i.invoice_id)`,
-		"customer units above total": `SELECT COUNT(*) FROM invoiceposition WHERE units_customer > total_units`,
-		"contract ends before begin": `SELECT COUNT(*) FROM contract WHERE contract_end_date < contract_begin_date OR contract_first_possible_end_date < contract_begin_date`,
-		"contract already ended":     `SELECT COUNT(*) FROM contract WHERE contract_end_date < '2025-01-01'`,
-		"billing period reversed":    `SELECT COUNT(*) FROM invoice WHERE invoice_billing_period_to < invoice_billing_period_from`,
-		"invoice before its period":  `SELECT COUNT(*) FROM invoice WHERE invoice_date <= invoice_billing_period_to OR invoice_payment_date < invoice_date`,
-		"dangling city":              `SELECT COUNT(*) FROM address a LEFT JOIN city c ON c.city_id = a.city_id WHERE c.city_id IS NULL`,
-		"dangling contact":           `SELECT COUNT(*) FROM pos p LEFT JOIN contactperson c ON c.contactperson_id = p.contactperson_id WHERE c.contactperson_id IS NULL`,
-		"duplicate branch number":    `SELECT COUNT(*) FROM (SELECT company_id, pos_branchnumber FROM pos GROUP BY company_id, pos_branchnumber HAVING COUNT(*) > 1) x`,
+		"invoice without area":         `SELECT COUNT(*) FROM invoice i WHERE NOT EXISTS (SELECT 1 FROM invoice_area ia WHERE ia.invoice_id = i.invoice_id)`,
+		"customer units above total":   `SELECT COUNT(*) FROM invoiceposition WHERE units_customer > total_units`,
+		"contract ends before begin":   `SELECT COUNT(*) FROM contract WHERE contract_end_date < contract_begin_date OR contract_first_possible_end_date < contract_begin_date`,
+		"contract already ended":       `SELECT COUNT(*) FROM contract WHERE contract_end_date < '2025-01-01'`,
+		"billing period reversed":      `SELECT COUNT(*) FROM invoice WHERE invoice_billing_period_to < invoice_billing_period_from`,
+		"invoice before its period":    `SELECT COUNT(*) FROM invoice WHERE invoice_date <= invoice_billing_period_to OR invoice_payment_date < invoice_date`,
+		"dangling city":                `SELECT COUNT(*) FROM address a LEFT JOIN city c ON c.city_id = a.city_id WHERE c.city_id IS NULL`,
+		"dangling contact":             `SELECT COUNT(*) FROM pos p LEFT JOIN contactperson c ON c.contactperson_id = p.contactperson_id WHERE c.contactperson_id IS NULL`,
+		"deadline without notice date": `SELECT COUNT(*) FROM contractaction WHERE contractaction_notice_date IS NULL`,
+		"resiliation notice after its date": `SELECT COUNT(*) FROM contractaction WHERE contractaction_type = 'resiliation'
+			AND contractaction_notice_date > contractaction_resiliation_date`,
+		"duplicate branch number": `SELECT COUNT(*) FROM (SELECT company_id, pos_branchnumber FROM pos GROUP BY company_id, pos_branchnumber HAVING COUNT(*) > 1) x`,
 	} {
 		if got := scalarInt(t, d, q); got != 0 {
 			t.Errorf("%s: %d rows", name, got)

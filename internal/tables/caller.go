@@ -103,4 +103,11 @@ func (c *caller) requireSubject(action, subject string) error {
 }
 
 // userID is the acting user's id (for history and derived values).
-func (c *caller) userID() int64 { return c.p.UserID }
+// userID is the acting user for history rows; nil (no user) for a
+// background job acting without a caller.
+func (c *caller) userID() any {
+	if c.p == nil {
+		return nil
+	}
+	return c.p.UserID
+}

@@ -17,115 +17,119 @@ import (
 //   - the field's OptionsWhere narrowing by sibling fields (a point of sale's
 //     contact person belongs to its company; a narrowing by an empty sibling
 //     offers nothing);
-//   - the limits of external callers (section 6: "External users get team,
-//     customer group and partner group fields pre-filled and locked; team
-//     options are limited to their own teams"): a customer group field of an
-//     external client holds the caller's customer group, a partner group
-//     field of an external partner the caller's partner group, a team field
-//     one of the caller's own teams;
-//   - tickets of non-director external users ("in the ticket tab of a point
-//     of sale, non-director external client users are limited to internal
-//     non-customer teams and themselves"): a ticket's team is an internal
-//     team (team_type intern), its user fields name the caller.
+//   - the limits the modules' choice rules set for the caller (OnChoices:
+//     external users' locked customer group, partner group and teams, the
+//     ticket limits of non-director external users).
 //
-// The same conditions count for options_filled. On create, the locked
-// fields are pre-filled (prefill); a value the request names that differs
-// is refused, never silently replaced, as for every other field.
+// The same conditions count for options_filled and the options action. On
+// create, the fields a rule pre-fills are filled (prefill); a value the
+// request names that differs is refused, never silently replaced, as for
+// every other field.
 
-// typeInternTeam is the team_type of internal teams.
-const typeInternTeam = "intern"
-
-// ticketLimited reports whether the caller's writes to rows of ent fall
-// under the ticket limit of non-director external users.
-func ticketLimited(c *caller, ent *schema.Entity) bool {
-	return ent.Name == "ticket" && c.p != nil && c.p.External && !c.p.IsDirector
+// ruleLimits combines what the registered choice rules decide for list
+// field f of ent (target: the referenced entity): conditions on the target
+// rows (aliased t), the pre-filled value (0: none), and ok false when the
+// caller may choose nothing.
+func (e *Engine) ruleLimits(c *caller, ent *schema.Entity, f *schema.Field, target *schema.Entity) ([]frag, int64, bool, error) {
+	if c.p == nil || len(e.choiceRules) == 0 {
+		return nil, 0, true, nil
+	}
+	q := ChoiceQuery{Caller: c.p, Entity: ent, Field: f, Target: target}
+	var limits []ChoiceLimit
+	for _, rule := range e.choiceRules[ent.Name] {
+		if l := rule(q); !l.IsZero() {
+			limits = append(limits, l)
+		}
+	}
+	if len(limits) == 0 {
+		for _, rule := range e.choiceRules[""] {
+			limits = append(limits, rule(q))
+		}
+	}
+	var conds []frag
+	var prefill int64
+	for _, l := range limits {
+		if l.None {
+			return nil, 0, false, nil
+		}
+		for _, m := range l.Where {
+			fr, err := matchFrag(target, m)
+			if err != nil {
+				return nil, 0, false, fmt.Errorf("tables: choice rule on %s.%s: %w", ent.Name, f.Name, err)
+			}
+			conds = append(conds, fr)
+		}
+		if prefill == 0 {
+			prefill = l.Prefill
+		}
+	}
+	return conds, prefill, true, nil
 }
 
-// teamField reports whether f of ent is a team field the caller's own teams
-// limit: a reference to team from another entity (a team's parent team is
-// narrowed by its own OptionsWhere to internal teams, not by the caller).
-func teamField(ent *schema.Entity, f *schema.Field) bool {
-	return f.Ref == "team" && ent.Name != "team"
-}
-
-// callerConds returns the caller's limits on the rows of target (aliased t)
-// that list field f of ent may name; ok is false when the caller may name
-// none. Internal callers have no limits.
-func callerConds(c *caller, ent *schema.Entity, f *schema.Field, target *schema.Entity) ([]frag, bool) {
-	if c.p == nil || !c.p.External {
-		return nil, true
-	}
-	is := func(id int64) frag { return frag{sql: col("t", target.PK) + " = ?", args: []any{id}} }
-	switch {
-	case target.Name == "customergroup" && c.p.CustomergroupID > 0:
-		return []frag{is(c.p.CustomergroupID)}, true
-	case target.Name == "partnergroup" && c.p.PartnergroupID > 0:
-		return []frag{is(c.p.PartnergroupID)}, true
-	case target.Name == "team" && teamField(ent, f) && ticketLimited(c, ent):
-		return []frag{{sql: col("t", "team_type") + " = ?", args: []any{typeInternTeam}}}, true
-	case target.Name == "team" && teamField(ent, f):
-		own := c.p.TeamIDs()
-		if len(own) == 0 {
-			return nil, false
+// matchFrag renders m on the target row aliased t; the column must be one
+// of the target's stored columns (identifiers come only from definitions).
+func matchFrag(target *schema.Entity, m Match) (frag, error) {
+	if m.Column != target.PK {
+		f, ok := target.Field(m.Column)
+		if !ok || !f.Stored() {
+			return frag{}, fmt.Errorf("%q is not a column of %s", m.Column, target.Name)
 		}
-		args := make([]any, len(own))
-		for i, id := range own {
-			args[i] = id
-		}
-		return []frag{{sql: col("t", target.PK) + " IN (" + placeholders(len(own)) + ")", args: args}}, true
-	case target.Name == "user" && ticketLimited(c, ent):
-		return []frag{is(c.p.UserID)}, true
 	}
-	return nil, true
+	switch len(m.Values) {
+	case 0:
+		return frag{sql: "1 = 0"}, nil
+	case 1:
+		return frag{sql: col("t", m.Column) + " = ?", args: m.Values}, nil
+	}
+	return frag{sql: col("t", m.Column) + " IN (" + placeholders(len(m.Values)) + ")", args: m.Values}, nil
 }
 
 // choiceConds returns the conditions a row of f's target (aliased t) must
 // meet to be a choice of list field f of ent for the caller and record
-// rec, besides being visible: the field's OptionsWhere and the caller's
-// limits. ok is false when there is no choice at all.
-func choiceConds(c *caller, ent *schema.Entity, f *schema.Field, target *schema.Entity, rec validate.Record) ([]frag, bool) {
+// rec, besides being visible: the field's OptionsWhere and the choice
+// rules. ok is false when there is no choice at all.
+func (e *Engine) choiceConds(c *caller, ent *schema.Entity, f *schema.Field, target *schema.Entity, rec validate.Record) ([]frag, bool, error) {
 	narrow, ok := optionConds(f, target, rec)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
-	limits, ok := callerConds(c, ent, f, target)
-	if !ok {
-		return nil, false
+	limits, _, ok, err := e.ruleLimits(c, ent, f, target)
+	if err != nil || !ok {
+		return nil, false, err
 	}
-	return append(narrow, limits...), true
+	return append(narrow, limits...), true, nil
 }
 
-// lockedValue is the value an external caller's locked field f of ent is
-// pre-filled with on create: the caller's customer group or partner group,
-// or the caller's only team. ok is false when f is not pre-filled.
-func lockedValue(c *caller, ent *schema.Entity, f *schema.Field) (int64, bool) {
-	if c.p == nil || !c.p.External {
-		return 0, false
+// lockedValue is the value the choice rules pre-fill list field f of ent
+// with on create for the caller; ok is false when f is not pre-filled.
+func (e *Engine) lockedValue(c *caller, ent *schema.Entity, f *schema.Field) (int64, bool, error) {
+	if f.Ref == "" {
+		return 0, false, nil
 	}
-	switch {
-	case f.Ref == "customergroup" && c.p.CustomergroupID > 0:
-		return c.p.CustomergroupID, true
-	case f.Ref == "partnergroup" && c.p.PartnergroupID > 0:
-		return c.p.PartnergroupID, true
-	case teamField(ent, f) && !ticketLimited(c, ent) && len(c.p.Teams) == 1:
-		return c.p.Teams[0].ID, true
+	target, ok := e.reg.Entity(f.Ref)
+	if !ok {
+		return 0, false, nil
 	}
-	return 0, false
+	_, v, _, err := e.ruleLimits(c, ent, f, target)
+	return v, v > 0, err
 }
 
 // prefill fills the empty locked fields of a new record (lockedValue) that
 // the caller may write on create. It runs after the refusals and before
 // the fields not shown are emptied, so a locked field that does not apply
 // to the record is stored empty as usual.
-func (ch *change) prefill(c *caller) {
+func (e *Engine) prefill(c *caller, ch *change) error {
 	if !ch.creating {
-		return
+		return nil
 	}
 	for _, f := range ch.fields {
 		if f.Internal || !f.Writable() || f.HiddenOnCreate || !(f.Stored() || f.Through != "") || !validate.Empty(ch.rec[f.Name]) {
 			continue
 		}
-		v, ok := lockedValue(c, ch.ent, f)
+		v, ok, err := e.lockedValue(c, ch.ent, f)
+		if err != nil {
+			return err
+		}
 		if !ok {
 			continue
 		}
@@ -136,6 +140,7 @@ func (ch *change) prefill(c *caller) {
 		}
 		ch.rec[f.Name] = v
 	}
+	return nil
 }
 
 // checkChoice refuses (422 validation.not_available) a value of list field
@@ -158,7 +163,10 @@ func (e *Engine) checkChoice(ctx context.Context, q db.Querier, c *caller, ch *c
 	if len(ids) == 0 {
 		return nil
 	}
-	conds, ok := choiceConds(c, ch.ent, f, target, ch.rec)
+	conds, ok, err := e.choiceConds(c, ch.ent, f, target, ch.rec)
+	if err != nil {
+		return err
+	}
 	if !ok {
 		ch.fail(f.Name, "validation.not_available", "not_available", nil)
 		return nil

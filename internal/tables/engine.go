@@ -35,25 +35,27 @@ type Engine struct {
 	labelCache labelCache          // attribute labels per language
 	rights     *access.Cache       // computed rights per rights generation
 	linkHooks  map[string]LinkHook // module rules on links, by relation API name
+	// choiceRules are the modules' limits on list field choices (OnChoices).
+	// by entity name, "" for every entity.
+	choiceRules map[string][]ChoiceRule
 }
 
 // Deps are what an Engine is built from. Registry defaults to
-// schema.Default(), Now to time.Now, Hooks to DefaultHooks(), Rights to a
-// cache of its own (share the one auth uses).
+// schema.Default(), Now to time.Now, Rights to a cache of its own (share
+// the one auth uses). Modules add their hooks afterwards (hooks.go).
 type Deps struct {
 	DB       *db.DB
 	Catalog  *i18n.Catalog
 	Log      *slog.Logger
 	Registry *schema.Registry
 	Now      func() time.Time
-	Hooks    map[string]Hook
 	Rights   *access.Cache
 }
 
 // New builds an engine and the column catalogs of every entity and
 // relation.
 func New(d Deps) (*Engine, error) {
-	e := &Engine{db: d.DB, reg: d.Registry, texts: d.Catalog, log: d.Log, now: d.Now, hooks: d.Hooks,
+	e := &Engine{db: d.DB, reg: d.Registry, texts: d.Catalog, log: d.Log, now: d.Now, hooks: map[string]Hook{},
 		cats: map[string]*catalog{}, relCats: map[string]*catalog{}, rights: d.Rights}
 	if e.rights == nil {
 		e.rights = access.NewCache(10000)
@@ -63,9 +65,6 @@ func New(d Deps) (*Engine, error) {
 	}
 	if e.now == nil {
 		e.now = time.Now
-	}
-	if e.hooks == nil {
-		e.hooks = DefaultHooks()
 	}
 	if e.log == nil {
 		e.log = slog.Default()

@@ -2,56 +2,112 @@ package tables
 
 import (
 	"context"
-	"strings"
 
 	"portfolio/internal/auth"
+	"portfolio/internal/db"
+	"portfolio/internal/schema"
 	"portfolio/internal/validate"
 )
 
-// Hook adds what the definitions cannot say to the generic writes of one
-// entity: module columns marked Internal and values the engine must
-// transform before storing. Hooks run inside the write's transaction,
-// after validation, with the values about to be written.
+// The engine knows no domain rules. Modules add theirs through hooks,
+// registered while the program is wired (before it serves; the hooks are
+// read without locking afterwards):
+//
+//   - OnWrite: values a module computes before a row of an entity is
+//     stored (a user's normalised e-mail, a hashed password);
+//   - OnLink: a module's check on the links of one relation;
+//   - OnChoices: a module's limits on the values a caller may choose in
+//     list fields (external users' locked groups, the ticket limits).
+
+// Hook adds what the definitions cannot say to the writes of one entity:
+// module columns marked Internal and values the engine must transform
+// before storing. Hooks run inside the write's transaction, after
+// validation, with the values about to be written.
 type Hook interface {
 	// BeforeWrite may change or add column values in w.Values.
 	BeforeWrite(ctx context.Context, w *WriteContext) error
 }
 
+// HookFunc is a Hook made of a function.
+type HookFunc func(ctx context.Context, w *WriteContext) error
+
+// BeforeWrite calls f.
+func (f HookFunc) BeforeWrite(ctx context.Context, w *WriteContext) error { return f(ctx, w) }
+
 // WriteContext is one create or update as a hook sees it.
 type WriteContext struct {
 	Entity   string
 	Creating bool
+	// ID is the record's key (0 on create).
+	ID int64
 	// Values are the columns about to be written (only the changed ones on
-	// an update).
+	// an update); a hook may add columns, also read-only ones it derives.
 	Values validate.Record
+	// Record is the whole record as it will be: the stored values with the
+	// changes applied (read it, change Values).
+	Record validate.Record
+	// Stored is the record as it was (nil on create).
+	Stored validate.Record
+	// Tx is the write's transaction, for what the hook reads or writes
+	// beside the row (through the module API or Scoped sources).
+	Tx *db.Tx
 }
 
-// DefaultHooks are the hooks of Portfolio's entities: users keep a
-// normalised e-mail for the login and store passwords hashed.
-func DefaultHooks() map[string]Hook { return map[string]Hook{"user": userHook{}} }
-
-// userHook keeps user_email_normalized in step with user_email and hashes
-// user_password (argon2id) before it is stored, as internal/auth does.
-type userHook struct{}
-
-// BeforeWrite normalises the e-mail and hashes a new password.
-func (userHook) BeforeWrite(_ context.Context, w *WriteContext) error {
-	if v, ok := w.Values["user_email"]; ok {
-		email, _ := v.(string)
-		w.Values["user_email"] = strings.TrimSpace(email)
-		w.Values["user_email_normalized"] = strings.ToLower(strings.TrimSpace(email))
+// OnWrite registers the write hook of entity (one per entity).
+func (e *Engine) OnWrite(entity string, h Hook) {
+	if e.hooks == nil {
+		e.hooks = map[string]Hook{}
 	}
-	if v, ok := w.Values["user_password"]; ok {
-		pw, _ := v.(string)
-		if pw == "" {
-			delete(w.Values, "user_password")
-			return nil
-		}
-		hash, err := auth.HashPassword(pw)
-		if err != nil {
-			return err
-		}
-		w.Values["user_password"] = hash
+	e.hooks[entity] = h
+}
+
+// ChoiceRule limits what a caller may choose in one list field: the
+// choices the options action offers, the values a write accepts (422
+// validation.not_available otherwise), options_filled, and the value a
+// locked field is pre-filled with on create. A rule that does not concern
+// the field answers the zero ChoiceLimit.
+type ChoiceRule func(q ChoiceQuery) ChoiceLimit
+
+// ChoiceQuery is one list field as a ChoiceRule sees it.
+type ChoiceQuery struct {
+	// Caller is who writes (never nil).
+	Caller *auth.Principal
+	// Entity is the entity written, Field its list field, Target the
+	// entity the field references.
+	Entity *schema.Entity
+	Field  *schema.Field
+	Target *schema.Entity
+}
+
+// ChoiceLimit is what a ChoiceRule decides.
+type ChoiceLimit struct {
+	// None: the caller may choose nothing at all.
+	None bool
+	// Where are conditions on the target's columns that every choice meets.
+	Where []Match
+	// Prefill is the value the field is pre-filled with, and locked to, on
+	// create (0: none). The served definition shows it read-only.
+	Prefill int64
+}
+
+// IsZero reports whether the limit leaves the field alone.
+func (l ChoiceLimit) IsZero() bool { return !l.None && len(l.Where) == 0 && l.Prefill == 0 }
+
+// Match is "column of the target row is one of Values" (one value: equal).
+type Match struct {
+	Column string
+	Values []any
+}
+
+// OnChoices registers a choice rule for the list fields of entity, or of
+// every entity when entity is "". For one field, the rules of its own
+// entity come first: when one of them limits the field, the general rules
+// do not apply to it (the ticket limits replace the team limits of
+// external users on a ticket's team field); otherwise every general rule
+// applies.
+func (e *Engine) OnChoices(entity string, r ChoiceRule) {
+	if e.choiceRules == nil {
+		e.choiceRules = map[string][]ChoiceRule{}
 	}
-	return nil
+	e.choiceRules[entity] = append(e.choiceRules[entity], r)
 }

@@ -26,8 +26,6 @@ func Bind(srv *httpapi.Server, e *Engine) {
 	srv.Handle("POST /api/views", h.createView)
 	srv.Handle("PUT /api/views/{id}", h.updateView)
 	srv.Handle("DELETE /api/views/{id}", h.deleteView)
-	srv.Handle("GET /partners/{id}/bankdata", h.partnerBankdata)
-	srv.Handle("GET /contracts/tax-rates", h.taxRates)
 }
 
 // handler decodes requests for the engine and encodes its answers.

@@ -129,25 +129,32 @@ func (e *Engine) definition(ctx context.Context, ent *schema.Entity, lang string
 	if err != nil {
 		return schema.TableDefinition{}, err
 	}
-	lockFields(c, ent, def.Attributes)
+	if err := e.lockFields(c, ent, def.Attributes); err != nil {
+		return schema.TableDefinition{}, err
+	}
 	return def, nil
 }
 
 // lockFields marks the fields the server pre-fills and locks for the
-// caller (lockedValue: an external user's customer group, partner group or
+// caller (Engine.lockedValue: an external user's customer group, partner group or
 // only team) as read-only with that value as default, so the form shows
 // what the server will store.
-func lockFields(c *caller, ent *schema.Entity, attrs []schema.AttributeDefinition) {
+func (e *Engine) lockFields(c *caller, ent *schema.Entity, attrs []schema.AttributeDefinition) error {
 	for i := range attrs {
 		f, ok := ent.Field(attrs[i].Attribute)
 		if !ok {
 			continue
 		}
-		if v, ok := lockedValue(c, ent, f); ok {
+		v, ok, err := e.lockedValue(c, ent, f)
+		if err != nil {
+			return err
+		}
+		if ok {
 			attrs[i].Default = schema.Int(v)
 			attrs[i].ReadOnly = true
 		}
 	}
+	return nil
 }
 
 // fieldLabels maps every attribute of a served definition (and of its

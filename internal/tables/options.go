@@ -16,7 +16,7 @@ import (
 // OptionsQuery asks for the choices of one list field of an entity while a
 // record of it is edited (or a list of it filtered): the rows of the
 // referenced entity the caller can see that are choices for the record
-// (choiceConds: the field's narrowing by the record's siblings and the
+// (Engine.choiceConds: the field's narrowing by the record's siblings and the
 // caller's limits), found by keyword, a page at a time.
 type OptionsQuery struct {
 	Entity  string
@@ -74,7 +74,10 @@ func (e *Engine) Options(ctx context.Context, q OptionsQuery) (*Options, error) 
 		return nil, err
 	}
 	out := &Options{Data: []Option{}}
-	conds, ok := choiceConds(c, ent, f, target, rec)
+	conds, ok, err := e.choiceConds(c, ent, f, target, rec)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return out, nil
 	}

@@ -115,7 +115,10 @@ func (e *Engine) optionsFilled(ctx context.Context, q db.Querier, c *caller, ent
 		if err != nil {
 			return false, err
 		}
-		narrow, ok := choiceConds(c, ent, f, target, rec)
+		narrow, ok, err := e.choiceConds(c, ent, f, target, rec)
+		if err != nil {
+			return false, err
+		}
 		if !ok {
 			return false, nil
 		}

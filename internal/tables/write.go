@@ -177,14 +177,16 @@ func (e *Engine) save(ctx context.Context, tx *db.Tx, c *caller, ch *change, dat
 	if err := ch.err(); err != nil {
 		return 0, err
 	}
-	ch.prefill(c)
+	if err := e.prefill(c, ch); err != nil {
+		return 0, err
+	}
 	for k, v := range ch.module {
 		ch.rec[k] = v
 	}
 	if err := ch.hide(env); err != nil {
 		return 0, err
 	}
-	ch.derive(e.now(), c.userID())
+	ch.derive(e.now(), c.p.UserID)
 	errs, err := validate.Check(ch.fields, ch.rec, env)
 	if err != nil {
 		return 0, fmt.Errorf("tables: validate %s: %w", ch.ent.Name, err)
@@ -211,7 +213,7 @@ func (e *Engine) store(ctx context.Context, tx *db.Tx, c *caller, ch *change, id
 		return id, nil // nothing changes: no new version, no history
 	}
 	if h, ok := e.hooks[ch.ent.Name]; ok {
-		if err := h.BeforeWrite(ctx, &WriteContext{Entity: ch.ent.Name, Creating: ch.creating, Values: cols}); err != nil {
+		if err := h.BeforeWrite(ctx, &WriteContext{Entity: ch.ent.Name, Creating: ch.creating, ID: id, Values: cols, Record: ch.rec, Stored: ch.stored, Tx: tx}); err != nil {
 			return 0, err
 		}
 	}

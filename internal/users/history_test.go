@@ -10,6 +10,7 @@ import (
 
 	"portfolio/internal/db"
 	"portfolio/internal/testkit"
+	"portfolio/internal/testkit/apptest"
 )
 
 // historyRow is one row of the generic history answer.
@@ -216,27 +217,27 @@ func TestOptimisticLocking(t *testing.T) {
 		teamBody := func(name string, version any) map[string]any {
 			return map[string]any{"team_id": 4, "team_name": name, "team_type": "intern", "row_version": version}
 		}
-		e.run([]scenario{
-			{name: "team list carries row_version", method: "GET", path: "/teams?keyword=FoMa", as: admin, status: 200, contains: []string{`"row_version":`}},
-			{name: "user current version", method: "PUT", path: path, as: admin, status: 200,
-				body: with(internalUser(teamMember), "user_firstname", "Tina", "row_version", v)},
-			{name: "user stale version", method: "PUT", path: path, as: admin, status: 409,
-				body:     with(internalUser(teamMember), "user_firstname", "Tanja", "row_version", v),
-				contains: []string{"Someone else changed this record meanwhile", `"code":"stale"`}},
-			{name: "user read back", method: "GET", path: path, as: admin, status: 200,
-				contains: []string{`"user_firstname":"Tina"`, fmt.Sprintf(`"row_version":%d`, v+1)}},
-			{name: "user without version", method: "PUT", path: path, as: admin, status: 200,
-				body: with(internalUser(teamMember), "user_firstname", "Tanja")},
-			{name: "user stale after an update without version", method: "PUT", path: path, as: admin, status: 409,
-				body: with(internalUser(teamMember), "row_version", v+1)},
-			{name: "user next version", method: "PUT", path: path, as: admin, status: 200,
-				body: with(internalUser(teamMember), "user_firstname", "Tina", "row_version", v+2)},
-			{name: "team current version", method: "PUT", path: "/teams", as: admin, status: 200, body: teamBody("FoMa 2", tv)},
-			{name: "team stale version", method: "PUT", path: "/teams", as: admin, status: 409, body: teamBody("FoMa 3", tv),
-				contains: []string{"Someone else changed this record meanwhile"}},
-			{name: "team read back", method: "GET", path: "/teams/4", as: admin, status: 200,
-				contains: []string{`"team_name":"FoMa 2"`, fmt.Sprintf(`"row_version":%d`, tv+1)}},
-			{name: "team without version", method: "PUT", path: "/teams", as: admin, status: 200, body: teamBody("FoMa 3", nil)},
+		e.run([]apptest.Scenario{
+			{Name: "team list carries row_version", Method: "GET", Path: "/teams?keyword=FoMa", As: admin, Status: 200, Contains: []string{`"row_version":`}},
+			{Name: "user current version", Method: "PUT", Path: path, As: admin, Status: 200,
+				Body: with(internalUser(teamMember), "user_firstname", "Tina", "row_version", v)},
+			{Name: "user stale version", Method: "PUT", Path: path, As: admin, Status: 409,
+				Body:     with(internalUser(teamMember), "user_firstname", "Tanja", "row_version", v),
+				Contains: []string{"Someone else changed this record meanwhile", `"code":"stale"`}},
+			{Name: "user read back", Method: "GET", Path: path, As: admin, Status: 200,
+				Contains: []string{`"user_firstname":"Tina"`, fmt.Sprintf(`"row_version":%d`, v+1)}},
+			{Name: "user without version", Method: "PUT", Path: path, As: admin, Status: 200,
+				Body: with(internalUser(teamMember), "user_firstname", "Tanja")},
+			{Name: "user stale after an update without version", Method: "PUT", Path: path, As: admin, Status: 409,
+				Body: with(internalUser(teamMember), "row_version", v+1)},
+			{Name: "user next version", Method: "PUT", Path: path, As: admin, Status: 200,
+				Body: with(internalUser(teamMember), "user_firstname", "Tina", "row_version", v+2)},
+			{Name: "team current version", Method: "PUT", Path: "/teams", As: admin, Status: 200, Body: teamBody("FoMa 2", tv)},
+			{Name: "team stale version", Method: "PUT", Path: "/teams", As: admin, Status: 409, Body: teamBody("FoMa 3", tv),
+				Contains: []string{"Someone else changed this record meanwhile"}},
+			{Name: "team read back", Method: "GET", Path: "/teams/4", As: admin, Status: 200,
+				Contains: []string{`"team_name":"FoMa 2"`, fmt.Sprintf(`"row_version":%d`, tv+1)}},
+			{Name: "team without version", Method: "PUT", Path: "/teams", As: admin, Status: 200, Body: teamBody("FoMa 3", nil)},
 		})
 		if got := e.version("team", "team_id", 4); got != tv+2 {
 			t.Errorf("team row_version = %d, want %d", got, tv+2)

@@ -2,11 +2,8 @@ package users
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 
-	"portfolio/internal/apperr"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/tables"
 )
@@ -21,8 +18,10 @@ func Bind(srv *httpapi.Server, s *Service) {
 	for _, a := range []Action{ActionLock, ActionUnlock, ActionForcePasswordReset, ActionEndSessions} {
 		srv.Handle("POST /users/{id}/"+string(a), h.administer(a))
 	}
+	// One GET route reads every relation, so that GET /users/state/{zip}
+	// (internal/masterdata) does not overlap a relation's route.
+	srv.Handle("GET /users/{id}/{relation}", h.relationByName)
 	for _, rel := range userRelations {
-		srv.Handle("GET /users/{id}/"+rel.name, h.relations(rel.name))
 		srv.Handle("POST /users/{id}/"+rel.name, h.addRelation(rel.name))
 		srv.Handle("PUT /users/{id}/"+rel.name+"/{other}", h.changeRelation(rel.name))
 		srv.Handle("DELETE /users/{id}/"+rel.name+"/{other}", h.endRelation(rel.name))
@@ -38,6 +37,18 @@ func Bind(srv *httpapi.Server, s *Service) {
 
 type handler struct{ s *Service }
 
+// relationByName serves GET /users/{id}/{relation}: the relation rows of
+// a user; a name that is no user relation answers 404.
+func (h *handler) relationByName(w http.ResponseWriter, r *http.Request) error {
+	name := r.PathValue("relation")
+	for _, rel := range userRelations {
+		if rel.name == name {
+			return h.relations(name)(w, r)
+		}
+	}
+	return errNotFound()
+}
+
 func pathID(r *http.Request) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
@@ -46,47 +57,13 @@ func pathID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-func queryInt(v url.Values, name string) (int, error) {
-	s := v.Get(name)
-	if s == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, apperr.Validation(apperr.FieldError{Field: name, Key: "validation.type.int", Type: "type_error"})
-	}
-	return n, nil
-}
-
-// listParams reads page, per_page, keyword and order (asc or desc).
-func listParams(v url.Values) (page, perPage int, keyword string, desc bool, err error) {
-	if page, err = queryInt(v, "page"); err != nil {
-		return
-	}
-	if perPage, err = queryInt(v, "per_page"); err != nil {
-		return
-	}
-	switch strings.ToLower(v.Get("order")) {
-	case "", "asc":
-	case "desc":
-		desc = true
-	default:
-		err = apperr.Validation(apperr.FieldError{Field: "order", Key: "validation.one_of", Type: "enum",
-			Args: map[string]string{"values": "asc, desc"}})
-	}
-	return page, perPage, v.Get("keyword"), desc, err
-}
-
 // list serves GET /users, streamed row by row.
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
-	page, perPage, keyword, desc, err := listParams(r.URL.Query())
+	q, err := tables.ParseCustomQuery(r.URL.Query())
 	if err != nil {
 		return err
 	}
-	q := ListQuery{Page: page, PerPage: perPage, Keyword: keyword, Order: "ASC"}
-	if desc {
-		q.Order = "DESC"
-	}
+	q.OrderBy = "" // GET /users sorts by name only
 	cur, err := h.s.List(r.Context(), q)
 	if err != nil {
 		return err
@@ -159,15 +136,15 @@ func (h *handler) administer(a Action) httpapi.HandlerFunc {
 // teams serves GET /teams.
 func (h *handler) teams(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
-	page, perPage, keyword, desc, err := listParams(v)
+	q, err := tables.ParseCustomQuery(v)
 	if err != nil {
 		return err
 	}
-	company, err := queryInt(v, "company_id")
+	company, err := tables.QueryID(v, "company_id")
 	if err != nil {
 		return err
 	}
-	p, err := h.s.Teams(r.Context(), TeamListQuery{Page: page, PerPage: perPage, Keyword: keyword, Desc: desc, CompanyID: int64(company)})
+	p, err := h.s.Teams(r.Context(), TeamListQuery{Page: q.Page, PerPage: q.PerPage, Keyword: q.Keyword, Desc: q.Order == "DESC", CompanyID: company})
 	if err != nil {
 		return err
 	}
@@ -266,13 +243,9 @@ func (h *handler) relations(rel string) httpapi.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		page, perPage, keyword, desc, err := listParams(r.URL.Query())
+		q, err := tables.ParseCustomQuery(r.URL.Query())
 		if err != nil {
 			return err
-		}
-		q := ListQuery{Page: page, PerPage: perPage, Keyword: keyword, OrderBy: r.URL.Query().Get("order_by"), Order: "ASC"}
-		if desc {
-			q.Order = "DESC"
 		}
 		cur, err := h.s.Relations(r.Context(), id, rel, q)
 		if err != nil {

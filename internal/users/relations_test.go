@@ -10,6 +10,7 @@ import (
 
 	"portfolio/internal/db"
 	"portfolio/internal/testkit"
+	"portfolio/internal/testkit/apptest"
 )
 
 // posOf answers a point of sale of customer group cg.
@@ -44,63 +45,63 @@ func TestUserRelations(t *testing.T) {
 			}
 			return p
 		}
-		e.run([]scenario{
+		e.run([]apptest.Scenario{
 			// Add, with the dates' rule.
-			{name: "add company", method: "POST", path: rel(leadID, "companies"), as: admin, status: 201,
-				body:     map[string]any{"company_id": 1, "valid_from": "2024-01-01", "valid_to": "2024-12-31"},
-				contains: []string{`"company_id":1`, `"valid_from":"2024-01-01"`, `"valid_to":"2024-12-31"`, "The relation was added."}},
-			{name: "add twice", method: "POST", path: rel(leadID, "companies"), as: admin, status: 409,
-				body: map[string]any{"company_id": 1}, contains: []string{"already linked"}},
-			{name: "valid_to before valid_from", method: "POST", path: rel(leadID, "companies"), as: admin, status: 422,
-				body: map[string]any{"company_id": 2, "valid_from": "2024-05-01", "valid_to": "2024-04-30"}, contains: []string{"valid_to", "This date must be after"}},
-			{name: "bad date", method: "POST", path: rel(leadID, "companies"), as: admin, status: 422,
-				body: map[string]any{"company_id": 2, "valid_from": "01.05.2024"}, contains: []string{"valid_from"}},
-			{name: "missing key", method: "POST", path: rel(leadID, "companies"), as: admin, status: 422,
-				body: map[string]any{"valid_from": "2024-05-01"}, contains: []string{"company_id", "is required"}},
-			{name: "unknown field", method: "POST", path: rel(leadID, "companies"), as: admin, status: 422,
-				body: map[string]any{"company_id": 2, "comment": "x"}, contains: []string{"comment"}},
-			{name: "unknown company", method: "POST", path: rel(leadID, "companies"), as: admin, status: 422,
-				body: map[string]any{"company_id": 9999}, contains: []string{"does not exist"}},
-			{name: "unknown user", method: "POST", path: rel(999999, "companies"), as: admin, status: 404, body: map[string]any{"company_id": 1}},
+			{Name: "add company", Method: "POST", Path: rel(leadID, "companies"), As: admin, Status: 201,
+				Body:     map[string]any{"company_id": 1, "valid_from": "2024-01-01", "valid_to": "2024-12-31"},
+				Contains: []string{`"company_id":1`, `"valid_from":"2024-01-01"`, `"valid_to":"2024-12-31"`, "The relation was added."}},
+			{Name: "add twice", Method: "POST", Path: rel(leadID, "companies"), As: admin, Status: 409,
+				Body: map[string]any{"company_id": 1}, Contains: []string{"already linked"}},
+			{Name: "valid_to before valid_from", Method: "POST", Path: rel(leadID, "companies"), As: admin, Status: 422,
+				Body: map[string]any{"company_id": 2, "valid_from": "2024-05-01", "valid_to": "2024-04-30"}, Contains: []string{"valid_to", "This date must be after"}},
+			{Name: "bad date", Method: "POST", Path: rel(leadID, "companies"), As: admin, Status: 422,
+				Body: map[string]any{"company_id": 2, "valid_from": "01.05.2024"}, Contains: []string{"valid_from"}},
+			{Name: "missing key", Method: "POST", Path: rel(leadID, "companies"), As: admin, Status: 422,
+				Body: map[string]any{"valid_from": "2024-05-01"}, Contains: []string{"company_id", "is required"}},
+			{Name: "unknown field", Method: "POST", Path: rel(leadID, "companies"), As: admin, Status: 422,
+				Body: map[string]any{"company_id": 2, "comment": "x"}, Contains: []string{"comment"}},
+			{Name: "unknown company", Method: "POST", Path: rel(leadID, "companies"), As: admin, Status: 422,
+				Body: map[string]any{"company_id": 9999}, Contains: []string{"does not exist"}},
+			{Name: "unknown user", Method: "POST", Path: rel(999999, "companies"), As: admin, Status: 404, Body: map[string]any{"company_id": 1}},
 			// The user's own tenant: an external client user only within their customer group.
-			{name: "foreign company", method: "POST", path: rel(leadID, "companies"), as: admin, status: 422,
-				body: map[string]any{"company_id": 3}, contains: []string{"company_id", "outside the user's own customer group"}},
-			{name: "foreign customer group", method: "POST", path: rel(leadID, "customergroups"), as: admin, status: 422,
-				body: map[string]any{"customergroup_id": 2}, contains: []string{"outside the user's own customer group"}},
-			{name: "own customer group", method: "POST", path: rel(leadID, "customergroups"), as: admin, status: 201,
-				body: map[string]any{"customergroup_id": 1, "valid_from": "2024-01-01"}},
-			{name: "foreign pos", method: "POST", path: rel(leadID, "pos"), as: admin, status: 422,
-				body: map[string]any{"pos_id": posB}, contains: []string{"pos_id", "outside the user's own customer group"}},
-			{name: "own pos", method: "POST", path: rel(leadID, "pos"), as: admin, status: 201,
-				body: map[string]any{"pos_id": posA, "valid_from": "2024-01-01"}},
-			{name: "internal user any group", method: "POST", path: rel(memberID, "companies"), as: admin, status: 201,
-				body: map[string]any{"company_id": 3}},
+			{Name: "foreign company", Method: "POST", Path: rel(leadID, "companies"), As: admin, Status: 422,
+				Body: map[string]any{"company_id": 3}, Contains: []string{"company_id", "outside the user's own customer group"}},
+			{Name: "foreign customer group", Method: "POST", Path: rel(leadID, "customergroups"), As: admin, Status: 422,
+				Body: map[string]any{"customergroup_id": 2}, Contains: []string{"outside the user's own customer group"}},
+			{Name: "own customer group", Method: "POST", Path: rel(leadID, "customergroups"), As: admin, Status: 201,
+				Body: map[string]any{"customergroup_id": 1, "valid_from": "2024-01-01"}},
+			{Name: "foreign pos", Method: "POST", Path: rel(leadID, "pos"), As: admin, Status: 422,
+				Body: map[string]any{"pos_id": posB}, Contains: []string{"pos_id", "outside the user's own customer group"}},
+			{Name: "own pos", Method: "POST", Path: rel(leadID, "pos"), As: admin, Status: 201,
+				Body: map[string]any{"pos_id": posA, "valid_from": "2024-01-01"}},
+			{Name: "internal user any group", Method: "POST", Path: rel(memberID, "companies"), As: admin, Status: 201,
+				Body: map[string]any{"company_id": 3}},
 			// Read through the module and the generic relation read.
-			{name: "read", method: "GET", path: rel(leadID, "companies"), as: admin, status: 200,
-				contains: []string{`"company_id":1`, `"valid_from":"2024-01-01"`, `"valid_to":"2024-12-31"`, `"total":1`}},
-			{name: "read pos", method: "GET", path: rel(leadID, "pos") + "?per_page=5", as: admin, status: 200,
-				contains: []string{fmt.Sprintf(`"pos_id":%d`, posA), `"total":1`}},
-			{name: "read unknown user", method: "GET", path: rel(999999, "companies"), as: admin, status: 404},
-			{name: "read not admin", method: "GET", path: rel(leadID, "companies"), as: teamLead, status: 403},
+			{Name: "read", Method: "GET", Path: rel(leadID, "companies"), As: admin, Status: 200,
+				Contains: []string{`"company_id":1`, `"valid_from":"2024-01-01"`, `"valid_to":"2024-12-31"`, `"total":1`}},
+			{Name: "read pos", Method: "GET", Path: rel(leadID, "pos") + "?per_page=5", As: admin, Status: 200,
+				Contains: []string{fmt.Sprintf(`"pos_id":%d`, posA), `"total":1`}},
+			{Name: "read unknown user", Method: "GET", Path: rel(999999, "companies"), As: admin, Status: 404},
+			{Name: "read not admin", Method: "GET", Path: rel(leadID, "companies"), As: teamLead, Status: 403},
 			// Change the dates: a date not sent is kept, null clears it.
-			{name: "change", method: "PUT", path: rel(leadID, "companies", 1), as: admin, status: 200,
-				body: map[string]any{"valid_to": "2025-06-30"}, contains: []string{`"valid_from":"2024-01-01"`, `"valid_to":"2025-06-30"`, "The relation was changed."}},
-			{name: "change open-ended", method: "PUT", path: rel(leadID, "companies", 1), as: admin, status: 200,
-				body: map[string]any{"valid_to": nil}, contains: []string{`"valid_from":"2024-01-01"`, `"valid_to":null`}},
-			{name: "change bad order", method: "PUT", path: rel(leadID, "companies", 1), as: admin, status: 422,
-				body: map[string]any{"valid_to": "2023-12-31"}, contains: []string{"This date must be after"}},
-			{name: "change other key", method: "PUT", path: rel(leadID, "companies", 1), as: admin, status: 422,
-				body: map[string]any{"company_id": 2}, contains: []string{"company_id", "cannot be changed here"}},
-			{name: "change not linked", method: "PUT", path: rel(leadID, "companies", 2), as: admin, status: 404,
-				body: map[string]any{"valid_to": "2025-06-30"}},
+			{Name: "change", Method: "PUT", Path: rel(leadID, "companies", 1), As: admin, Status: 200,
+				Body: map[string]any{"valid_to": "2025-06-30"}, Contains: []string{`"valid_from":"2024-01-01"`, `"valid_to":"2025-06-30"`, "The relation was changed."}},
+			{Name: "change open-ended", Method: "PUT", Path: rel(leadID, "companies", 1), As: admin, Status: 200,
+				Body: map[string]any{"valid_to": nil}, Contains: []string{`"valid_from":"2024-01-01"`, `"valid_to":null`}},
+			{Name: "change bad order", Method: "PUT", Path: rel(leadID, "companies", 1), As: admin, Status: 422,
+				Body: map[string]any{"valid_to": "2023-12-31"}, Contains: []string{"This date must be after"}},
+			{Name: "change other key", Method: "PUT", Path: rel(leadID, "companies", 1), As: admin, Status: 422,
+				Body: map[string]any{"company_id": 2}, Contains: []string{"company_id", "cannot be changed here"}},
+			{Name: "change not linked", Method: "PUT", Path: rel(leadID, "companies", 2), As: admin, Status: 404,
+				Body: map[string]any{"valid_to": "2025-06-30"}},
 			// End: the link stops counting today.
-			{name: "end", method: "DELETE", path: rel(leadID, "companies", 1), as: admin, status: 200, contains: []string{"The relation was ended."}},
-			{name: "end again", method: "DELETE", path: rel(leadID, "companies", 1), as: admin, status: 404},
-			{name: "read ended", method: "GET", path: rel(leadID, "companies"), as: admin, status: 200,
-				contains: []string{fmt.Sprintf(`"valid_to":"%s"`, time.Now().UTC().AddDate(0, 0, -1).Format(time.DateOnly))}},
-			{name: "unknown relation", method: "GET", path: rel(leadID, "partners"), as: admin, status: 404},
-			{name: "add not admin", method: "POST", path: rel(leadID, "companies"), as: teamLead, status: 403, body: map[string]any{"company_id": 2}},
-			{name: "end not admin", method: "DELETE", path: rel(leadID, "pos", posA), as: teamLead, status: 403},
+			{Name: "end", Method: "DELETE", Path: rel(leadID, "companies", 1), As: admin, Status: 200, Contains: []string{"The relation was ended."}},
+			{Name: "end again", Method: "DELETE", Path: rel(leadID, "companies", 1), As: admin, Status: 404},
+			{Name: "read ended", Method: "GET", Path: rel(leadID, "companies"), As: admin, Status: 200,
+				Contains: []string{fmt.Sprintf(`"valid_to":"%s"`, time.Now().UTC().AddDate(0, 0, -1).Format(time.DateOnly))}},
+			{Name: "unknown relation", Method: "GET", Path: rel(leadID, "partners"), As: admin, Status: 404},
+			{Name: "add not admin", Method: "POST", Path: rel(leadID, "companies"), As: teamLead, Status: 403, Body: map[string]any{"company_id": 2}},
+			{Name: "end not admin", Method: "DELETE", Path: rel(leadID, "pos", posA), As: teamLead, Status: 403},
 		})
 		if status, body := e.relationRows(admin, "user_pos_rel", leadID); status != 200 || !strings.Contains(body, fmt.Sprintf(`"pos_id":%d`, posA)) {
 			t.Errorf("generic relation read: %d %s", status, body)
@@ -118,26 +119,26 @@ func TestUserRelations(t *testing.T) {
 		// points of sale in their tenant.
 		e.must("POST", "/users", with(externalUser("pia.partner@demo.test"), "company_id", nil, "team_id", nil, "role_id", 9,
 			"firmengroup_type", 0, "partnergroup_id", 1, "partnercompany_id", []int{1}), http.StatusCreated)
-		e.run([]scenario{{name: "partner user", method: "POST", path: rel(e.userID("pia.partner@demo.test"), "companies"), as: admin, status: 422,
-			body: map[string]any{"company_id": 1}, contains: []string{"outside the user's own customer group or partner group"}}})
+		e.run([]apptest.Scenario{{Name: "partner user", Method: "POST", Path: rel(e.userID("pia.partner@demo.test"), "companies"), As: admin, Status: 422,
+			Body: map[string]any{"company_id": 1}, Contains: []string{"outside the user's own customer group or partner group"}}})
 
 		// An external administrator: only within their own customer group.
 		e.exec(`INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d) VALUES (?, 6, 1, 1, 1, 0)`, leadID)
 		extID := e.userID("ext_team_member@demo.test")
-		e.run([]scenario{
-			{name: "external admin own group", method: "POST", path: rel(extID, "companies"), as: lead, status: 201,
-				body: map[string]any{"company_id": 2, "valid_from": "2024-01-01"}},
-			{name: "external admin foreign company", method: "POST", path: rel(extID, "companies"), as: lead, status: 422,
-				body: map[string]any{"company_id": 3}, contains: []string{"does not exist"}},
-			{name: "external admin foreign user", method: "POST", path: rel(leadBID, "companies"), as: lead, status: 404,
-				body: map[string]any{"company_id": 3}},
-			{name: "external admin read", method: "GET", path: rel(extID, "companies"), as: lead, status: 200,
-				contains: []string{`"company_id":2`, `"valid_from":"2024-01-01"`}},
-			{name: "external admin read foreign user", method: "GET", path: rel(leadBID, "companies"), as: lead, status: 404},
-			{name: "external admin change", method: "PUT", path: rel(extID, "companies", 2), as: lead, status: 200,
-				body: map[string]any{"valid_to": "2030-12-31"}},
-			{name: "external admin end foreign user", method: "DELETE", path: rel(leadBID, "companies", 3), as: lead, status: 404},
-			{name: "external admin end", method: "DELETE", path: rel(extID, "companies", 2), as: lead, status: 200},
+		e.run([]apptest.Scenario{
+			{Name: "external admin own group", Method: "POST", Path: rel(extID, "companies"), As: lead, Status: 201,
+				Body: map[string]any{"company_id": 2, "valid_from": "2024-01-01"}},
+			{Name: "external admin foreign company", Method: "POST", Path: rel(extID, "companies"), As: lead, Status: 422,
+				Body: map[string]any{"company_id": 3}, Contains: []string{"does not exist"}},
+			{Name: "external admin foreign user", Method: "POST", Path: rel(leadBID, "companies"), As: lead, Status: 404,
+				Body: map[string]any{"company_id": 3}},
+			{Name: "external admin read", Method: "GET", Path: rel(extID, "companies"), As: lead, Status: 200,
+				Contains: []string{`"company_id":2`, `"valid_from":"2024-01-01"`}},
+			{Name: "external admin read foreign user", Method: "GET", Path: rel(leadBID, "companies"), As: lead, Status: 404},
+			{Name: "external admin change", Method: "PUT", Path: rel(extID, "companies", 2), As: lead, Status: 200,
+				Body: map[string]any{"valid_to": "2030-12-31"}},
+			{Name: "external admin end foreign user", Method: "DELETE", Path: rel(leadBID, "companies", 3), As: lead, Status: 404},
+			{Name: "external admin end", Method: "DELETE", Path: rel(extID, "companies", 2), As: lead, Status: 200},
 		})
 	})
 }
@@ -181,22 +182,22 @@ func TestUserRelationsThroughTheGenericAPI(t *testing.T) {
 		api := func(action string, data map[string]any) map[string]any {
 			return map[string]any{"action": action, "entity": "user_companies_rel", "id": leadID, "data": data}
 		}
-		e.run([]scenario{
-			{name: "generic link of a foreign company", method: "POST", path: "/api/", as: admin, status: 422,
-				body: api("link", map[string]any{"company_id": 3}), contains: []string{"outside the user's own customer group"}},
-			{name: "generic link of an own company", method: "POST", path: "/api/", as: admin, status: 201,
-				body: api("link", map[string]any{"company_id": 1, "valid_from": "2024-01-01"})},
-			{name: "update-link changes the dates", method: "POST", path: "/api/", as: admin, status: 200,
-				body:     api("update-link", map[string]any{"company_id": 1, "valid_to": "2024-06-30"}),
-				contains: []string{`"valid_from":"2024-01-01"`, `"valid_to":"2024-06-30"`}},
-			{name: "update-link keeps the dates in order", method: "POST", path: "/api/", as: admin, status: 422,
-				body: api("update-link", map[string]any{"company_id": 1, "valid_to": "2023-12-31"}), contains: []string{"valid_to"}},
-			{name: "update-link of a pair not linked", method: "POST", path: "/api/", as: admin, status: 404,
-				body: api("update-link", map[string]any{"company_id": 2, "valid_to": "2024-06-30"})},
-			{name: "update-link needs rights", method: "POST", path: "/api/", as: lead, status: 403,
-				body: api("update-link", map[string]any{"company_id": 1, "valid_to": "2024-07-31"})},
-			{name: "the relation as stored", method: "GET", path: fmt.Sprintf("/users/%d/companies", leadID), as: admin, status: 200,
-				contains: []string{`"valid_to":"2024-06-30"`, `"total":1`}},
+		e.run([]apptest.Scenario{
+			{Name: "generic link of a foreign company", Method: "POST", Path: "/api/", As: admin, Status: 422,
+				Body: api("link", map[string]any{"company_id": 3}), Contains: []string{"outside the user's own customer group"}},
+			{Name: "generic link of an own company", Method: "POST", Path: "/api/", As: admin, Status: 201,
+				Body: api("link", map[string]any{"company_id": 1, "valid_from": "2024-01-01"})},
+			{Name: "update-link changes the dates", Method: "POST", Path: "/api/", As: admin, Status: 200,
+				Body:     api("update-link", map[string]any{"company_id": 1, "valid_to": "2024-06-30"}),
+				Contains: []string{`"valid_from":"2024-01-01"`, `"valid_to":"2024-06-30"`}},
+			{Name: "update-link keeps the dates in order", Method: "POST", Path: "/api/", As: admin, Status: 422,
+				Body: api("update-link", map[string]any{"company_id": 1, "valid_to": "2023-12-31"}), Contains: []string{"valid_to"}},
+			{Name: "update-link of a pair not linked", Method: "POST", Path: "/api/", As: admin, Status: 404,
+				Body: api("update-link", map[string]any{"company_id": 2, "valid_to": "2024-06-30"})},
+			{Name: "update-link needs rights", Method: "POST", Path: "/api/", As: lead, Status: 403,
+				Body: api("update-link", map[string]any{"company_id": 1, "valid_to": "2024-07-31"})},
+			{Name: "the relation as stored", Method: "GET", Path: fmt.Sprintf("/users/%d/companies", leadID), As: admin, Status: 200,
+				Contains: []string{`"valid_to":"2024-06-30"`, `"total":1`}},
 		})
 	})
 }

@@ -67,6 +67,7 @@ func New(d Deps) (*Service, error) {
 	for _, r := range userRelations {
 		d.Engine.OnLink(r.api, s.relationTenantHook(r))
 	}
+	registerHooks(d.Engine)
 	return s, nil
 }
 

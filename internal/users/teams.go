@@ -98,9 +98,17 @@ func (s *Service) Teams(ctx context.Context, q TeamListQuery) (*TeamPage, error)
 			OR team_id IN (SELECT tc.team_id FROM team_customergroup tc JOIN company c ON c.customergroup_id = tc.customergroup_id WHERE c.company_id = ?))`)
 		args = append(args, q.CompanyID, q.CompanyID)
 	}
+	// Teams are not tenant data today (every caller sees every team); the
+	// statement starts from the engine's scoped source all the same, so a
+	// tenant rule on teams would reach this list too.
+	src, err := s.engine.Scoped(ctx, entityTeam, "team")
+	if err != nil {
+		return nil, err
+	}
 	cond := strings.Join(where, " AND ")
+	args = append(append([]any{}, src.Args...), args...)
 	page := &TeamPage{CurrentPage: q.Page, Data: []TeamRow{}}
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM team WHERE `+cond, args...).Scan(&page.Total); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+src.SQL+` WHERE `+cond, args...).Scan(&page.Total); err != nil {
 		return nil, fmt.Errorf("users: count teams: %w", err)
 	}
 	page.LastPage = max(int((page.Total+int64(q.PerPage)-1)/int64(q.PerPage)), 1)
@@ -110,7 +118,7 @@ func (s *Service) Teams(ctx context.Context, q TeamListQuery) (*TeamPage, error)
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT team_id, team_name, team_type, parent_id, team_for_all_customer, team_description,
 			row_version
-		FROM team WHERE `+cond+` ORDER BY team_name `+dir+`, team_id `+dir+` LIMIT ? OFFSET ?`,
+		FROM `+src.SQL+` WHERE `+cond+` ORDER BY team_name `+dir+`, team_id `+dir+` LIMIT ? OFFSET ?`,
 		append(args, q.PerPage, (q.Page-1)*q.PerPage)...)
 	if err != nil {
 		return nil, fmt.Errorf("users: list teams: %w", err)

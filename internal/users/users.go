@@ -88,28 +88,12 @@ func (s *Service) List(ctx context.Context, q ListQuery) (*tables.Cursor, error)
 	return s.engine.CustomList(ctx, q)
 }
 
-// visibleUser reports whether user id exists and is within p's tenant:
-// internal callers see every user, external ones the users of their own
-// customer group or partner group.
-func visibleUser(ctx context.Context, q db.Querier, p *auth.Principal, id int64) (bool, error) {
-	query := `SELECT u.user_id FROM users u LEFT JOIN company c ON c.company_id = u.company_id WHERE u.user_id = ?`
-	args := []any{id}
-	if p.External {
-		var alts []string
-		if p.CustomergroupID > 0 {
-			alts = append(alts, `COALESCE(u.customergroup_id, c.customergroup_id) = ?`)
-			args = append(args, p.CustomergroupID)
-		}
-		if p.PartnergroupID > 0 {
-			alts = append(alts, `u.partnergroup_id = ?`)
-			args = append(args, p.PartnergroupID)
-		}
-		if len(alts) == 0 {
-			return false, nil
-		}
-		query += ` AND (` + strings.Join(alts, ` OR `) + `)`
-	}
-	return exists(ctx, q, query, args...)
+// visibleUser reports whether user id exists within p's tenant, as the
+// table engine decides it for every generic statement: internal callers
+// see every user, external ones the users of their own customer group
+// (named on the user or through its company) or partner group.
+func (s *Service) visibleUser(ctx context.Context, q db.Querier, p *auth.Principal, id int64) (bool, error) {
+	return s.engine.VisibleTo(ctx, q, p, entityUser, id)
 }
 
 // Get answers user id when the caller may read it; 404 outside its tenant.
@@ -118,7 +102,7 @@ func (s *Service) Get(ctx context.Context, id int64) (*User, error) {
 	if err != nil {
 		return nil, err
 	}
-	ok, err := visibleUser(ctx, s.db, p, id)
+	ok, err := s.visibleUser(ctx, s.db, p, id)
 	if err != nil {
 		return nil, err
 	}
@@ -576,7 +560,7 @@ func (s *Service) Update(ctx context.Context, id int64, in Input) error {
 	}
 	forceTenant(p, &in)
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
-		ok, err := visibleUser(ctx, tx, p, id)
+		ok, err := s.visibleUser(ctx, tx, p, id)
 		if err != nil {
 			return err
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,38 +14,20 @@ import (
 	"portfolio/internal/testkit/apptest"
 )
 
-// scenario is one request and what its answer must (not) contain.
-type scenario struct {
-	name     string
-	method   string
-	path     string
-	as       string // demo user email; "" for none
-	body     any
-	status   int
-	contains []string
-	absent   []string
-}
-
 type env struct {
-	t      *testing.T
-	ta     *apptest.TestApp
-	tokens map[string]string
+	t  *testing.T
+	ta *apptest.TestApp
 }
 
 func newEnv(t *testing.T, d *db.DB) *env {
-	return &env{t: t, ta: apptest.NewApp(t, d), tokens: map[string]string{}}
+	return &env{t: t, ta: apptest.NewApp(t, d)}
 }
 
 func (e *env) token(email string) string {
 	if email == "" {
 		return ""
 	}
-	if tok, ok := e.tokens[email]; ok {
-		return tok
-	}
-	tok := e.ta.Login(email).AccessToken
-	e.tokens[email] = tok
-	return tok
+	return e.ta.Token(email)
 }
 
 func (e *env) userID(email string) int64 {
@@ -65,27 +46,7 @@ func (e *env) exec(query string, args ...any) {
 	}
 }
 
-func (e *env) run(scenarios []scenario) {
-	for _, sc := range scenarios {
-		e.t.Run(sc.name, func(t *testing.T) {
-			res := e.ta.Do(sc.method, sc.path, e.token(sc.as), sc.body)
-			body := string(res.Body)
-			if res.Status != sc.status {
-				t.Fatalf("%s %s: status %d, want %d: %s", sc.method, sc.path, res.Status, sc.status, body)
-			}
-			for _, want := range sc.contains {
-				if !strings.Contains(body, want) {
-					t.Errorf("answer lacks %q: %s", want, body)
-				}
-			}
-			for _, not := range sc.absent {
-				if strings.Contains(body, not) {
-					t.Errorf("answer contains %q: %s", not, body)
-				}
-			}
-		})
-	}
-}
+func (e *env) run(scenarios []apptest.Scenario) { e.ta.Run(e.t, scenarios) }
 
 const (
 	admin      = "admin@demo.test"
@@ -123,77 +84,77 @@ func TestUserRoutes(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		e := newEnv(t, d)
 		leadID, memberID := e.userID(lead), e.userID(teamMember)
-		e.run([]scenario{
-			{name: "list", method: "GET", path: "/users?per_page=5", as: admin, status: 200,
-				contains: []string{`"data":[`, `"pagination":{"current_page":1`, `"last_page":`}, absent: []string{"user_password\"", "user_email_normalized"}},
-			{name: "list keyword", method: "GET", path: "/users?keyword=leitner", as: admin, status: 200,
-				contains: []string{teamLead, `"total":`}, absent: []string{admin}},
-			{name: "list keyword email", method: "GET", path: "/users?keyword=lead.b@", as: admin, status: 200,
-				contains: []string{leadB, `"total":1`}},
-			{name: "list desc", method: "GET", path: "/users?order=desc&per_page=1", as: admin, status: 200},
-			{name: "list bad order", method: "GET", path: "/users?order=up", as: admin, status: 422, contains: []string{"asc, desc"}},
-			{name: "list not admin", method: "GET", path: "/users", as: teamLead, status: 403},
-			{name: "list anonymous", method: "GET", path: "/users", status: 401},
-			{name: "read external", method: "GET", path: fmt.Sprintf("/users/%d", leadID), as: admin, status: 200,
-				contains: []string{`"usertype_external":1`, `"customergroup":{"customergroup_id":1`, `"team_id":[6]`, `"role_id":5`,
+		e.run([]apptest.Scenario{
+			{Name: "list", Method: "GET", Path: "/users?per_page=5", As: admin, Status: 200,
+				Contains: []string{`"data":[`, `"pagination":{"current_page":1`, `"last_page":`}, Absent: []string{"user_password\"", "user_email_normalized"}},
+			{Name: "list keyword", Method: "GET", Path: "/users?keyword=leitner", As: admin, Status: 200,
+				Contains: []string{teamLead, `"total":`}, Absent: []string{admin}},
+			{Name: "list keyword email", Method: "GET", Path: "/users?keyword=lead.b@", As: admin, Status: 200,
+				Contains: []string{leadB, `"total":1`}},
+			{Name: "list desc", Method: "GET", Path: "/users?order=desc&per_page=1", As: admin, Status: 200},
+			{Name: "list bad order", Method: "GET", Path: "/users?order=up", As: admin, Status: 422, Contains: []string{"asc, desc"}},
+			{Name: "list not admin", Method: "GET", Path: "/users", As: teamLead, Status: 403},
+			{Name: "list anonymous", Method: "GET", Path: "/users", Status: 401},
+			{Name: "read external", Method: "GET", Path: fmt.Sprintf("/users/%d", leadID), As: admin, Status: 200,
+				Contains: []string{`"usertype_external":1`, `"customergroup":{"customergroup_id":1`, `"team_id":[6]`, `"role_id":5`,
 					`"firmengroup_type":1`, `"user_is_director":1`}},
-			{name: "read missing", method: "GET", path: "/users/999999", as: admin, status: 404},
-			{name: "read not admin", method: "GET", path: fmt.Sprintf("/users/%d", memberID), as: teamLead, status: 403},
-			{name: "create internal", method: "POST", path: "/users", as: admin, body: internalUser("ida@demo.test"), status: 201,
-				contains: []string{"User Created", `"user_id":`}},
-			{name: "create external", method: "POST", path: "/users", as: admin, body: externalUser("eva@demo.test"), status: 201},
-			{name: "create partner", method: "POST", path: "/users", as: admin, status: 201,
-				body: with(externalUser("pia@demo.test"), "company_id", nil, "team_id", nil, "role_id", 9, "firmengroup_type", 0, "partnergroup_id", 1, "partnercompany_id", []int{1})},
-			{name: "holiday representative", method: "POST", path: "/users", as: admin, status: 201,
-				body: with(internalUser("rep@demo.test"), "partnercompany_id", []int{1}, "hollyday_representative", 1)},
-			{name: "holiday representative without partners", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(internalUser("rep2@demo.test"), "hollyday_representative", 1), contains: []string{"hollyday_representative", "does not apply"}},
-			{name: "create taken email", method: "POST", path: "/users", as: admin, body: internalUser(admin), status: 409},
-			{name: "create not admin", method: "POST", path: "/users", as: teamLead, body: internalUser("x@demo.test"), status: 403},
-			{name: "create missing names", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(internalUser("y@demo.test"), "user_firstname", ""), contains: []string{"user_firstname", "is required"}},
-			{name: "create bad email", method: "POST", path: "/users", as: admin, status: 422,
-				body: internalUser("not-an-address"), contains: []string{"valid email"}},
-			{name: "role must match type", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(externalUser("z@demo.test"), "role_id", 3), contains: []string{"role_id", "does not match the user type"}},
-			{name: "internal role external type", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(internalUser("z@demo.test"), "role_id", 5), contains: []string{"does not match the user type"}},
-			{name: "director internal", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(internalUser("z@demo.test"), "user_is_director", 1), contains: []string{"user_is_director", "only be set for external users"}},
-			{name: "director external", method: "POST", path: "/users", as: admin, status: 201,
-				body: with(externalUser("dir@demo.test"), "user_is_director", 1)},
-			{name: "functions external", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(externalUser("z@demo.test"), "user_functions", []int{1}), contains: []string{"user_functions", "does not apply"}},
-			{name: "firmengroup internal", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(internalUser("z@demo.test"), "firmengroup_type", 1), contains: []string{"firmengroup_type", "does not apply"}},
-			{name: "external without group", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(externalUser("z@demo.test"), "company_id", nil), contains: []string{"firmengroup_type", "is required"}},
-			{name: "client without company", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(externalUser("z@demo.test"), "company_id", nil, "firmengroup_type", 1), contains: []string{"company_id", "is required"}},
-			{name: "client with partner group", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(externalUser("z@demo.test"), "partnergroup_id", 1), contains: []string{"partnergroup_id", "does not apply"}},
-			{name: "customer group mismatch", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(externalUser("z@demo.test"), "customergroup_id", 2), contains: []string{"customergroup_id"}},
-			{name: "partner without companies", method: "POST", path: "/users", as: admin, status: 422,
-				body:     with(externalUser("z@demo.test"), "company_id", nil, "firmengroup_type", 0, "partnergroup_id", 1, "team_id", nil),
-				contains: []string{"partnercompany_id", "is required"}},
-			{name: "external internal team", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(externalUser("z@demo.test"), "team_id", []int{1}), contains: []string{"team_id", "customer teams"}},
-			{name: "unknown team", method: "POST", path: "/users", as: admin, status: 422,
-				body: with(internalUser("z@demo.test"), "team_id", []int{9999}), contains: []string{"does not exist"}},
-			{name: "update", method: "PUT", path: fmt.Sprintf("/users/%d", memberID), as: admin, status: 200,
-				body: with(internalUser(teamMember), "user_firstname", "Tina-Marie"), contains: []string{"User Updated"}},
-			{name: "update read back", method: "GET", path: fmt.Sprintf("/users/%d", memberID), as: admin, status: 200,
-				contains: []string{`"user_firstname":"Tina-Marie"`, `"role_id":3`, `"user_abbreviation":"TM"`}},
-			{name: "update password refused", method: "PUT", path: fmt.Sprintf("/users/%d", memberID), as: admin, status: 422,
-				body: with(internalUser(teamMember), "user_password", "Secret123456"), contains: []string{"user_password", "cannot be changed here"}},
-			{name: "update role mismatch", method: "PUT", path: fmt.Sprintf("/users/%d", memberID), as: admin, status: 422,
-				body: with(internalUser(teamMember), "role_id", 9), contains: []string{"does not match the user type"}},
-			{name: "update missing", method: "PUT", path: "/users/999999", as: admin, status: 404, body: internalUser("q@demo.test")},
-			{name: "update not admin", method: "PUT", path: fmt.Sprintf("/users/%d", memberID), as: teamLead, status: 403, body: internalUser(teamMember)},
-			{name: "lock not admin", method: "POST", path: fmt.Sprintf("/users/%d/lock", memberID), as: teamLead, status: 403},
-			{name: "lock missing", method: "POST", path: "/users/999999/lock", as: admin, status: 404},
-			{name: "unlock", method: "POST", path: fmt.Sprintf("/users/%d/unlock", memberID), as: admin, status: 200, contains: []string{"unlocked"}},
+			{Name: "read missing", Method: "GET", Path: "/users/999999", As: admin, Status: 404},
+			{Name: "read not admin", Method: "GET", Path: fmt.Sprintf("/users/%d", memberID), As: teamLead, Status: 403},
+			{Name: "create internal", Method: "POST", Path: "/users", As: admin, Body: internalUser("ida@demo.test"), Status: 201,
+				Contains: []string{"User Created", `"user_id":`}},
+			{Name: "create external", Method: "POST", Path: "/users", As: admin, Body: externalUser("eva@demo.test"), Status: 201},
+			{Name: "create partner", Method: "POST", Path: "/users", As: admin, Status: 201,
+				Body: with(externalUser("pia@demo.test"), "company_id", nil, "team_id", nil, "role_id", 9, "firmengroup_type", 0, "partnergroup_id", 1, "partnercompany_id", []int{1})},
+			{Name: "holiday representative", Method: "POST", Path: "/users", As: admin, Status: 201,
+				Body: with(internalUser("rep@demo.test"), "partnercompany_id", []int{1}, "hollyday_representative", 1)},
+			{Name: "holiday representative without partners", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(internalUser("rep2@demo.test"), "hollyday_representative", 1), Contains: []string{"hollyday_representative", "does not apply"}},
+			{Name: "create taken email", Method: "POST", Path: "/users", As: admin, Body: internalUser(admin), Status: 409},
+			{Name: "create not admin", Method: "POST", Path: "/users", As: teamLead, Body: internalUser("x@demo.test"), Status: 403},
+			{Name: "create missing names", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(internalUser("y@demo.test"), "user_firstname", ""), Contains: []string{"user_firstname", "is required"}},
+			{Name: "create bad email", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: internalUser("not-an-address"), Contains: []string{"valid email"}},
+			{Name: "role must match type", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(externalUser("z@demo.test"), "role_id", 3), Contains: []string{"role_id", "does not match the user type"}},
+			{Name: "internal role external type", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(internalUser("z@demo.test"), "role_id", 5), Contains: []string{"does not match the user type"}},
+			{Name: "director internal", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(internalUser("z@demo.test"), "user_is_director", 1), Contains: []string{"user_is_director", "only be set for external users"}},
+			{Name: "director external", Method: "POST", Path: "/users", As: admin, Status: 201,
+				Body: with(externalUser("dir@demo.test"), "user_is_director", 1)},
+			{Name: "functions external", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(externalUser("z@demo.test"), "user_functions", []int{1}), Contains: []string{"user_functions", "does not apply"}},
+			{Name: "firmengroup internal", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(internalUser("z@demo.test"), "firmengroup_type", 1), Contains: []string{"firmengroup_type", "does not apply"}},
+			{Name: "external without group", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(externalUser("z@demo.test"), "company_id", nil), Contains: []string{"firmengroup_type", "is required"}},
+			{Name: "client without company", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(externalUser("z@demo.test"), "company_id", nil, "firmengroup_type", 1), Contains: []string{"company_id", "is required"}},
+			{Name: "client with partner group", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(externalUser("z@demo.test"), "partnergroup_id", 1), Contains: []string{"partnergroup_id", "does not apply"}},
+			{Name: "customer group mismatch", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(externalUser("z@demo.test"), "customergroup_id", 2), Contains: []string{"customergroup_id"}},
+			{Name: "partner without companies", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body:     with(externalUser("z@demo.test"), "company_id", nil, "firmengroup_type", 0, "partnergroup_id", 1, "team_id", nil),
+				Contains: []string{"partnercompany_id", "is required"}},
+			{Name: "external internal team", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(externalUser("z@demo.test"), "team_id", []int{1}), Contains: []string{"team_id", "customer teams"}},
+			{Name: "unknown team", Method: "POST", Path: "/users", As: admin, Status: 422,
+				Body: with(internalUser("z@demo.test"), "team_id", []int{9999}), Contains: []string{"does not exist"}},
+			{Name: "update", Method: "PUT", Path: fmt.Sprintf("/users/%d", memberID), As: admin, Status: 200,
+				Body: with(internalUser(teamMember), "user_firstname", "Tina-Marie"), Contains: []string{"User Updated"}},
+			{Name: "update read back", Method: "GET", Path: fmt.Sprintf("/users/%d", memberID), As: admin, Status: 200,
+				Contains: []string{`"user_firstname":"Tina-Marie"`, `"role_id":3`, `"user_abbreviation":"TM"`}},
+			{Name: "update password refused", Method: "PUT", Path: fmt.Sprintf("/users/%d", memberID), As: admin, Status: 422,
+				Body: with(internalUser(teamMember), "user_password", "Secret123456"), Contains: []string{"user_password", "cannot be changed here"}},
+			{Name: "update role mismatch", Method: "PUT", Path: fmt.Sprintf("/users/%d", memberID), As: admin, Status: 422,
+				Body: with(internalUser(teamMember), "role_id", 9), Contains: []string{"does not match the user type"}},
+			{Name: "update missing", Method: "PUT", Path: "/users/999999", As: admin, Status: 404, Body: internalUser("q@demo.test")},
+			{Name: "update not admin", Method: "PUT", Path: fmt.Sprintf("/users/%d", memberID), As: teamLead, Status: 403, Body: internalUser(teamMember)},
+			{Name: "lock not admin", Method: "POST", Path: fmt.Sprintf("/users/%d/lock", memberID), As: teamLead, Status: 403},
+			{Name: "lock missing", Method: "POST", Path: "/users/999999/lock", As: admin, Status: 404},
+			{Name: "unlock", Method: "POST", Path: fmt.Sprintf("/users/%d/unlock", memberID), As: admin, Status: 200, Contains: []string{"unlocked"}},
 		})
 	})
 }
@@ -324,18 +285,18 @@ func TestExternalTenant(t *testing.T) {
 		// Give lead@ (customer group 1) rights on the administration tables.
 		e.exec(`INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d) VALUES (?, 6, 1, 1, 1, 0)`, e.userID(lead))
 		leadBID, extID := e.userID(leadB), e.userID("ext_team_member@demo.test")
-		e.run([]scenario{
-			{name: "other customer group", method: "GET", path: fmt.Sprintf("/users/%d", leadBID), as: lead, status: 404},
-			{name: "own customer group", method: "GET", path: fmt.Sprintf("/users/%d", extID), as: lead, status: 200},
-			{name: "internal user", method: "GET", path: fmt.Sprintf("/users/%d", e.userID(admin)), as: lead, status: 404},
-			{name: "list", method: "GET", path: "/users", as: lead, status: 200, contains: []string{"ext_team_member@demo.test"}, absent: []string{leadB, admin}},
-			{name: "update other group", method: "PUT", path: fmt.Sprintf("/users/%d", leadBID), as: lead, status: 404,
-				body: with(externalUser(leadB), "company_id", 3)},
-			{name: "create forced", method: "POST", path: "/users", as: lead, status: 201,
-				body: with(externalUser("forced@demo.test"), "team_id", []int{7, 8}, "customergroup_id", 2)},
-			{name: "create other company", method: "POST", path: "/users", as: lead, status: 422,
-				body: with(externalUser("other@demo.test"), "company_id", 3), contains: []string{"customergroup_id"}},
-			{name: "no admin actions", method: "POST", path: fmt.Sprintf("/users/%d/lock", extID), as: lead, status: 403},
+		e.run([]apptest.Scenario{
+			{Name: "other customer group", Method: "GET", Path: fmt.Sprintf("/users/%d", leadBID), As: lead, Status: 404},
+			{Name: "own customer group", Method: "GET", Path: fmt.Sprintf("/users/%d", extID), As: lead, Status: 200},
+			{Name: "internal user", Method: "GET", Path: fmt.Sprintf("/users/%d", e.userID(admin)), As: lead, Status: 404},
+			{Name: "list", Method: "GET", Path: "/users", As: lead, Status: 200, Contains: []string{"ext_team_member@demo.test"}, Absent: []string{leadB, admin}},
+			{Name: "update other group", Method: "PUT", Path: fmt.Sprintf("/users/%d", leadBID), As: lead, Status: 404,
+				Body: with(externalUser(leadB), "company_id", 3)},
+			{Name: "create forced", Method: "POST", Path: "/users", As: lead, Status: 201,
+				Body: with(externalUser("forced@demo.test"), "team_id", []int{7, 8}, "customergroup_id", 2)},
+			{Name: "create other company", Method: "POST", Path: "/users", As: lead, Status: 422,
+				Body: with(externalUser("other@demo.test"), "company_id", 3), Contains: []string{"customergroup_id"}},
+			{Name: "no admin actions", Method: "POST", Path: fmt.Sprintf("/users/%d/lock", extID), As: lead, Status: 403},
 		})
 		var got struct {
 			Data struct {
@@ -349,8 +310,8 @@ func TestExternalTenant(t *testing.T) {
 		}
 		// Without client teams for the company the user cannot be created.
 		e.exec(`UPDATE team SET team_for_all_customer = 0 WHERE team_type = 'extern_client'`)
-		e.run([]scenario{{name: "no teams for company", method: "POST", path: "/users", as: admin, status: 422,
-			body: externalUser("noteam@demo.test"), contains: []string{"No teams are available for the company you selected"}}})
+		e.run([]apptest.Scenario{{Name: "no teams for company", Method: "POST", Path: "/users", As: admin, Status: 422,
+			Body: externalUser("noteam@demo.test"), Contains: []string{"No teams are available for the company you selected"}}})
 	})
 }
 
@@ -368,63 +329,63 @@ func TestTeamRoutes(t *testing.T) {
 		team := func(kv ...any) map[string]any {
 			return with(map[string]any{"team_name": "Neu", "team_type": "intern"}, kv...)
 		}
-		e.run([]scenario{
-			{name: "list", method: "GET", path: "/teams", as: admin, status: 200, contains: []string{"MVM extern", `"current_page":1`, `"total":11`}},
-			{name: "list page size", method: "GET", path: "/teams?per_page=2&page=2&order=desc", as: admin, status: 200, contains: []string{`"last_page":6`}},
-			{name: "list keyword", method: "GET", path: "/teams?keyword=extern", as: admin, status: 200, contains: []string{`"total":4`}},
-			{name: "list keyword literal", method: "GET", path: "/teams?keyword=M_M", as: admin, status: 200, contains: []string{`"total":0`}},
-			{name: "list company", method: "GET", path: "/teams?company_id=1", as: admin, status: 200, contains: []string{`"team_id":3`, `"total":11`}},
-			{name: "list other company", method: "GET", path: "/teams?company_id=3", as: admin, status: 200, contains: []string{`"total":10`}},
-			{name: "list not admin", method: "GET", path: "/teams", as: teamLead, status: 403},
-			{name: "read", method: "GET", path: "/teams/3", as: admin, status: 200, contains: []string{`"company_id":[1]`, `"users":[`, `"roles":[]`}},
-			{name: "read missing", method: "GET", path: "/teams/9999", as: admin, status: 404},
-			{name: "create", method: "POST", path: "/teams", as: admin, body: team(), status: 201, contains: []string{`"team_id":`}},
-			{name: "create client", method: "POST", path: "/teams", as: admin, status: 201,
-				body: team("team_type", "extern_client", "parent_id", 1, "team_for_all_customer", 0, "customergroup_id", []int{1}, "company_id", []int{1})},
-			{name: "create partner", method: "POST", path: "/teams", as: admin, status: 201,
-				body: team("team_type", "extern_partner", "partnergroup_id", []int{1})},
-			{name: "create not admin", method: "POST", path: "/teams", as: teamLead, body: team(), status: 403},
-			{name: "bad type", method: "POST", path: "/teams", as: admin, body: team("team_type", "other"), status: 422, contains: []string{"team_type"}},
-			{name: "missing name", method: "POST", path: "/teams", as: admin, body: team("team_name", ""), status: 422, contains: []string{"team_name", "is required"}},
-			{name: "parent on intern", method: "POST", path: "/teams", as: admin, body: team("parent_id", 1), status: 422, contains: []string{"parent_id", "does not apply"}},
-			{name: "parent not intern", method: "POST", path: "/teams", as: admin, body: team("team_type", "friendtzieze", "parent_id", 6), status: 422,
-				contains: []string{"must be another internal team"}},
-			{name: "client needs groups", method: "POST", path: "/teams", as: admin, body: team("team_type", "extern_client", "team_for_all_customer", 0), status: 422,
-				contains: []string{"customergroup_id", "is required"}},
-			{name: "partner needs groups", method: "POST", path: "/teams", as: admin, body: team("team_type", "extern_partner"), status: 422,
-				contains: []string{"partnergroup_id", "is required"}},
-			{name: "groups only when not for all", method: "POST", path: "/teams", as: admin, body: team("customergroup_id", []int{1}), status: 422,
-				contains: []string{"customergroup_id", "does not apply"}},
-			{name: "unknown group", method: "POST", path: "/teams", as: admin, status: 422,
-				body: team("team_type", "extern_client", "team_for_all_customer", 0, "customergroup_id", []int{999}), contains: []string{"does not exist"}},
-			{name: "update", method: "PUT", path: "/teams", as: admin, body: team("team_id", 4, "team_name", "FoMa neu"), status: 200},
-			{name: "update read back", method: "GET", path: "/teams/4", as: admin, status: 200, contains: []string{`"team_name":"FoMa neu"`}},
-			{name: "update for all refused", method: "PUT", path: "/teams", as: admin, body: team("team_id", 4, "team_for_all_customer", 0), status: 422,
-				contains: []string{"team_for_all_customer", "cannot be changed here"}},
-			{name: "parent stays intern", method: "PUT", path: "/teams", as: admin, body: team("team_id", 1, "team_name", "MVM", "team_type", "friendtzieze"), status: 422,
-				contains: []string{"team_type", "parent team"}},
-			{name: "update missing", method: "PUT", path: "/teams", as: admin, body: team("team_id", 9999), status: 404},
-			{name: "update no id", method: "PUT", path: "/teams", as: admin, body: team(), status: 422},
-			{name: "member dates", method: "PUT", path: "/teams/users", as: admin, status: 422,
-				body: map[string]any{"team_id": 2, "user_id": memberID, "valid_from": "2024-05-01", "valid_to": "2024-04-30"}, contains: []string{"This date must be after"}},
-			{name: "member bad date", method: "PUT", path: "/teams/users", as: admin, status: 422,
-				body: map[string]any{"team_id": 2, "user_id": memberID, "valid_from": "01.05.2024"}, contains: []string{"valid_from"}},
-			{name: "member external intern team", method: "PUT", path: "/teams/users", as: admin, status: 422,
-				body: map[string]any{"team_id": 2, "user_id": leadID}, contains: []string{"customer teams"}},
-			{name: "member unknown user", method: "PUT", path: "/teams/users", as: admin, status: 422,
-				body: map[string]any{"team_id": 2, "user_id": 999999}, contains: []string{"user_id"}},
-			{name: "member add", method: "PUT", path: "/teams/users", as: admin, status: 200,
-				body: map[string]any{"team_id": 2, "user_id": memberID, "valid_from": "2024-05-01", "valid_to": "2030-01-01"}},
-			{name: "member read back", method: "GET", path: "/teams/2", as: admin, status: 200,
-				contains: []string{fmt.Sprintf(`"user_id":%d`, memberID), `"valid_from":"2024-05-01","valid_to":"2030-01-01"`}},
-			{name: "member not admin", method: "PUT", path: "/teams/users", as: teamLead, status: 403, body: map[string]any{"team_id": 2, "user_id": memberID}},
-			{name: "member remove", method: "DELETE", path: "/teams/users", as: admin, status: 200, body: map[string]any{"team_id": 2, "user_id": memberID}},
-			{name: "member remove again", method: "DELETE", path: "/teams/users", as: admin, status: 404, body: map[string]any{"team_id": 2, "user_id": memberID}},
-			{name: "delete", method: "DELETE", path: "/teams", as: admin, status: 200, body: map[string]any{"team_ids": []int64{unused}}},
-			{name: "delete again", method: "DELETE", path: "/teams", as: admin, status: 404, body: map[string]any{"team_ids": []int64{unused}}},
-			{name: "delete used", method: "DELETE", path: "/teams", as: admin, status: 409, body: map[string]any{"team_ids": []int{10}}},
-			{name: "delete empty", method: "DELETE", path: "/teams", as: admin, status: 422, body: map[string]any{"team_ids": []int{}}},
-			{name: "delete not admin", method: "DELETE", path: "/teams", as: teamLead, status: 403, body: map[string]any{"team_ids": []int{4}}},
+		e.run([]apptest.Scenario{
+			{Name: "list", Method: "GET", Path: "/teams", As: admin, Status: 200, Contains: []string{"MVM extern", `"current_page":1`, `"total":11`}},
+			{Name: "list page size", Method: "GET", Path: "/teams?per_page=2&page=2&order=desc", As: admin, Status: 200, Contains: []string{`"last_page":6`}},
+			{Name: "list keyword", Method: "GET", Path: "/teams?keyword=extern", As: admin, Status: 200, Contains: []string{`"total":4`}},
+			{Name: "list keyword literal", Method: "GET", Path: "/teams?keyword=M_M", As: admin, Status: 200, Contains: []string{`"total":0`}},
+			{Name: "list company", Method: "GET", Path: "/teams?company_id=1", As: admin, Status: 200, Contains: []string{`"team_id":3`, `"total":11`}},
+			{Name: "list other company", Method: "GET", Path: "/teams?company_id=3", As: admin, Status: 200, Contains: []string{`"total":10`}},
+			{Name: "list not admin", Method: "GET", Path: "/teams", As: teamLead, Status: 403},
+			{Name: "read", Method: "GET", Path: "/teams/3", As: admin, Status: 200, Contains: []string{`"company_id":[1]`, `"users":[`, `"roles":[]`}},
+			{Name: "read missing", Method: "GET", Path: "/teams/9999", As: admin, Status: 404},
+			{Name: "create", Method: "POST", Path: "/teams", As: admin, Body: team(), Status: 201, Contains: []string{`"team_id":`}},
+			{Name: "create client", Method: "POST", Path: "/teams", As: admin, Status: 201,
+				Body: team("team_type", "extern_client", "parent_id", 1, "team_for_all_customer", 0, "customergroup_id", []int{1}, "company_id", []int{1})},
+			{Name: "create partner", Method: "POST", Path: "/teams", As: admin, Status: 201,
+				Body: team("team_type", "extern_partner", "partnergroup_id", []int{1})},
+			{Name: "create not admin", Method: "POST", Path: "/teams", As: teamLead, Body: team(), Status: 403},
+			{Name: "bad type", Method: "POST", Path: "/teams", As: admin, Body: team("team_type", "other"), Status: 422, Contains: []string{"team_type"}},
+			{Name: "missing name", Method: "POST", Path: "/teams", As: admin, Body: team("team_name", ""), Status: 422, Contains: []string{"team_name", "is required"}},
+			{Name: "parent on intern", Method: "POST", Path: "/teams", As: admin, Body: team("parent_id", 1), Status: 422, Contains: []string{"parent_id", "does not apply"}},
+			{Name: "parent not intern", Method: "POST", Path: "/teams", As: admin, Body: team("team_type", "friendtzieze", "parent_id", 6), Status: 422,
+				Contains: []string{"must be another internal team"}},
+			{Name: "client needs groups", Method: "POST", Path: "/teams", As: admin, Body: team("team_type", "extern_client", "team_for_all_customer", 0), Status: 422,
+				Contains: []string{"customergroup_id", "is required"}},
+			{Name: "partner needs groups", Method: "POST", Path: "/teams", As: admin, Body: team("team_type", "extern_partner"), Status: 422,
+				Contains: []string{"partnergroup_id", "is required"}},
+			{Name: "groups only when not for all", Method: "POST", Path: "/teams", As: admin, Body: team("customergroup_id", []int{1}), Status: 422,
+				Contains: []string{"customergroup_id", "does not apply"}},
+			{Name: "unknown group", Method: "POST", Path: "/teams", As: admin, Status: 422,
+				Body: team("team_type", "extern_client", "team_for_all_customer", 0, "customergroup_id", []int{999}), Contains: []string{"does not exist"}},
+			{Name: "update", Method: "PUT", Path: "/teams", As: admin, Body: team("team_id", 4, "team_name", "FoMa neu"), Status: 200},
+			{Name: "update read back", Method: "GET", Path: "/teams/4", As: admin, Status: 200, Contains: []string{`"team_name":"FoMa neu"`}},
+			{Name: "update for all refused", Method: "PUT", Path: "/teams", As: admin, Body: team("team_id", 4, "team_for_all_customer", 0), Status: 422,
+				Contains: []string{"team_for_all_customer", "cannot be changed here"}},
+			{Name: "parent stays intern", Method: "PUT", Path: "/teams", As: admin, Body: team("team_id", 1, "team_name", "MVM", "team_type", "friendtzieze"), Status: 422,
+				Contains: []string{"team_type", "parent team"}},
+			{Name: "update missing", Method: "PUT", Path: "/teams", As: admin, Body: team("team_id", 9999), Status: 404},
+			{Name: "update no id", Method: "PUT", Path: "/teams", As: admin, Body: team(), Status: 422},
+			{Name: "member dates", Method: "PUT", Path: "/teams/users", As: admin, Status: 422,
+				Body: map[string]any{"team_id": 2, "user_id": memberID, "valid_from": "2024-05-01", "valid_to": "2024-04-30"}, Contains: []string{"This date must be after"}},
+			{Name: "member bad date", Method: "PUT", Path: "/teams/users", As: admin, Status: 422,
+				Body: map[string]any{"team_id": 2, "user_id": memberID, "valid_from": "01.05.2024"}, Contains: []string{"valid_from"}},
+			{Name: "member external intern team", Method: "PUT", Path: "/teams/users", As: admin, Status: 422,
+				Body: map[string]any{"team_id": 2, "user_id": leadID}, Contains: []string{"customer teams"}},
+			{Name: "member unknown user", Method: "PUT", Path: "/teams/users", As: admin, Status: 422,
+				Body: map[string]any{"team_id": 2, "user_id": 999999}, Contains: []string{"user_id"}},
+			{Name: "member add", Method: "PUT", Path: "/teams/users", As: admin, Status: 200,
+				Body: map[string]any{"team_id": 2, "user_id": memberID, "valid_from": "2024-05-01", "valid_to": "2030-01-01"}},
+			{Name: "member read back", Method: "GET", Path: "/teams/2", As: admin, Status: 200,
+				Contains: []string{fmt.Sprintf(`"user_id":%d`, memberID), `"valid_from":"2024-05-01","valid_to":"2030-01-01"`}},
+			{Name: "member not admin", Method: "PUT", Path: "/teams/users", As: teamLead, Status: 403, Body: map[string]any{"team_id": 2, "user_id": memberID}},
+			{Name: "member remove", Method: "DELETE", Path: "/teams/users", As: admin, Status: 200, Body: map[string]any{"team_id": 2, "user_id": memberID}},
+			{Name: "member remove again", Method: "DELETE", Path: "/teams/users", As: admin, Status: 404, Body: map[string]any{"team_id": 2, "user_id": memberID}},
+			{Name: "delete", Method: "DELETE", Path: "/teams", As: admin, Status: 200, Body: map[string]any{"team_ids": []int64{unused}}},
+			{Name: "delete again", Method: "DELETE", Path: "/teams", As: admin, Status: 404, Body: map[string]any{"team_ids": []int64{unused}}},
+			{Name: "delete used", Method: "DELETE", Path: "/teams", As: admin, Status: 409, Body: map[string]any{"team_ids": []int{10}}},
+			{Name: "delete empty", Method: "DELETE", Path: "/teams", As: admin, Status: 422, Body: map[string]any{"team_ids": []int{}}},
+			{Name: "delete not admin", Method: "DELETE", Path: "/teams", As: teamLead, Status: 403, Body: map[string]any{"team_ids": []int{4}}},
 		})
 	})
 }
@@ -449,11 +410,11 @@ func TestUserShowsLastLogin(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		e := newEnv(t, d)
 		e.token(lead) // logs lead@ in
-		e.run([]scenario{
-			{name: "logged in", method: "GET", path: fmt.Sprintf("/users/%d", e.userID(lead)), as: admin, status: 200,
-				contains: []string{`"user_last_login_time":"20`}},
-			{name: "never logged in", method: "GET", path: fmt.Sprintf("/users/%d", e.userID(leadB)), as: admin, status: 200,
-				contains: []string{`"user_last_login_time":null`}},
+		e.run([]apptest.Scenario{
+			{Name: "logged in", Method: "GET", Path: fmt.Sprintf("/users/%d", e.userID(lead)), As: admin, Status: 200,
+				Contains: []string{`"user_last_login_time":"20`}},
+			{Name: "never logged in", Method: "GET", Path: fmt.Sprintf("/users/%d", e.userID(leadB)), As: admin, Status: 200,
+				Contains: []string{`"user_last_login_time":null`}},
 		})
 	})
 }
@@ -468,15 +429,15 @@ func TestEndedMembershipIsNotATeamOfTheForm(t *testing.T) {
 		memberID := e.userID(teamMember)
 		member := e.ta.Login(teamMember).AccessToken
 		user := fmt.Sprintf("/users/%d", memberID)
-		e.run([]scenario{
-			{name: "end the membership of team 2", method: "PUT", path: "/teams/users", as: admin, status: 200,
-				body: map[string]any{"team_id": 2, "user_id": memberID, "valid_from": "2020-01-01", "valid_to": "2020-12-31"}},
-			{name: "the form shows the current team only", method: "GET", path: user, as: admin, status: 200,
-				contains: []string{`"team_id":[1]`}},
-			{name: "team 2 chosen again", method: "PUT", path: user, as: admin, status: 200,
-				body: with(internalUser(teamMember), "team_id", []int{1, 2})},
-			{name: "both teams now", method: "GET", path: user, as: admin, status: 200,
-				contains: []string{`"team_id":[1,2]`}},
+		e.run([]apptest.Scenario{
+			{Name: "end the membership of team 2", Method: "PUT", Path: "/teams/users", As: admin, Status: 200,
+				Body: map[string]any{"team_id": 2, "user_id": memberID, "valid_from": "2020-01-01", "valid_to": "2020-12-31"}},
+			{Name: "the form shows the current team only", Method: "GET", Path: user, As: admin, Status: 200,
+				Contains: []string{`"team_id":[1]`}},
+			{Name: "team 2 chosen again", Method: "PUT", Path: user, As: admin, Status: 200,
+				Body: with(internalUser(teamMember), "team_id", []int{1, 2})},
+			{Name: "both teams now", Method: "GET", Path: user, As: admin, Status: 200,
+				Contains: []string{`"team_id":[1,2]`}},
 		})
 		if teams, _ := userTeams(t, e.ta, member); !slices.Equal(teams, []int64{1, 2}) {
 			t.Errorf("teams on the next request = %v, want [1 2]", teams)

@@ -4,15 +4,14 @@
 package apptest
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,9 +26,12 @@ import (
 // TestApp is the whole product on a test database behind a real HTTP server.
 type TestApp struct {
 	*app.App
-	URL  string
-	SMTP *testkit.SMTPServer
-	t    testing.TB
+	URL    string
+	SMTP   *testkit.SMTPServer
+	t      testing.TB
+	client *testkit.Client
+	mu     sync.Mutex
+	tokens map[string]string
 }
 
 // AppOption adjusts the configuration of a test app.
@@ -78,7 +80,9 @@ func NewApp(t testing.TB, d *db.DB, opts ...AppOption) *TestApp {
 		stop()
 		<-done
 	})
-	return &TestApp{App: a, URL: srv.URL, SMTP: smtpServer, t: t}
+	ta := &TestApp{App: a, URL: srv.URL, SMTP: smtpServer, t: t, tokens: map[string]string{}}
+	ta.client = &testkit.Client{URL: srv.URL, Token: func(_ testing.TB, email string) string { return ta.Token(email) }}
+	return ta
 }
 
 type testWriter struct{ t testing.TB }
@@ -89,62 +93,54 @@ func (w *testWriter) Write(p []byte) (int, error) {
 }
 
 // Response is an answer read completely.
-type Response struct {
-	Status int
-	Header http.Header
-	Body   []byte
-}
+type Response = testkit.Response
 
-// JSON decodes the body into v, failing the test when it cannot.
-func (r Response) JSON(t testing.TB, v any) {
-	t.Helper()
-	if err := json.Unmarshal(r.Body, v); err != nil {
-		t.Fatalf("decode %s: %v", r.Body, err)
-	}
-}
+// Scenario is one API request and what its answer must show.
+type Scenario = testkit.Scenario
 
-// Do sends a request; body is JSON-encoded unless it is a string or
-// url.Values (sent as a form).
+// Do sends a request as the holder of token ("": anonymous); body as in
+// testkit.Scenario (a string is sent as JSON, url.Values as a form,
+// anything else JSON-encoded); headers are name, value pairs.
 func (ta *TestApp) Do(method, path, token string, body any, headers ...string) Response {
 	ta.t.Helper()
-	var rdr io.Reader
-	contentType := ""
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rdr, contentType = strings.NewReader(b), "application/json"
-	case url.Values:
-		rdr, contentType = strings.NewReader(b.Encode()), "application/x-www-form-urlencoded"
-	default:
-		buf, err := json.Marshal(b)
-		if err != nil {
-			ta.t.Fatalf("encode body: %v", err)
-		}
-		rdr, contentType = bytes.NewReader(buf), "application/json"
-	}
-	req, err := http.NewRequest(method, ta.URL+path, rdr)
-	if err != nil {
-		ta.t.Fatalf("request: %v", err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
+	h := map[string]string{}
 	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+		h["Authorization"] = "Bearer " + token
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
+		h[headers[i]] = headers[i+1]
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		ta.t.Fatalf("%s %s: %v", method, path, err)
+	return ta.client.Do(ta.t, method, path, h, body)
+}
+
+// Client is the scenario client of the app: it logs demo users in once
+// and keeps their access tokens.
+func (ta *TestApp) Client() *testkit.Client { return ta.client }
+
+// Run runs API scenarios against the app (testkit.Client.Run), logging in
+// as each scenario's demo user.
+func (ta *TestApp) Run(t *testing.T, scenarios []Scenario) { ta.client.Run(t, scenarios) }
+
+// Token is the access token of a demo user, logged in once.
+func (ta *TestApp) Token(email string) string {
+	ta.mu.Lock()
+	tk, ok := ta.tokens[email]
+	ta.mu.Unlock()
+	if ok {
+		return tk
 	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		ta.t.Fatalf("read answer: %v", err)
-	}
-	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
+	tk = ta.Login(email).AccessToken
+	ta.mu.Lock()
+	ta.tokens[email] = tk
+	ta.mu.Unlock()
+	return tk
+}
+
+// ForgetToken drops the kept token of email (after its sessions ended).
+func (ta *TestApp) ForgetToken(email string) {
+	ta.mu.Lock()
+	delete(ta.tokens, email)
+	ta.mu.Unlock()
 }
 
 // Tokens are what a login answers.

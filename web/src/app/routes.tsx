@@ -1,4 +1,5 @@
-import { Navigate, type RouteObject } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { Navigate, type RouteObject, useParams } from 'react-router';
 import { FullPageLoader } from '../components/full-page-loader';
 import type { Permission } from '../lib/ability';
 import type { TableRouteKind } from './guards/access';
@@ -38,7 +39,28 @@ function tableRoute(
 
 /** The generic table screens: each its own lazy chunk. */
 const tableListPage = page(() => import('../features/tables/components/table-list-page'));
-const tableRecordPage = page(() => import('../features/tables/components/record-page'));
+/** The record page; a company's also shows its tax rates (features/masterdata), loaded only there. */
+const TaxRatesPanel = lazy(() => importWithTimeout(() => import('../features/masterdata/components/tax-rates-panel')));
+const tableRecordPage = {
+  lazy: async () => {
+    const { default: RecordPage } = await importWithTimeout(() => import('../features/tables/components/record-page'));
+    return {
+      Component: function TableRecordPage() {
+        const { table, id } = useParams();
+        return (
+          <>
+            <RecordPage />
+            {table === 'company' && Number(id) > 0 && (
+              <Suspense fallback={null}>
+                <TaxRatesPanel companyId={Number(id)} />
+              </Suspense>
+            )}
+          </>
+        );
+      },
+    };
+  },
+};
 const tablePopupPage = page(() => import('../features/tables/components/popup-page'));
 
 /** The custom user and team screens (issue 7); the user page gets the generic relation tabs. */
@@ -53,6 +75,10 @@ const userPage = {
   },
 };
 const teamListPage = page(() => import('../features/users/components/team-list-page'));
+
+/** Master data (issue 11): locations and points of sale get their own create screens. */
+const locationCreatePage = page(() => import('../features/masterdata/components/location-create-page'));
+const posCreatePage = page(() => import('../features/masterdata/components/pos-create-modal'));
 const teamPage = page(() => import('../features/users/components/team-page'));
 /** The Back Office: the background jobs (issue 11). */
 const backofficePage = page(() => import('../features/backoffice/components/backoffice-page'));
@@ -156,6 +182,8 @@ export const routes: RouteObject[] = [
                   tableRoute('table/team', 'list', teamListPage, 'team'),
                   tableRoute('table/team/create', 'create', teamPage, 'team'),
                   tableRoute('table/team/view/:id', 'view', teamPage, 'team'),
+                  tableRoute('table/location/create', 'create', locationCreatePage, 'location'),
+                  tableRoute('table/pos/create', 'create', posCreatePage, 'pos'),
                   tableRoute('table/:table', 'list', tableListPage),
                   tableRoute('table/:table/view/:id', 'view', tableRecordPage),
                   tableRoute('table/:table/create', 'create', tableRecordPage),

@@ -17,11 +17,28 @@ import (
 	"portfolio/internal/validate"
 )
 
-// This file is what modules that write an entity with their own statements
-// (internal/users: users and teams) need from the engine so that their
-// writes look exactly like generic ones: the same history rows, computed
-// from the same snapshots, the same stale answer, the same tenant scope,
-// and the engine's link operations inside the module's transaction.
+// The module API: what a domain module (internal/<module>) uses to read
+// and write tenant data, so that its reads and writes look exactly like the
+// generic ones. Every operation acts as the caller of ctx: the same rights
+// (403), the same tenant scope (a row outside it answers 404 like a missing
+// one), the same validation (422 per field), references, history rows and
+// row_version checks (409 stale). Writes take the module's transaction, so
+// a module's several writes commit together or not at all:
+//
+//	Require                          the caller's right on an entity
+//	GetIn, ReadIn, ListIn, VisibleTo  scoped reads (a record, its JSON, a page)
+//	CreateIn, UpdateIn, DeleteIn      scoped writes with validation and history
+//	                                 (WithValues, Referring: what only the module knows)
+//	LinkIn, LinkNewIn, ChangeLinkIn, UnlinkIn   relation links
+//	Scoped                           a FROM item for the statements the
+//	                                 engine cannot express: the caller's rows
+//	CustomList, WriteCustomList      GET lists in the specification's shape
+//
+// Hooks (hooks.go) are how a module adds its rules to every write.
+//
+// Snapshot, Changes and RecordHistory are for the users module, which
+// stores users and teams with statements of its own; new modules use the
+// scoped operations above.
 
 // History types of trackrecord.trackrecord_type, for modules.
 const (
@@ -303,20 +320,13 @@ func (e *Engine) Require(ctx context.Context, action, entity string) error {
 
 // CreateIn validates and stores a new record of entity inside tx exactly as
 // a generic create does (create right, refusals, rules, references,
-// history), with values the module sets in fields the API may not write
-// (a document's file, size and MIME type). The check that the new row is
-// in the caller's tenant is the module's: it links the row first (LinkIn)
-// and then asks VisibleTo, in the same transaction.
-func (e *Engine) CreateIn(ctx context.Context, tx *db.Tx, entity string, data map[string]any, module validate.Record) (int64, error) {
-	c, err := e.callerOf(ctx)
+// history); opts add what only the module knows (WithValues, Referring).
+// The check that the new row is in the caller's tenant is the module's: it
+// links the row first (LinkIn) and then asks VisibleTo, in the same
+// transaction.
+func (e *Engine) CreateIn(ctx context.Context, tx *db.Tx, entity string, data map[string]any, opts ...WriteOption) (int64, error) {
+	c, ent, err := e.moduleTarget(ctx, access.ActionCreate, entity)
 	if err != nil {
-		return 0, err
-	}
-	ent, err := e.entity(entity)
-	if err != nil {
-		return 0, err
-	}
-	if err := c.require(access.ActionCreate, ent); err != nil {
 		return 0, err
 	}
 	labels, err := e.messageLabels(ctx, ent)
@@ -324,8 +334,54 @@ func (e *Engine) CreateIn(ctx context.Context, tx *db.Tx, entity string, data ma
 		return 0, err
 	}
 	ch := newChange(ent, nil, labels)
-	ch.module, ch.scopeLater = module, true
+	ch.scopeLater = true
+	applyWriteOptions(c, ch, opts)
 	return e.save(ctx, tx, c, ch, data, 0)
+}
+
+// WriteOption adds to a module's write (CreateIn, UpdateIn) what only the
+// module knows.
+type WriteOption func(*writeOptions)
+
+type writeOptions struct {
+	values  validate.Record
+	created *createdRow
+}
+
+// WithValues stores values in fields the API may not write (a document's
+// file, size and MIME type), after the request's values are checked.
+func WithValues(values validate.Record) WriteOption {
+	return func(o *writeOptions) { o.values = values }
+}
+
+// NewRow names a row a module has just created in its transaction.
+type NewRow struct {
+	Entity string
+	ID     int64
+}
+
+// Referring lets the write's reference fields name row, which the module
+// has just created in the same transaction (a new location's new address):
+// it counts as visible to the caller, since it becomes visible to an
+// external caller only through this very record. Every other reference is
+// checked as always. A zero row changes nothing.
+func Referring(row NewRow) WriteOption {
+	return func(o *writeOptions) {
+		if row.ID > 0 {
+			o.created = &createdRow{entity: row.Entity, id: row.ID}
+		}
+	}
+}
+
+func applyWriteOptions(c *caller, ch *change, opts []WriteOption) {
+	var o writeOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	ch.module = o.values
+	if o.created != nil {
+		c.created = o.created
+	}
 }
 
 // ChangeLink changes the attributes of an existing link (ChangeLinkIn in
@@ -380,4 +436,264 @@ func (e *Engine) linkAttrs(ctx context.Context, q db.Querier, l *schema.Link, ow
 		rec[l.Attrs[i].Name] = plainValue(l.Attrs[i].Type, raw[i+1])
 	}
 	return rec, otherID, rows.Err()
+}
+
+// GetIn reads record id of entity as the generic writes see it: canonical
+// values of its readable stored fields and multi-selects, and its
+// row_version. The caller needs the read right; a row outside the caller's
+// tenant answers 404.
+func (e *Engine) GetIn(ctx context.Context, q db.Querier, entity string, id int64) (validate.Record, int64, error) {
+	c, ent, err := e.moduleTarget(ctx, access.ActionRead, entity)
+	if err != nil {
+		return nil, 0, err
+	}
+	rec, version, err := e.loadStored(ctx, q, c, ent, id)
+	if rec != nil {
+		delete(rec, schema.RowVersionColumn)
+	}
+	return rec, version, err
+}
+
+// ReadIn answers record id of entity as the generic read renders it
+// (labels, computed fields, row_version, multi-selects), for a module's
+// answer; read right and tenant as GetIn.
+func (e *Engine) ReadIn(ctx context.Context, q db.Querier, entity string, id int64) (json.RawMessage, error) {
+	c, ent, err := e.moduleTarget(ctx, access.ActionRead, entity)
+	if err != nil {
+		return nil, err
+	}
+	return e.readRow(ctx, q, c, ent, id)
+}
+
+// ListIn is List reading through q (a module's transaction sees its own
+// writes). The served attribute definitions are left out.
+func (e *Engine) ListIn(ctx context.Context, q db.Querier, lq ListQuery) (*Cursor, error) {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, err := e.resolveTarget(lq.Entity)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.authorizeList(c, t); err != nil {
+		return nil, err
+	}
+	p, err := e.plan(ctx, c, t, lq)
+	if err != nil {
+		return nil, err
+	}
+	return e.open(ctx, q, c, p, lq.Count)
+}
+
+// UpdateIn validates and stores cmd inside tx exactly as a generic update
+// does (update right, tenant before and after, refusals, rules, references,
+// the row_version the caller read, history); opts as for CreateIn. Nothing
+// changes: nothing is written.
+func (e *Engine) UpdateIn(ctx context.Context, tx *db.Tx, cmd UpdateCommand, opts ...WriteOption) error {
+	c, ent, err := e.moduleTarget(ctx, access.ActionUpdate, cmd.Entity)
+	if err != nil {
+		return err
+	}
+	if cmd.RowVersion <= 0 {
+		return errVersionMissing()
+	}
+	labels, err := e.messageLabels(ctx, ent)
+	if err != nil {
+		return err
+	}
+	stored, version, err := e.loadStored(ctx, tx, c, ent, cmd.ID)
+	if err != nil {
+		return err
+	}
+	if version != cmd.RowVersion {
+		return errStale()
+	}
+	ch := newChange(ent, stored, labels)
+	ch.version = version
+	applyWriteOptions(c, ch, opts)
+	_, err = e.save(ctx, tx, c, ch, cmd.Data, cmd.ID)
+	return err
+}
+
+// DeleteIn removes record id of entity inside tx exactly as a generic
+// delete does (remove right, tenant, row_version, 409 naming referrers,
+// history). rowVersion 0 skips the version check, for a module deleting a
+// row its own request named only by key.
+func (e *Engine) DeleteIn(ctx context.Context, tx *db.Tx, entity string, id, rowVersion int64) error {
+	c, ent, err := e.moduleTarget(ctx, access.ActionRemove, entity)
+	if err != nil {
+		return err
+	}
+	return e.deleteOne(ctx, tx, c, ent, id, rowVersion, c.lang)
+}
+
+// MustSeeIn answers 404 unless row id of entity exists within the
+// caller's tenant (no right is checked: the module has checked the one its
+// operation needs).
+func (e *Engine) MustSeeIn(ctx context.Context, q db.Querier, entity string, id int64) error {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return err
+	}
+	ent, err := e.entity(entity)
+	if err != nil {
+		return err
+	}
+	return e.mustSee(ctx, q, c, ent, id)
+}
+
+// ScopedSource is a FROM item over the rows of one entity that the caller
+// sees: "(SELECT * FROM <table> WHERE <tenant scope>) alias", or the bare
+// table for callers without a tenant scope. A module's own statement puts
+// SQL where it would name the table and passes Args before its own
+// arguments.
+type ScopedSource struct {
+	SQL  string
+	Args []any
+}
+
+// Scoped returns the caller's rows of entity as a FROM item aliased alias
+// (a plain identifier of the module's choosing). It adds the tenant scope
+// only: the module checks the caller's right (Require) itself.
+func (e *Engine) Scoped(ctx context.Context, entity, alias string) (ScopedSource, error) {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return ScopedSource{}, err
+	}
+	ent, err := e.entity(entity)
+	if err != nil {
+		return ScopedSource{}, err
+	}
+	if !validAlias(alias) {
+		return ScopedSource{}, fmt.Errorf("tables: scoped %s: alias %q is not a plain identifier", entity, alias)
+	}
+	if !c.scope.limits(ent) {
+		return ScopedSource{SQL: ident(ent.Table) + " " + alias}, nil
+	}
+	s := newSource(e.env(), c.scope, ent)
+	where, err := s.where()
+	if err != nil {
+		return ScopedSource{}, err
+	}
+	return ScopedSource{SQL: "(SELECT * FROM " + s.from() + " WHERE " + where.sql + ") " + alias, Args: where.args}, nil
+}
+
+// validAlias reports whether a is a lower-case identifier.
+func validAlias(a string) bool {
+	if a == "" || len(a) > 30 {
+		return false
+	}
+	for i, r := range a {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// moduleTarget resolves entity and the caller's right to do action on it.
+func (e *Engine) moduleTarget(ctx context.Context, action, entity string) (*caller, *schema.Entity, error) {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	ent, err := e.entity(entity)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := c.require(action, ent); err != nil {
+		return nil, nil, err
+	}
+	return c, ent, nil
+}
+
+// DeriveIn stores values a module derives into read-only fields of record
+// id of entity (a deadline's notice date, computed from its contract)
+// inside tx: only values that differ from the stored ones are written,
+// with the next row_version and a history row; it reports whether
+// anything changed. The record must lie within the caller's tenant (404
+// otherwise); no right beyond that is needed, since the caller changed
+// what the values derive from. A context without a caller (a background
+// job) is unrestricted and its history names no user.
+func (e *Engine) DeriveIn(ctx context.Context, tx *db.Tx, entity string, id int64, values validate.Record) (bool, error) {
+	ent, err := e.entity(entity)
+	if err != nil {
+		return false, err
+	}
+	c := &caller{lang: i18n.LangFrom(ctx)}
+	if _, ok := auth.PrincipalFrom(ctx); ok {
+		if c, err = e.callerOf(ctx); err != nil {
+			return false, err
+		}
+	}
+	names := sortedKeys(values)
+	for _, n := range names {
+		f, ok := ent.Field(n)
+		if !ok || !f.Stored() || f.Writable() {
+			return false, fmt.Errorf("tables: derive %s.%s: not a read-only column", entity, n)
+		}
+	}
+	stored, version, err := e.storedColumns(ctx, tx, c, ent, id, names)
+	if err != nil {
+		return false, err
+	}
+	cols, changes := validate.Record{}, map[string][2]any{}
+	for _, n := range names {
+		if !validate.Equal(stored[n], values[n]) {
+			cols[n] = values[n]
+			changes[n] = [2]any{historyValue(stored[n]), historyValue(values[n])}
+		}
+	}
+	if len(cols) == 0 {
+		return false, nil
+	}
+	if err := e.update(ctx, tx, ent, id, version, cols); err != nil {
+		return false, err
+	}
+	return true, e.record(ctx, tx, c, historyUpdate, ent, id, changes)
+}
+
+// storedColumns reads columns names and the row_version of record id of
+// ent within the caller's scope (404 outside it), as canonical values.
+func (e *Engine) storedColumns(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, id int64, names []string) (validate.Record, int64, error) {
+	s := newSource(e.env(), c.scope, ent)
+	where, err := s.where()
+	if err != nil {
+		return nil, 0, err
+	}
+	w := and(frag{sql: col(s.alias, ent.PK) + " = ?", args: []any{id}}, where)
+	cols := []string{col(s.alias, schema.RowVersionColumn)}
+	for _, n := range names {
+		cols = append(cols, col(s.alias, n))
+	}
+	raw := make([]sql.RawBytes, len(cols))
+	dst := make([]any, len(cols))
+	for i := range raw {
+		dst[i] = &raw[i]
+	}
+	rows, err := q.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+s.from()+" WHERE "+w.sql, w.args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("tables: read %s %d: %w", ent.Name, id, err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, 0, fmt.Errorf("tables: read %s %d: %w", ent.Name, id, err)
+		}
+		return nil, 0, errNotFound()
+	}
+	if err := rows.Scan(dst...); err != nil {
+		return nil, 0, fmt.Errorf("tables: read %s %d: %w", ent.Name, id, err)
+	}
+	version, err := strconv.ParseInt(string(raw[0]), 10, 64)
+	if err != nil {
+		return nil, 0, fmt.Errorf("tables: read %s %d: row_version %q: %w", ent.Name, id, raw[0], err)
+	}
+	rec := validate.Record{}
+	for i, n := range names {
+		f, _ := ent.Field(n)
+		rec[n] = plainValue(f.Type, raw[i+1])
+	}
+	return rec, version, rows.Err()
 }

@@ -1,0 +1,103 @@
+// Package contracts is the lease contract module: the deadlines' notice
+// dates (computed on every write of a deadline or of its contract's end
+// date) and their status lifecycle, and the tax rates a contract's
+// payments may use. The contract steps and the alerts will live here too.
+package contracts
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"portfolio/internal/apperr"
+	"strconv"
+	"time"
+
+	"portfolio/internal/db"
+	"portfolio/internal/httpapi"
+	"portfolio/internal/tables"
+)
+
+// Service answers the contract calls and keeps the deadlines' notice
+// dates.
+type Service struct {
+	db     *db.DB
+	engine *tables.Engine
+	now    func() time.Time
+}
+
+// New returns the contract service and registers its rules with the
+// engine; now defaults to time.Now.
+func New(d *db.DB, engine *tables.Engine, now func() time.Time) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	s := &Service{db: d, engine: engine, now: now}
+	s.registerHooks()
+	return s
+}
+
+// Bind registers the contract routes.
+func Bind(srv *httpapi.Server, s *Service) {
+	h := &handler{s: s, log: srv.Logger()}
+	srv.Handle("GET /contracts/tax-rates", h.taxRates)
+	srv.Handle("GET /contracts/{id}", h.contract)
+}
+
+// pathID reads the {id} path value; anything but a positive number names
+// no contract (404).
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.NotFound("server.error.not_found")
+	}
+	return id, nil
+}
+
+type handler struct {
+	s   *Service
+	log *slog.Logger
+}
+
+// taxRates serves GET /contracts/tax-rates: the tax rates of the company
+// of contract_id, or of company_id, or every tax rate the caller sees.
+func (h *handler) taxRates(w http.ResponseWriter, r *http.Request) error {
+	v := r.URL.Query()
+	q, err := tables.ParseCustomQuery(v)
+	if err != nil {
+		return err
+	}
+	contract, err := tables.QueryID(v, "contract_id")
+	if err != nil {
+		return err
+	}
+	company, err := tables.QueryID(v, "company_id")
+	if err != nil {
+		return err
+	}
+	if contract > 0 {
+		if company, err = h.s.companyOf(r.Context(), contract); err != nil {
+			return err
+		}
+	}
+	q.Entity = "taxrate"
+	if company > 0 {
+		q.Data = map[string]any{"company_id": company}
+	}
+	cur, err := h.s.engine.CustomList(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	defer cur.Close()
+	return tables.WriteCustomList(w, r, h.log, cur)
+}
+
+// companyOf returns the company of a contract the caller may read (404
+// for a contract outside the caller's tenant).
+func (s *Service) companyOf(ctx context.Context, contract int64) (int64, error) {
+	rec, _, err := s.engine.GetIn(ctx, s.db, "contract", contract)
+	if err != nil {
+		return 0, err
+	}
+	company, _ := rec["company_id"].(int64)
+	return company, nil
+}
