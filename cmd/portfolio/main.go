@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"golang.org/x/term"
@@ -23,6 +24,7 @@ import (
 	"portfolio/internal/auth"
 	"portfolio/internal/config"
 	"portfolio/internal/i18n"
+	"portfolio/internal/jobs"
 	"portfolio/internal/seed"
 )
 
@@ -37,6 +39,8 @@ Usage:
   portfolio seed --demo         create demo data (idempotent)
   portfolio seed --scale N      generate N points of sale for load tests
   portfolio user create-admin   create an administrator (interactive or flags)
+  portfolio jobs list           list the background jobs, their schedule and last run
+  portfolio jobs run NAME       run a background job now; fails when the job fails
   portfolio version             print the version
 
 Run "portfolio <command> --help" for the options of a command; every option
@@ -71,6 +75,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return errors.New(`unknown user command: use "portfolio user create-admin"`)
 		}
 		return cmdCreateAdmin(ctx, args[2:], stdin, stdout, stderr)
+	case "jobs":
+		return cmdJobs(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "portfolio", buildVersion())
 		return nil
@@ -263,4 +269,79 @@ func ask(in *bufio.Reader, stdin io.Reader, stdout io.Writer, prompt string, sec
 		return "", fmt.Errorf("no answer to %q", strings.TrimSpace(prompt))
 	}
 	return answer, nil
+}
+
+// cmdJobs lists the background jobs or runs one now, against the
+// configured database.
+func cmdJobs(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	const use = `use "portfolio jobs list" or "portfolio jobs run NAME"`
+	if len(args) == 0 {
+		return errors.New(use)
+	}
+	sub, args := args[0], args[1:]
+	switch sub {
+	case "list":
+		return withApp(ctx, "jobs list", args, stderr, nil, func(a *app.App) error {
+			if err := a.Migrate(ctx); err != nil {
+				return err
+			}
+			list, err := a.Jobs.List(ctx)
+			if err != nil {
+				return err
+			}
+			return printJobs(stdout, list)
+		})
+	case "run":
+		var name string
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			name, args = args[0], args[1:]
+		}
+		var fs *flag.FlagSet
+		return withApp(ctx, "jobs run", args, stderr, func(f *flag.FlagSet) { fs = f }, func(a *app.App) error {
+			if name == "" && fs.NArg() > 0 {
+				name = fs.Arg(0)
+			}
+			if name == "" {
+				return errors.New(use)
+			}
+			if err := a.Migrate(ctx); err != nil {
+				return err
+			}
+			started := time.Now()
+			st, err := a.Jobs.RunNow(ctx, name)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s: %s in %s\n", st.Name, st.State, time.Since(started).Round(time.Millisecond))
+			return nil
+		})
+	}
+	return fmt.Errorf("unknown jobs command %q: %s", sub, use)
+}
+
+// printJobs writes the jobs as a table.
+func printJobs(w io.Writer, list []jobs.Status) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSCHEDULE\tLAST RUN\tSTATE\tATTEMPTS\tNEXT RUN\tLAST ERROR")
+	at := func(t *time.Time) string {
+		if t == nil {
+			return "-"
+		}
+		return t.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	for _, st := range list {
+		schedule, state := st.Schedule, st.State
+		if schedule == "" {
+			schedule = "on demand"
+		}
+		if state == "" {
+			state = "never run"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\n", st.Name, schedule, at(st.LastRunAt), state,
+			st.Attempts, st.MaxAttempts, at(st.NextRunAt), st.LastError)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("print jobs: %w", err)
+	}
+	return nil
 }

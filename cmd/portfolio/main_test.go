@@ -2,8 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"portfolio/internal/db"
 )
 
 func runCLI(t *testing.T, stdin string, args ...string) (string, string, error) {
@@ -59,4 +65,72 @@ func TestSeedDemoIsIdempotentAndCreateAdmin(t *testing.T) {
 	if err == nil {
 		t.Fatal("a weak password was accepted")
 	}
+}
+
+// TestJobsListAndRun: "jobs list" shows the registered jobs with their
+// schedule and last run; "jobs run" runs one and fails (non-zero exit)
+// when the job fails or does not exist.
+func TestJobsListAndRun(t *testing.T) {
+	dir := t.TempDir()
+	out, _, err := runCLI(t, "", "jobs", "list", "--data-dir", dir, "--log-level", "warn")
+	if err != nil || !strings.Contains(out, "document_sweep") || !strings.Contains(out, "daily at 03:00 UTC") || !strings.Contains(out, "never run") {
+		t.Fatalf("jobs list: %q %v", out, err)
+	}
+	out, _, err = runCLI(t, "", "jobs", "run", "document_sweep", "--data-dir", dir, "--log-level", "warn")
+	if err != nil || !strings.HasPrefix(out, "document_sweep: completed") {
+		t.Fatalf("jobs run: %q %v", out, err)
+	}
+	out, _, err = runCLI(t, "", "jobs", "list", "--data-dir", dir, "--log-level", "warn")
+	if err != nil || !strings.Contains(out, "completed") || strings.Contains(firstLineWith(out, "document_sweep"), "never run") {
+		t.Fatalf("jobs list after the run: %q %v", out, err)
+	}
+
+	// The sweep fails when it cannot tell whether a stored file is in use.
+	old := time.Now().Add(-48 * time.Hour)
+	file := filepath.Join(dir, "documents", "ab", "ab"+strings.Repeat("0", 30)+".pdf")
+	if err := os.MkdirAll(filepath.Dir(file), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("%PDF-1.4"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(file, old, old); err != nil {
+		t.Fatal(err)
+	}
+	exec := func(stmt string) {
+		d, err := db.Open(context.Background(), "", dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		if _, err := d.ExecContext(context.Background(), stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`ALTER TABLE document RENAME TO document_away`)
+	_, _, err = runCLI(t, "", "jobs", "run", "--data-dir", dir, "--log-level", "error", "document_sweep")
+	if err == nil || !strings.Contains(err.Error(), "document_sweep failed") {
+		t.Fatalf("a failing job run succeeded: %v", err)
+	}
+	exec(`ALTER TABLE document_away RENAME TO document`)
+	out, _, err = runCLI(t, "", "jobs", "list", "--data-dir", dir, "--log-level", "warn")
+	if err != nil || !strings.Contains(firstLineWith(out, "document_sweep"), "discarded") {
+		t.Fatalf("jobs list after the failure: %q %v", out, err)
+	}
+
+	if _, _, err := runCLI(t, "", "jobs", "run", "nope", "--data-dir", dir, "--log-level", "warn"); err == nil {
+		t.Fatal("an unknown job ran")
+	}
+	if _, _, err := runCLI(t, "", "jobs", "frobnicate"); err == nil {
+		t.Fatal("an unknown jobs command succeeded")
+	}
+}
+
+func firstLineWith(text, part string) string {
+	for line := range strings.Lines(text) {
+		if strings.Contains(line, part) {
+			return line
+		}
+	}
+	return ""
 }

@@ -25,6 +25,7 @@ import (
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
+	"portfolio/internal/jobs"
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/tables"
 	"portfolio/internal/translations"
@@ -56,6 +57,9 @@ type App struct {
 	OnShutdown func()
 	// Mail delivers the outbox in the background while serving.
 	Mail *mailer.Deliverer
+	// Jobs is the queue of background and scheduled work (River, on the
+	// app's database), worked while serving.
+	Jobs *jobs.Queue
 }
 
 // cachedUsers bounds the per-user rights cache.
@@ -122,7 +126,11 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 	}
 	a.Server = httpapi.New(httpapi.Options{Logger: log, Catalog: catalog, MaxBodyBytes: cfg.MaxBodyBytes, SPA: web.Dist()})
 	a.Server.SetAuthenticator(a.Auth)
+	a.Jobs = jobs.New(database, log, jobs.Options{})
 	a.bindRoutes()
+	if err := a.registerJobs(); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -137,15 +145,31 @@ func (a *App) bindRoutes() {
 	users.Bind(a.Server, users.MustNew(users.Deps{DB: a.DB, Auth: a.Auth, Engine: engine, Catalog: a.Catalog, Outbox: a.Outbox, Log: a.Log}))
 	a.documentService = documents.New(a.DB, engine, a.Documents, a.Log)
 	documents.Bind(a.Server, a.documentService)
+	jobs.Bind(a.Server, a.Jobs)
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
 	contracts.Bind(a.Server, contracts.New(a.DB, engine, nil))
 	tickets.Register(engine)
 }
 
-// Migrate applies pending migrations and brings the shipped texts into the
-// translation table.
+// registerJobs puts the scheduled maintenance on the job queue. Each runs
+// once a UTC day (and when a server starts, if it has not run that day yet).
+func (a *App) registerJobs() error {
+	for _, j := range []jobs.Job{
+		{Name: "document_sweep", Schedule: jobs.DailyAt(3, 0), Work: a.documentService.Sweep},
+		{Name: "session_purge", Schedule: jobs.DailyAt(3, 20), Work: a.purgeSessions},
+		{Name: "planner_statistics", Schedule: jobs.DailyAt(3, 40), Work: func(ctx context.Context) error { return a.DB.Optimize(ctx, false) }},
+	} {
+		if err := a.Jobs.Register(j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Migrate applies pending migrations (ours, then the job queue's own
+// tables) and brings the shipped texts into the translation table.
 func (a *App) Migrate(ctx context.Context) error {
-	applied, err := a.DB.Migrate(ctx)
+	applied, err := a.DB.Migrate(ctx, a.Jobs.Migrate)
 	if err != nil {
 		return err
 	}
@@ -168,24 +192,10 @@ func (a *App) Migrate(ctx context.Context) error {
 // Handler is the HTTP handler with all middleware.
 func (a *App) Handler() http.Handler { return a.Server.Handler() }
 
-// Close releases the database.
-func (a *App) Close() error { return a.DB.Close() }
-
-// runDaily runs job at start and then every 24 hours until ctx ends; a
-// failure is logged and retried the next day.
-func (a *App) runDaily(ctx context.Context, name string, job func(context.Context) error) {
-	t := time.NewTicker(24 * time.Hour)
-	defer t.Stop()
-	for {
-		if err := job(ctx); err != nil && ctx.Err() == nil {
-			a.Log.Error("background job failed", "job", name, "error", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+// Close releases the job queue's connections and the database.
+func (a *App) Close() error {
+	a.Jobs.Close()
+	return a.DB.Close()
 }
 
 // sessionRetention is how long ended sessions and used links are kept, for
@@ -220,17 +230,24 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 		srv.RegisterOnShutdown(a.OnShutdown)
 	}
 	workers, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
+	if err := a.Jobs.Start(workers); err != nil {
+		stopWorkers()
+		ln.Close()
+		return err
+	}
+	// stopJobs lets running jobs finish within the shutdown timeout.
+	stopJobs := func() error {
+		stopCtx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
+		defer cancel()
+		return a.Jobs.Stop(stopCtx)
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() { a.Mail.Run(workers) })
-	wg.Go(func() { a.runDaily(workers, "purge ended sessions", a.purgeSessions) })
-	wg.Go(func() { a.runDaily(workers, "remove document files no document names", a.documentService.Sweep) })
-	wg.Go(func() {
-		a.runDaily(workers, "refresh planner statistics", func(ctx context.Context) error { return a.DB.Optimize(ctx, false) })
-	})
 
 	if a.Config.DebugAddr != "" {
 		stopDebug, err := a.serveDebug(a.Config.DebugAddr)
 		if err != nil {
+			err = errors.Join(err, stopJobs())
 			stopWorkers()
 			wg.Wait()
 			ln.Close()
@@ -248,6 +265,7 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 
 	select {
 	case err := <-errc:
+		err = errors.Join(err, stopJobs())
 		stopWorkers()
 		wg.Wait()
 		return err
@@ -257,6 +275,9 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
 	defer cancel()
 	err = srv.Shutdown(shutdownCtx)
+	if jobErr := stopJobs(); jobErr != nil {
+		a.Log.Error("stopping the job queue", "error", jobErr)
+	}
 	stopWorkers()
 	wg.Wait()
 	if errors.Is(<-errc, http.ErrServerClosed) && err == nil {

@@ -37,10 +37,18 @@ func TestGracefulShutdown(t *testing.T) {
 	shuttingDown := make(chan struct{})
 	a.OnShutdown = func() { close(shuttingDown) }
 	ctx, cancel := context.WithCancel(context.Background())
+	if err := a.Migrate(ctx); err != nil { // serve does, for the job queue's tables
+		t.Fatal(err)
+	}
 	addrc := make(chan string, 1)
 	served := make(chan error, 1)
 	go func() { served <- a.Serve(ctx, func(addr string) { addrc <- addr }) }()
-	addr := <-addrc
+	var addr string
+	select {
+	case addr = <-addrc:
+	case err := <-served:
+		t.Fatalf("Serve: %v", err)
+	}
 
 	type result struct {
 		body string

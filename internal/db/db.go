@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"modernc.org/sqlite"
 )
@@ -34,6 +35,7 @@ type DB struct {
 	pool    *sql.DB
 	dialect Dialect
 	stmts   *stmtCache // SQLite only; nil on PostgreSQL
+	pgURL   string     // PostgreSQL only: the URL the pool was opened with
 }
 
 // Querier is what both DB and Tx offer, so stores can run inside or outside a
@@ -75,7 +77,28 @@ func openPostgres(rawURL string) (*DB, error) {
 	pool.SetMaxOpenConns(32)
 	pool.SetMaxIdleConns(32)
 	pool.SetConnMaxIdleTime(5 * time.Minute)
-	return &DB{pool: pool, dialect: Postgres}, nil
+	return &DB{pool: pool, dialect: Postgres, pgURL: rawURL}, nil
+}
+
+// OpenPgxPool opens a native pgx pool of at most maxConns connections on
+// the same PostgreSQL database, for the libraries that speak pgx rather than
+// database/sql (the job queue). It connects lazily; the caller closes it.
+// On SQLite there is nothing to open and it fails.
+func (d *DB) OpenPgxPool(ctx context.Context, maxConns int32) (*pgxpool.Pool, error) {
+	if d.dialect != Postgres {
+		return nil, fmt.Errorf("db: a pgx pool needs PostgreSQL, not %s", d.dialect)
+	}
+	cfg, err := pgxpool.ParseConfig(d.pgURL)
+	if err != nil {
+		return nil, fmt.Errorf("db: parse postgres url: %w", err)
+	}
+	cfg.MaxConns = maxConns
+	cfg.MaxConnIdleTime = 5 * time.Minute
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("db: open pgx pool: %w", err)
+	}
+	return pool, nil
 }
 
 // SQLitePath returns the file a SQLite URL points at, or the default file in

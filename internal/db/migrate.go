@@ -89,10 +89,16 @@ func ExpandSQL(d Dialect, sqlText string) string {
 	return dialectMacros[d].Replace(b.String())
 }
 
+// MigrateStep is a migration that is not one of our SQL files: a library
+// that migrates its own tables (the job queue's River). It runs after ours,
+// under the same lock.
+type MigrateStep func(ctx context.Context) error
+
 // Migrate applies every embedded migration not yet applied, each in its own
-// transaction. On PostgreSQL an advisory lock keeps several starting
-// instances from migrating at once. It returns the versions it applied.
-func (d *DB) Migrate(ctx context.Context) ([]int, error) {
+// transaction, then the extra steps in order. On PostgreSQL an advisory lock
+// keeps several starting instances from migrating at once. It returns the
+// versions it applied.
+func (d *DB) Migrate(ctx context.Context, steps ...MigrateStep) ([]int, error) {
 	migs, err := Migrations()
 	if err != nil {
 		return nil, err
@@ -136,6 +142,11 @@ func (d *DB) Migrate(ctx context.Context) ([]int, error) {
 			return done, err
 		}
 		done = append(done, m.Version)
+	}
+	for _, step := range steps {
+		if err := step(ctx); err != nil {
+			return done, err
+		}
 	}
 	return done, nil
 }

@@ -28,6 +28,7 @@ const KEY_PREFIXES = [
   'users',
   'teams',
   'documents',
+  'backoffice',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 

@@ -80,6 +80,8 @@ const teamListPage = page(() => import('../features/users/components/team-list-p
 const locationCreatePage = page(() => import('../features/masterdata/components/location-create-page'));
 const posCreatePage = page(() => import('../features/masterdata/components/pos-create-modal'));
 const teamPage = page(() => import('../features/users/components/team-page'));
+/** The Back Office: the background jobs (issue 11). */
+const backofficePage = page(() => import('../features/backoffice/components/backoffice-page'));
 
 /**
  * Every route of the product. Pages are lazy chunks; the layout is chosen per
@@ -195,7 +197,11 @@ export const routes: RouteObject[] = [
                   gated('payments-list', ROUTE_PERMISSIONS.paymentsList, 'screen.payments_list'),
                   gated('condition-list', ROUTE_PERMISSIONS.conditionList, 'screen.condition_list'),
                   gated('deadline-list', ROUTE_PERMISSIONS.deadlineList, 'screen.deadline_list'),
-                  gated('backoffice', ROUTE_PERMISSIONS.backoffice, 'screen.backoffice'),
+                  {
+                    path: 'backoffice',
+                    element: <RequirePermission permissions={ROUTE_PERMISSIONS.backoffice} />,
+                    children: [{ index: true, ...backofficePage }],
+                  },
                   gated('import', ROUTE_PERMISSIONS.import, 'screen.import'),
                   gated('import-contract', ROUTE_PERMISSIONS.import, 'screen.import_contract'),
                   gated('incoming-mails', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),
