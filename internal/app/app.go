@@ -52,6 +52,9 @@ type App struct {
 	Documents *documents.Store
 	// documentService uploads and serves documents (bound in bindRoutes).
 	documentService *documents.Service
+	// contractService keeps the deadlines' notice dates (bound in
+	// bindRoutes).
+	contractService *contracts.Service
 
 	// OnShutdown, when set, runs as graceful shutdown begins.
 	OnShutdown func()
@@ -147,7 +150,8 @@ func (a *App) bindRoutes() {
 	documents.Bind(a.Server, a.documentService)
 	jobs.Bind(a.Server, a.Jobs)
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
-	contracts.Bind(a.Server, contracts.New(a.DB, engine, nil))
+	a.contractService = contracts.New(a.DB, engine, nil)
+	contracts.Bind(a.Server, a.contractService)
 	tickets.Register(engine)
 }
 
@@ -158,6 +162,7 @@ func (a *App) registerJobs() error {
 		{Name: "document_sweep", Schedule: jobs.DailyAt(3, 0), Work: a.documentService.Sweep},
 		{Name: "session_purge", Schedule: jobs.DailyAt(3, 20), Work: a.purgeSessions},
 		{Name: "planner_statistics", Schedule: jobs.DailyAt(3, 40), Work: func(ctx context.Context) error { return a.DB.Optimize(ctx, false) }},
+		{Name: "deadline_notice_dates", Schedule: jobs.DailyAt(0, 5), Work: a.recomputeNoticeDates},
 	} {
 		if err := a.Jobs.Register(j); err != nil {
 			return err
@@ -196,6 +201,16 @@ func (a *App) Handler() http.Handler { return a.Server.Handler() }
 func (a *App) Close() error {
 	a.Jobs.Close()
 	return a.DB.Close()
+}
+
+// recomputeNoticeDates moves the notice dates of options whose date
+// passed on to their next use (decision 0008).
+func (a *App) recomputeNoticeDates(ctx context.Context) error {
+	n, err := a.contractService.RecomputeNoticeDates(ctx)
+	if n > 0 {
+		a.Log.InfoContext(ctx, "notice dates moved on", "deadlines", n)
+	}
+	return err
 }
 
 // sessionRetention is how long ended sessions and used links are kept, for

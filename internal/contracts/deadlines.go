@@ -77,7 +77,7 @@ func (s *Service) beforeContractWrite(ctx context.Context, w *tables.WriteContex
 // recomputeContract stores the notice dates of every deadline of contract
 // as its end date end makes them.
 func (s *Service) recomputeContract(ctx context.Context, tx *db.Tx, contract int64, end *time.Time) error {
-	rows, err := s.deadlineRows(ctx, tx, "d.contract_id = ?", contract)
+	rows, err := s.deadlineRows(ctx, tx, "d.contract_id = ? ORDER BY d.contractaction_id", contract)
 	if err != nil {
 		return err
 	}
@@ -101,24 +101,28 @@ func (s *Service) storeNotice(ctx context.Context, tx *db.Tx, id int64, dl Deadl
 	return err
 }
 
-// deadlineRow is a stored deadline with the values its notice date needs.
+// deadlineRow is a stored deadline with the values its notice date needs
+// and the notice date stored.
 type deadlineRow struct {
-	id  int64
-	rec validate.Record
-	end *time.Time
+	id     int64
+	rec    validate.Record
+	end    *time.Time
+	notice *time.Time
 }
 
-// deadlineRows reads the caller's deadlines matching cond (on alias d, the
-// contract aliased c) with the values their notice dates need.
-func (s *Service) deadlineRows(ctx context.Context, q db.Querier, cond string, args ...any) ([]deadlineRow, error) {
+// deadlineRows reads the caller's deadlines matching where (the WHERE
+// clause on alias d, the contract aliased c, with what follows it: ORDER
+// BY, LIMIT) with the values their notice dates need.
+func (s *Service) deadlineRows(ctx context.Context, q db.Querier, where string, args ...any) ([]deadlineRow, error) {
 	src, err := s.engine.Scoped(ctx, entityDeadline, "d")
 	if err != nil {
 		return nil, err
 	}
 	rows, err := q.QueryContext(ctx, `SELECT d.contractaction_id, d.contractaction_type, d.contractaction_resiliation_date,
 			d.contractaction_options_count, d.contractaction_extension_value, d.contractaction_extension_unit,
-			d.contractaction_notice_period_value, d.contractaction_notice_period_unit, c.contract_end_date
-		FROM `+src.SQL+` JOIN contract c ON c.contract_id = d.contract_id WHERE `+cond+` ORDER BY d.contractaction_id`,
+			d.contractaction_notice_period_value, d.contractaction_notice_period_unit, c.contract_end_date,
+			d.contractaction_notice_date
+		FROM `+src.SQL+` JOIN contract c ON c.contract_id = d.contract_id WHERE `+where,
 		append(src.Args, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("contracts: read deadlines: %w", err)
@@ -128,9 +132,9 @@ func (s *Service) deadlineRows(ctx context.Context, q db.Querier, cond string, a
 	for rows.Next() {
 		var id int64
 		var typ, extUnit, noticeUnit sql.NullString
-		var resiliation, end any
+		var resiliation, end, notice any
 		var count, extValue, noticeValue sql.NullInt64
-		if err := rows.Scan(&id, &typ, &resiliation, &count, &extValue, &extUnit, &noticeValue, &noticeUnit, &end); err != nil {
+		if err := rows.Scan(&id, &typ, &resiliation, &count, &extValue, &extUnit, &noticeValue, &noticeUnit, &end, &notice); err != nil {
 			return nil, fmt.Errorf("contracts: read deadlines: %w", err)
 		}
 		r := deadlineRow{id: id, rec: validate.Record{
@@ -145,6 +149,9 @@ func (s *Service) deadlineRows(ctx context.Context, q db.Querier, cond string, a
 		}
 		r.rec["contractaction_extension_value"], r.rec["contractaction_notice_period_value"] = extValue.Int64, noticeValue.Int64
 		if r.end, err = dateOf(end); err != nil {
+			return nil, err
+		}
+		if r.notice, err = dateOf(notice); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -290,4 +297,58 @@ func checkTransition(ctx context.Context, w *tables.WriteContext) error {
 		return nil
 	}
 	return refuse()
+}
+
+// recomputeBatch is how many deadlines the nightly recomputation reads and
+// writes in one transaction: short enough not to hold SQLite's write lock
+// for long.
+const recomputeBatch = 2000
+
+// RecomputeNoticeDates stores the notice dates of every active option and
+// extension as of today: once a notice date passes, the next use of the
+// option counts. It runs nightly (job deadline_notice_dates) as the
+// system, in batches, writing only the deadlines whose date moves; it
+// answers how many moved.
+func (s *Service) RecomputeNoticeDates(ctx context.Context) (int, error) {
+	ctx = tables.AsSystem(ctx)
+	moved := 0
+	var after int64
+	for {
+		var rows []deadlineRow
+		err := s.db.InTx(ctx, func(tx *db.Tx) error {
+			var err error
+			rows, err = s.deadlineRows(ctx, tx, `d.contractaction_id > ? AND d.contractaction_status = ?
+				AND d.contractaction_type IN (?, ?, ?) ORDER BY d.contractaction_id LIMIT ?`,
+				after, StatusActive, TypeActiveOption, TypeAutomaticOption, TypeAutomaticExtension, recomputeBatch)
+			if err != nil {
+				return err
+			}
+			for _, r := range rows {
+				n, err := NoticeDate(deadlineOf(r.rec, r.end), s.now())
+				if err != nil || sameDate(n.Date, r.notice) {
+					continue
+				}
+				if _, err := s.engine.DeriveIn(ctx, tx, entityDeadline, r.id, validate.Record{fieldNotice: dateValue(n.Date)}); err != nil {
+					return err
+				}
+				moved++
+			}
+			return nil
+		})
+		if err != nil {
+			return moved, fmt.Errorf("contracts: recompute notice dates: %w", err)
+		}
+		if len(rows) < recomputeBatch {
+			return moved, nil
+		}
+		after = rows[len(rows)-1].id
+	}
+}
+
+// sameDate reports whether two optional dates are the same day.
+func sameDate(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Equal(*b)
 }

@@ -242,3 +242,45 @@ func TestGetContract(t *testing.T) {
 		}
 	})
 }
+
+// TestRecomputeNoticeDates: the nightly recomputation moves the notice
+// dates of active options whose date passed to their next use, as the
+// system (history without a user), and a second run moves nothing.
+func TestRecomputeNoticeDates(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ta := apptest.NewApp(t, d)
+		later := time.Now().UTC().AddDate(3, 0, 0)
+		svc := contracts.New(d, ta.Engine, func() time.Time { return later })
+		ctx := context.Background()
+		var stale int
+		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM contractaction WHERE contractaction_type <> 'resiliation'
+			AND contractaction_status = 'active' AND contractaction_notice_date < ?`, later.Format(time.DateOnly)).Scan(&stale); err != nil {
+			t.Fatal(err)
+		}
+		if stale == 0 {
+			t.Fatal("the demo data has no option whose notice date passes within three years")
+		}
+		moved, err := svc.RecomputeNoticeDates(ctx)
+		if err != nil || moved == 0 {
+			t.Fatalf("moved %d: %v", moved, err)
+		}
+		var unlimitedPast, history int
+		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM contractaction WHERE contractaction_type = 'automatic_extension'
+			AND contractaction_notice_date < ?`, later.Format(time.DateOnly)).Scan(&unlimitedPast); err != nil {
+			t.Fatal(err)
+		}
+		if unlimitedPast != 0 {
+			t.Fatalf("%d unlimited extensions still have a past notice date", unlimitedPast)
+		}
+		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM trackrecord WHERE trackrecord_category = 'contractaction'
+			AND user_id IS NULL AND trackrecord_changes LIKE '%contractaction_notice_date%'`).Scan(&history); err != nil {
+			t.Fatal(err)
+		}
+		if history != moved {
+			t.Fatalf("%d history rows for %d moved deadlines", history, moved)
+		}
+		if again, err := svc.RecomputeNoticeDates(ctx); err != nil || again != 0 {
+			t.Fatalf("second run moved %d: %v", again, err)
+		}
+	})
+}

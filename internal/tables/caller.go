@@ -31,10 +31,26 @@ type createdRow struct {
 	id     int64
 }
 
+// systemKey marks a context as the system's own (AsSystem).
+type systemKey struct{}
+
+// AsSystem returns a context in which the engine acts for the system
+// itself, not for a user: every right, no tenant scope, history rows that
+// name no user. Background jobs (the nightly recomputation of notice
+// dates) use it; requests never do: their context carries the caller's
+// principal, which always wins.
+func AsSystem(ctx context.Context) context.Context { return context.WithValue(ctx, systemKey{}, true) }
+
+// systemRules are the rights of the system: everything.
+var systemRules = []access.Rule{{Action: access.ActionManage, Subject: access.SubjectAll}}
+
 // callerOf reads the caller of ctx and its rights.
 func (e *Engine) callerOf(ctx context.Context) (*caller, error) {
 	p, ok := auth.PrincipalFrom(ctx)
 	if !ok {
+		if system, _ := ctx.Value(systemKey{}).(bool); system {
+			return &caller{p: &auth.Principal{}, rules: systemRules, lang: i18n.LangFrom(ctx)}, nil
+		}
 		return nil, apperr.Unauthorized("server.auth.not_authenticated")
 	}
 	rules, err := e.rights.Rules(ctx, e.db, p.Subject(), p.RightsGeneration)
@@ -106,7 +122,7 @@ func (c *caller) requireSubject(action, subject string) error {
 // userID is the acting user for history rows; nil (no user) for a
 // background job acting without a caller.
 func (c *caller) userID() any {
-	if c.p == nil {
+	if c.p == nil || c.p.UserID == 0 {
 		return nil
 	}
 	return c.p.UserID

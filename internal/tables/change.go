@@ -200,7 +200,8 @@ func (ch *change) hide(env *validate.Env) error {
 }
 
 // derive computes the stored derived fields: initials, the time of the
-// write, the acting user (on create only when OnCreate).
+// write, the acting user (on create only when OnCreate; none when the
+// system acts).
 func (ch *change) derive(now time.Time, userID int64) {
 	for _, f := range ch.fields {
 		d := f.Derived
@@ -221,6 +222,10 @@ func (ch *change) derive(now time.Time, userID int64) {
 		case schema.DeriveNow:
 			ch.rec[f.Name] = now.UTC().Truncate(time.Second)
 		case schema.DeriveCurrentUser:
+			if userID == 0 {
+				ch.rec[f.Name] = nil // the system acts (AsSystem)
+				continue
+			}
 			ch.rec[f.Name] = userID
 		}
 	}

@@ -614,18 +614,16 @@ func (e *Engine) moduleTarget(ctx context.Context, action, entity string) (*call
 // with the next row_version and a history row; it reports whether
 // anything changed. The record must lie within the caller's tenant (404
 // otherwise); no right beyond that is needed, since the caller changed
-// what the values derive from. A context without a caller (a background
-// job) is unrestricted and its history names no user.
+// what the values derive from. A background job acts AsSystem: no tenant
+// scope, and its history names no user.
 func (e *Engine) DeriveIn(ctx context.Context, tx *db.Tx, entity string, id int64, values validate.Record) (bool, error) {
 	ent, err := e.entity(entity)
 	if err != nil {
 		return false, err
 	}
-	c := &caller{lang: i18n.LangFrom(ctx)}
-	if _, ok := auth.PrincipalFrom(ctx); ok {
-		if c, err = e.callerOf(ctx); err != nil {
-			return false, err
-		}
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return false, err
 	}
 	names := sortedKeys(values)
 	for _, n := range names {
