@@ -150,7 +150,7 @@ func (a *App) bindRoutes() {
 	documents.Bind(a.Server, a.documentService)
 	jobs.Bind(a.Server, a.Jobs)
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
-	a.contractService = contracts.New(a.DB, engine, nil)
+	a.contractService = contracts.New(contracts.Deps{DB: a.DB, Engine: engine, Outbox: a.Outbox, Catalog: a.Catalog, PublicURL: a.Config.PublicURL})
 	contracts.Bind(a.Server, a.contractService)
 	tickets.Register(engine)
 }
@@ -163,6 +163,7 @@ func (a *App) registerJobs() error {
 		{Name: "session_purge", Schedule: jobs.DailyAt(3, 20), Work: a.purgeSessions},
 		{Name: "planner_statistics", Schedule: jobs.DailyAt(3, 40), Work: func(ctx context.Context) error { return a.DB.Optimize(ctx, false) }},
 		{Name: "deadline_notice_dates", Schedule: jobs.DailyAt(0, 5), Work: a.recomputeNoticeDates},
+		{Name: "deadline_alerts", Schedule: jobs.DailyAt(5, 0), Work: a.sendDeadlineDigests},
 	} {
 		if err := a.Jobs.Register(j); err != nil {
 			return err
@@ -209,6 +210,16 @@ func (a *App) recomputeNoticeDates(ctx context.Context) error {
 	n, err := a.contractService.RecomputeNoticeDates(ctx)
 	if n > 0 {
 		a.Log.InfoContext(ctx, "notice dates moved on", "deadlines", n)
+	}
+	return err
+}
+
+// sendDeadlineDigests mails each responsible user the deadlines that came
+// within one of their horizons.
+func (a *App) sendDeadlineDigests(ctx context.Context) error {
+	n, err := a.contractService.SendDeadlineDigests(ctx)
+	if n > 0 {
+		a.Log.InfoContext(ctx, "deadline digests queued", "mails", n)
 	}
 	return err
 }

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net/http"
 	"portfolio/internal/apperr"
+	"portfolio/internal/i18n"
+	"portfolio/internal/platform/mailer"
 	"strconv"
 	"time"
 
@@ -17,21 +19,36 @@ import (
 	"portfolio/internal/tables"
 )
 
-// Service answers the contract calls and keeps the deadlines' notice
-// dates.
+// Service answers the contract calls, keeps the deadlines' notice dates
+// and sends their alerts.
 type Service struct {
-	db     *db.DB
-	engine *tables.Engine
-	now    func() time.Time
+	db        *db.DB
+	engine    *tables.Engine
+	outbox    *mailer.Outbox
+	catalog   *i18n.Catalog // server texts (mails)
+	attrs     *i18n.Catalog // shipped field and option labels
+	publicURL string
+	now       func() time.Time
+}
+
+// Deps are what a Service is built from; Now defaults to time.Now.
+type Deps struct {
+	DB        *db.DB
+	Engine    *tables.Engine
+	Outbox    *mailer.Outbox
+	Catalog   *i18n.Catalog
+	PublicURL string
+	Now       func() time.Time
 }
 
 // New returns the contract service and registers its rules with the
-// engine; now defaults to time.Now.
-func New(d *db.DB, engine *tables.Engine, now func() time.Time) *Service {
-	if now == nil {
-		now = time.Now
+// engine.
+func New(d Deps) *Service {
+	if d.Now == nil {
+		d.Now = time.Now
 	}
-	s := &Service{db: d, engine: engine, now: now}
+	s := &Service{db: d.DB, engine: d.Engine, outbox: d.Outbox, catalog: d.Catalog, attrs: i18n.MustLoadAttributes(),
+		publicURL: d.PublicURL, now: d.Now}
 	s.registerHooks()
 	return s
 }
@@ -41,6 +58,8 @@ func Bind(srv *httpapi.Server, s *Service) {
 	h := &handler{s: s, log: srv.Logger()}
 	srv.Handle("GET /contracts/tax-rates", h.taxRates)
 	srv.Handle("GET /contracts/{id}", h.contract)
+	srv.Handle("GET /user/deadline-alerts", h.alertSettings)
+	srv.Handle("PUT /user/deadline-alerts", h.saveAlertSettings)
 }
 
 // pathID reads the {id} path value; anything but a positive number names

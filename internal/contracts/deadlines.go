@@ -21,6 +21,8 @@ const (
 	fieldNotice    = "contractaction_notice_date"
 	fieldStatus    = "contractaction_status"
 	fieldEnd       = "contract_end_date"
+	// fieldResponsible is who answers for a deadline and gets its alerts.
+	fieldResponsible = "contractaction_responsible_user_id"
 )
 
 // Deadline statuses (docs/decisions/0008-notice-dates.md).
@@ -55,6 +57,9 @@ func (s *Service) beforeDeadlineWrite(ctx context.Context, w *tables.WriteContex
 		return noticeError(err)
 	}
 	w.Values[fieldNotice] = dateValue(notice.Date)
+	if p, ok := auth.PrincipalFrom(ctx); ok && w.Creating && w.Record[fieldResponsible] == nil {
+		w.Values[fieldResponsible] = p.UserID // who creates a deadline answers for it
+	}
 	return nil
 }
 

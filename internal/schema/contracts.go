@@ -181,6 +181,9 @@ func contracts() ([]Entity, []Link) {
 				// or of its contract's end date, and daily for options.
 				day("contractaction_notice_date").optional().readOnly().hideOnCreate().index(),
 				stamp("contractaction_creation_time").derive(Now(true)),
+				// Who answers for the deadline and gets its alerts; filled with
+				// the creating user when left empty (internal/contracts).
+				ref("contractaction_responsible_user_id", "user").optional().setNull().index().label("Responsible"),
 				enum("contractaction_status", opt("active", "Active"), opt("unactive", "Inactive"), opt("cancelled", "Cancelled"),
 					opt("pulled", "Pulled"), opt("stopped", "Stopped")).def(Text("active")).index(),
 			},

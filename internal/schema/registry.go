@@ -32,7 +32,7 @@ type relationRef struct {
 // generation counter (internal/access/cache.go), and the postal codes of
 // the state lookup (internal/masterdata/postal.go).
 var internalTables = []string{"schema_migrations", "auth_session", "refresh_token", "auth_link", "mail_outbox", "savedview", "rights_generation",
-	"postalcode", "postalcode_load"}
+	"postalcode", "postalcode_load", "deadline_alert_setting", "deadline_alert_sent"}
 
 // InternalTables lists the tables that belong to modules rather than to the
 // table engine.
