@@ -48,7 +48,7 @@ func TestDeadlineDigests(t *testing.T) {
 		notice := contracts.Day(clk.now()).AddDate(0, 0, 60)
 		r := ta.Do("POST", "/api/", ta.Token(teamMember), obj{"action": "create", "entity": "contractaction", "data": obj{
 			"contract_id": contract, "contractaction_acting_by": "mieter", "contractaction_type": "resiliation",
-			"contractaction_resiliation_date": notice.AddDate(0, 3, 0).Format(time.DateOnly),
+			"contractaction_resiliation_date":    notice.AddDate(0, 3, 0).Format(time.DateOnly),
 			"contractaction_notice_period_value": 3, "contractaction_notice_period_unit": "month"}})
 		if r.Status != http.StatusCreated {
 			t.Fatalf("create: %d %s", r.Status, r.Body)

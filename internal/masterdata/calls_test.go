@@ -87,7 +87,7 @@ func TestPartners(t *testing.T) {
 				Body: map[string]any{"bankdata_iban": "ZZ89370400440532013000"}},
 			{Name: "bad IBAN check digits through the generic API", As: admin, Method: "POST", Path: "/api/", Status: 422,
 				Contains: []string{"bankdata_iban", "check digits"},
-				Body: map[string]any{"action": "create", "entity": "bankdata", "data": map[string]any{"partnercompany_id": 1, "bankdata_iban": "DE88370400440532013000"}}},
+				Body:     map[string]any{"action": "create", "entity": "bankdata", "data": map[string]any{"partnercompany_id": 1, "bankdata_iban": "DE88370400440532013000"}}},
 			{Name: "bank data of a missing partner", As: admin, Method: "POST", Path: "/partners/999999/bankdata", Status: 404,
 				Body: map[string]any{"bankdata_iban": "DE89370400440532013000"}},
 			{Name: "partner user: bank data of another group's partner", As: partner, Method: "GET", Path: jsonPath("/partners/", p2) + "/bankdata", Status: 404},
