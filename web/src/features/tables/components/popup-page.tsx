@@ -25,7 +25,9 @@ export default function PopupPage() {
   return (
     <Container size="sm" py="md">
       <Stack gap="md">
-        <Title order={3}>{t('form.new_record', { table: tableLabel(t, table) })}</Title>
+        <Title order={1} size="h3">
+          {t('form.new_record', { table: tableLabel(t, table) })}
+        </Title>
         {done ? (
           <Alert color="teal" role="status">
             {t('form.popup_done', { name: done })}

@@ -35,7 +35,9 @@ function Header({ table, title }: { table: string; title: string }) {
         </Anchor>
         <span>{title}</span>
       </Breadcrumbs>
-      <Title order={2}>{title}</Title>
+      <Title order={1} size="h2">
+        {title}
+      </Title>
     </Stack>
   );
 }

@@ -11,6 +11,10 @@ export function useDeleteTeams() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: deleteTeams,
-    onSuccess: () => void client.invalidateQueries({ queryKey: userKeys.teams() }),
+    onSuccess: (_, teamIds) => {
+      // The deleted teams are gone: asking for them again would only answer 404.
+      for (const id of teamIds) client.removeQueries({ queryKey: userKeys.team(id) });
+      void client.invalidateQueries({ queryKey: userKeys.teams() });
+    },
   });
 }
