@@ -100,7 +100,7 @@ test.describe('generic table screens', () => {
     expected.response(422, /\/api\/\?currency$/);
     await logIn(page, 'admin@demo.test');
     await page.goto('/app/table/currency/create');
-    await expect(page.getByRole('heading', { name: /New:/ })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'New currency' })).toBeVisible();
     await page.getByRole('textbox', { name: /^Name/ }).fill('Another euro');
     await page.getByRole('textbox', { name: /^Short/ }).fill('EU2');
     await page.getByRole('textbox', { name: /^Symbol/ }).fill('€');

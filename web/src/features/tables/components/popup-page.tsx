@@ -7,7 +7,7 @@ import { rowLabel } from '../../../lib/data-provider';
 import { useDefinition } from '../api/get-definition';
 import type { PopupCreatedMessage } from '../popup-message';
 import { RecordEditor } from './record-editor';
-import { DefinitionError, tableLabel } from './table-common';
+import { DefinitionError, newRecordTitle } from './table-common';
 
 /**
  * /app/table/{table}/popup/{list}: the chrome-less create form of a related
@@ -26,7 +26,7 @@ export default function PopupPage() {
     <Container size="sm" py="md">
       <Stack gap="md">
         <Title order={1} size="h3">
-          {t('form.new_record', { table: tableLabel(t, table) })}
+          {newRecordTitle(t, table)}
         </Title>
         {done ? (
           <Alert color="teal" role="status">
