@@ -21,6 +21,8 @@ for (const skin of ['light', 'dark'] as const) {
     }
 
     test('login, dashboard, list, record, edit form and create form', async ({ page }) => {
+      // Six axe runs over full pages.
+      test.setTimeout(180_000);
       await page.goto('/login');
       await settled(page, 'Sign in to Portfolio');
       await expectAccessible(page, `the login (${skin})`);

@@ -22,11 +22,9 @@ interface Problem {
   text: string;
   status?: number;
   url?: string;
-  /** The order of the event among all watched. */
-  at: number;
 }
 
-/** The access token is refreshed at this path; a 401 it follows was expected (the e2e server's tokens live 8 s). */
+/** The access token is refreshed at this path. */
 const REFRESH = /\/auth\/refresh\/token$/;
 
 /**
@@ -35,29 +33,26 @@ const REFRESH = /\/auth\/refresh\/token$/;
  */
 const RESOURCE_LINE = /^Failed to load resource: /;
 
-let events = 0;
-
-function watchContext(context: BrowserContext, problems: Problem[], refreshed: number[]): void {
+function watchContext(context: BrowserContext, problems: Problem[], refreshed: string[]): void {
   context.on('console', (message) => {
     if (message.type() !== 'error' || RESOURCE_LINE.test(message.text())) return;
-    problems.push({ kind: 'console', text: message.text(), url: message.location().url, at: ++events });
+    problems.push({ kind: 'console', text: message.text(), url: message.location().url });
   });
-  context.on('weberror', (error) => problems.push({ kind: 'page error', text: String(error.error()), at: ++events }));
+  context.on('weberror', (error) => problems.push({ kind: 'page error', text: String(error.error()) }));
   context.on('requestfailed', (request) => {
     const failure = request.failure()?.errorText ?? '';
     // Requests the app cancels (a query nobody waits for any more, a navigation, a download) are no failures.
     if (failure === 'net::ERR_ABORTED') return;
-    problems.push({ kind: 'request failed', text: `${request.method()} ${request.url()}: ${failure}`, url: request.url(), at: ++events });
+    problems.push({ kind: 'request failed', text: `${request.method()} ${request.url()}: ${failure}`, url: request.url() });
   });
   context.on('response', (response) => {
-    if (REFRESH.test(response.url()) && response.status() === 200) refreshed.push(++events);
+    if (REFRESH.test(response.url()) && response.status() === 200) refreshed.push(response.url());
     if (response.status() < 400) return;
     problems.push({
       kind: 'response',
       text: `${response.status()} ${response.request().method()} ${response.url()}`,
       status: response.status(),
       url: response.url(),
-      at: ++events,
     });
   });
 }
@@ -65,14 +60,15 @@ function watchContext(context: BrowserContext, problems: Problem[], refreshed: n
 /**
  * The specs' `test`: like Playwright's, plus the `expected` fixture, which
  * runs in every spec (auto) and fails it on any console error, page error,
- * failed request or error answer it did not declare. A 401 the app answers
- * by refreshing its token is expected everywhere.
+ * failed request or error answer it did not declare. A 401 of an expired
+ * access token is expected everywhere, once the app has refreshed its token
+ * (the e2e server's tokens live 8 s).
  */
 export const test = base.extend<{ expected: Expected }>({
   expected: [
     async ({ context }, use) => {
       const problems: Problem[] = [];
-      const refreshed: number[] = [];
+      const refreshed: string[] = [];
       const allowedResponses: { status: number; url: RegExp }[] = [];
       const allowedConsole: RegExp[] = [];
       watchContext(context, problems, refreshed);
@@ -85,15 +81,15 @@ export const test = base.extend<{ expected: Expected }>({
         problems.filter((p) => {
           if (p.kind === 'response') {
             if (allowedResponses.some((a) => a.status === p.status && a.url.test(p.url ?? ''))) return false;
-            // A 401 the app answered by refreshing its token.
-            return !(p.status === 401 && refreshed.some((at) => at > p.at));
+            // A 401 of an expired access token: the app refreshed it (before the
+            // answer came, for another request, or after it).
+            return !(p.status === 401 && refreshed.length > 0);
           }
           if (p.kind === 'console' || p.kind === 'page error') return !allowedConsole.some((re) => re.test(p.text));
           return true;
         });
       // A 401 right at the end may still wait for its refresh.
-      const last401 = Math.max(0, ...problems.filter((p) => p.status === 401).map((p) => p.at));
-      if (last401 > 0 && !refreshed.some((at) => at > last401)) {
+      if (problems.some((p) => p.status === 401) && refreshed.length === 0) {
         const page = context.pages()[0];
         await page?.waitForResponse((r) => REFRESH.test(r.url()), { timeout: 5_000 }).catch(() => undefined);
       }

@@ -12,9 +12,10 @@ export function useDeleteTeams() {
   return useMutation({
     mutationFn: deleteTeams,
     onSuccess: (_, teamIds) => {
-      // The deleted teams are gone: asking for them again would only answer 404.
-      for (const id of teamIds) client.removeQueries({ queryKey: userKeys.team(id) });
-      void client.invalidateQueries({ queryKey: userKeys.teams() });
+      // The deleted teams are gone: asking for them again (the page still
+      // shows one until it leaves) would only answer 404.
+      const deleted = new Set(teamIds.map((id) => JSON.stringify(userKeys.team(id))));
+      void client.invalidateQueries({ queryKey: userKeys.teams(), predicate: (q) => !deleted.has(JSON.stringify(q.queryKey)) });
     },
   });
 }
