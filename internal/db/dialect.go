@@ -97,6 +97,19 @@ func StringAgg(d Dialect, expr string) string {
 	return "group_concat(" + expr + ", ', ')"
 }
 
+// ListSep separates the items ListAgg joins: the unit separator, which
+// no label or number contains, so the list can be split again.
+const ListSep = "\x1f"
+
+// ListAgg renders the aggregate joining the text of expr with ListSep, in
+// the order the rows come (aggregate an ordered subquery).
+func ListAgg(d Dialect, expr string) string {
+	if d == Postgres {
+		return "string_agg(CAST(" + expr + " AS TEXT), chr(31))"
+	}
+	return "group_concat(" + expr + ", char(31))"
+}
+
 // PlainTemporal renders a DATE or TIMESTAMP column for reading as its
 // stored text on SQLite, where the driver would otherwise parse every
 // value into a time.Time (trying several layouts) only for the caller to

@@ -15,11 +15,13 @@ const LabelSuffix = "__label"
 type colKind uint8
 
 const (
-	kindField   colKind = iota // a stored field of the row (or of the link row)
-	kindLabel                  // the label of a foreign key
-	kindDerived                // a value computed when reading
-	kindLinkKey                // a key column of the link row of a relation read
-	kindVersion                // row_version
+	kindField        colKind = iota // a stored field of the row (or of the link row)
+	kindLabel                       // the label of a foreign key
+	kindDerived                     // a value computed when reading
+	kindLinkKey                     // a key column of the link row of a relation read
+	kindVersion                     // row_version
+	kindThrough                     // the ids of a field stored through a relation (through.go)
+	kindThroughLabel                // their labels
 )
 
 // colSpec is one column a statement may select, filter, sort or search on,
@@ -66,6 +68,10 @@ func (c *colSpec) expr(s *source) (frag, error) {
 		return frag{sql: e}, err
 	case kindDerived:
 		return s.derivedExpr(a, s.base, c.field)
+	case kindThrough:
+		return s.throughIDsExpr(c.field)
+	case kindThroughLabel:
+		return s.throughLabelsExpr(c.field)
 	}
 	return frag{}, fmt.Errorf("tables: column %s has unknown kind", c.name)
 }
@@ -113,8 +119,12 @@ func readable(f *schema.Field) bool { return !f.Internal && !f.WriteOnly }
 // addField adds a field's column (and its label when it is a reference).
 func (c *catalog) addField(f *schema.Field, onLink bool) {
 	switch {
-	case !readable(f) || f.Through != "":
-		// multi-selects are read with the single record, not in lists
+	case !readable(f):
+	case f.Through != "":
+		if !onLink {
+			c.add(colSpec{name: f.Name, typ: schema.TypeID, kind: kindThrough, field: f})
+			c.add(colSpec{name: f.Name + LabelSuffix, typ: schema.TypeString, kind: kindThroughLabel, field: f})
+		}
 	case f.Stored():
 		c.add(colSpec{name: f.Name, typ: f.Type, kind: kindField, field: f, onLink: onLink})
 		if f.Ref != "" {
@@ -162,3 +172,7 @@ func relationCatalog(reg *schema.Registry, owner *schema.Entity, rel *schema.Rel
 	}
 	return c, nil
 }
+
+// through reports whether the column is a field stored through a relation
+// or its labels: lists of values, encoded by through.go.
+func (c *colSpec) through() bool { return c.kind == kindThrough || c.kind == kindThroughLabel }

@@ -87,6 +87,10 @@ func (c *Cursor) AppendJSON(dst []byte) []byte {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, c.keys[i]...)
+		if col.through() {
+			dst = appendThroughValue(dst, col, c.raw[i])
+			continue
+		}
 		dst = appendValue(dst, col.typ, c.raw[i])
 	}
 	return append(dst, '}')
@@ -96,6 +100,10 @@ func (c *Cursor) AppendJSON(dst []byte) []byte {
 func (c *Cursor) Record() validate.Record {
 	rec := make(validate.Record, len(c.cols))
 	for i, col := range c.cols {
+		if col.through() {
+			rec[col.name] = throughPlain(col, c.raw[i])
+			continue
+		}
 		rec[col.name] = plainValue(col.typ, c.raw[i])
 	}
 	return rec
@@ -142,6 +150,9 @@ func (c *Cursor) Close() error {
 // "2006-01-02", date-times in RFC 3339).
 func (c *Cursor) Cell(i int) any {
 	col, raw := c.cols[i], c.raw[i]
+	if col.through() {
+		return throughCell(raw)
+	}
 	s, ok := cellText(col.typ, raw)
 	if !ok {
 		return nil

@@ -89,7 +89,7 @@ func exportHeaders(cols []*colSpec, attrs []schema.AttributeDefinition) ([]strin
 	headers, text := make([]string, 0, len(cols)), make([]bool, 0, len(cols))
 	for _, col := range cols {
 		name := col.name
-		if col.kind == kindLabel {
+		if col.kind == kindLabel || col.kind == kindThroughLabel {
 			name = col.field.Name
 		}
 		headers = append(headers, firstOf(labels[name], name))
@@ -113,10 +113,10 @@ func exportColumns(cat *catalog, cols []*colSpec, chosenNames []string) []*colSp
 	out := make([]*colSpec, 0, len(cols))
 	seen := map[string]bool{}
 	for _, c := range cols {
-		if !chosen && (c.kind == kindVersion || c.kind == kindLabel) {
+		if !chosen && (c.kind == kindVersion || c.kind == kindLabel || c.kind == kindThroughLabel) {
 			continue
 		}
-		if c.kind == kindField && c.field != nil && c.field.Ref != "" && c.field.Name != "" {
+		if (c.kind == kindField || c.kind == kindThrough) && c.field != nil && c.field.Ref != "" && c.field.Name != "" {
 			if l, ok := cat.lookup(c.name + LabelSuffix); ok && !isKeyOf(c) {
 				c = l
 			}

@@ -21,8 +21,9 @@ type ReadQuery struct {
 
 // ReadAnswer is one record with its entity's served definition: the row
 // as a list row carries it (stored fields, labels, computed fields,
-// row_version) plus the multi-selects stored through relations (arrays of
-// ids; a single select stored through a relation is one id).
+// row_version, and the fields stored through relations with their labels:
+// arrays of ids and of labels; a single select stored through a relation
+// is one id).
 type ReadAnswer struct {
 	Data       json.RawMessage              `json:"data"`
 	Attributes []schema.AttributeDefinition `json:"attributes"`
@@ -73,7 +74,7 @@ func (e *Engine) readRow(ctx context.Context, q db.Querier, c *caller, ent *sche
 		return nil, err
 	}
 	cur.Close()
-	return e.appendThrough(ctx, q, ent, id, row)
+	return row, nil
 }
 
 // openOne opens a cursor over record id of ent with every column.
@@ -88,36 +89,6 @@ func (e *Engine) openOne(ctx context.Context, q db.Querier, c *caller, ent *sche
 		return nil, err
 	}
 	return e.open(ctx, q, c, p, false)
-}
-
-// appendThrough adds the values of fields stored through relations to the
-// JSON object row.
-func (e *Engine) appendThrough(ctx context.Context, q db.Querier, ent *schema.Entity, id int64, row []byte) (json.RawMessage, error) {
-	for i := range ent.Fields {
-		f := &ent.Fields[i]
-		if f.Through == "" || !readable(f) {
-			continue
-		}
-		ids, err := e.throughIDs(ctx, q, ent, f, id)
-		if err != nil {
-			return nil, err
-		}
-		var v any = ids
-		if !f.Multiple {
-			v = nil
-			if len(ids) > 0 {
-				v = ids[0]
-			}
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("tables: encode %s: %w", f.Name, err)
-		}
-		row = append(row[:len(row)-1], ',')
-		row = append(appendString(row, []byte(f.Name)), ':')
-		row = append(append(row, b...), '}')
-	}
-	return row, nil
 }
 
 // throughIDs reads the ids a multi-select stored through a relation holds.
@@ -145,14 +116,5 @@ func (e *Engine) throughIDs(ctx context.Context, q db.Querier, ent *schema.Entit
 
 // throughLink returns the link table of a field stored through a relation.
 func (e *Engine) throughLink(ent *schema.Entity, f *schema.Field) (*schema.Link, schema.LinkEnd, schema.LinkEnd, error) {
-	rel, ok := ent.Relation(f.Through)
-	if !ok {
-		return nil, schema.LinkEnd{}, schema.LinkEnd{}, fmt.Errorf("tables: %s.%s: no relation %s", ent.Name, f.Name, f.Through)
-	}
-	l, ok := e.reg.Link(rel.Link)
-	if !ok {
-		return nil, schema.LinkEnd{}, schema.LinkEnd{}, fmt.Errorf("tables: relation %s has no link", rel.Name)
-	}
-	own, other, _ := l.End(ent.Name)
-	return l, own, other, nil
+	return throughRelation(e.reg, ent, f)
 }

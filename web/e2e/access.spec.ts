@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { logIn, mainMenu } from './helpers';
 
 test('an external team member sees no administration and may not open the back office', async ({ page }) => {

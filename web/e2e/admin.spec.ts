@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { logIn, mainMenu, snap } from './helpers';
 
 test('the administrator logs in, sees the menu, switches to German and the dark skin, and logs out', async ({ page }) => {

@@ -1,6 +1,7 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
-test('a wrong password shows a clear message', async ({ page }) => {
+test('a wrong password shows a clear message', async ({ page, expected }) => {
+  expected.response(400, /\/token$/);
   await page.goto('/login');
   await page.getByLabel(/^Email/).fill('admin@demo.test');
   await page.getByLabel(/^Password/).fill('not-the-password-1');
@@ -9,7 +10,9 @@ test('a wrong password shows a clear message', async ({ page }) => {
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('repeated wrong passwords lock the account, and the login says so', async ({ page }) => {
+test('repeated wrong passwords lock the account, and the login says so', async ({ page, expected }) => {
+  expected.response(400, /\/token$/);
+  expected.response(403, /\/token$/);
   await page.goto('/login');
   await page.getByLabel(/^Email/).fill('lead.b@demo.test');
   const locked = page.getByRole('alert').filter({ hasText: 'Your account is locked.' });
@@ -46,7 +49,9 @@ test('the password-reset link from the email opens the reset page', async ({ pag
   await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible({ timeout: 5_000 });
 });
 
-test('the reset page works when reached inside the app', async ({ page }) => {
+test('the reset page works when reached inside the app', async ({ page, expected }) => {
+  // The token is made up: the server refuses it.
+  expected.response(400, /\/auth\/reset-password$/);
   await page.goto('/forgot-password');
   await page.evaluate(() => {
     window.history.pushState({}, '', '/auth/reset-password/some-token');

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_PASSWORD, logIn, snap } from './helpers';
 
 test('a user edits the profile and changes the password', async ({ page }) => {

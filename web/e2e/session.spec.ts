@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { logIn } from './helpers';
 
 // The server runs with an 8 s access-token lifetime (--access-token-ttl 8s).

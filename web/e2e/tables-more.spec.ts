@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { type Browser, expect, type Page, type Response, test } from '@playwright/test';
+import { type Browser, type Page, type Response } from '@playwright/test';
+import { type Expected, expect, test } from './fixtures';
 import { ARTIFACTS, logIn, snap } from './helpers';
 
 /** The virtual grid of a list screen. */
@@ -68,8 +69,9 @@ function exportAnswer(page: Page): Promise<Response> {
 }
 
 /** A second person, logged in in a browser of their own. */
-async function otherPerson(browser: Browser, email: string): Promise<Page> {
+async function otherPerson(browser: Browser, email: string, expected: Expected): Promise<Page> {
   const context = await browser.newContext({ locale: 'en-US' });
+  expected.watch(context);
   const page = await context.newPage();
   await logIn(page, email);
   return page;
@@ -133,7 +135,9 @@ test.describe('generic screens, continued', () => {
     expect(cells.match(/<row\b/g)).toHaveLength(shown + 1);
   });
 
-  test('a stale edit says someone else changed the record; reloading shows their change', async ({ page, browser }) => {
+  test('a stale edit says someone else changed the record; reloading shows their change', async ({ page, browser, expected }) => {
+    // The stale save is refused (409 Conflict); the page offers to reload.
+    expected.response(409, /\/api\/\?location$/);
     await logIn(page, 'admin@demo.test');
     await page.goto('/app/table/location/view/3?edit=true');
     const name = page.getByRole('textbox', { name: /^Name/ });
@@ -142,7 +146,7 @@ test.describe('generic screens, continued', () => {
 
     // Meanwhile someone else opens the same record in their browser and saves a change.
     const theirs = `Standort ${Date.now() % 100000}`;
-    const other = await otherPerson(browser, 'team_lead@demo.test');
+    const other = await otherPerson(browser, 'team_lead@demo.test', expected);
     await other.goto('/app/table/location/view/3?edit=true');
     const otherName = other.getByRole('textbox', { name: /^Name/ });
     await expect(otherName).not.toHaveValue('');
@@ -163,7 +167,7 @@ test.describe('generic screens, continued', () => {
     await name.fill(`${theirs} Nord`);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Saved', { exact: true })).toBeVisible();
-    await expect(page.getByRole('heading', { name: `${theirs} Nord`, level: 2 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `${theirs} Nord`, level: 1 })).toBeVisible();
   });
 
   test('in German: the list, the form labels and a validation message', async ({ page }) => {
@@ -236,7 +240,7 @@ test.describe('generic screens, continued', () => {
 
     // The area itself carries the change.
     await page.goto('/app/table/area/view/2');
-    await expect(page.getByRole('heading', { name: /Réserve Nord/, level: 2 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: /Réserve Nord/, level: 1 })).toBeVisible();
   });
 
   test("a link's attributes are changed in a modal from its tab", async ({ page }) => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { logIn, snap } from './helpers';
 
 /** The virtual grid of a list screen. */
@@ -73,7 +74,7 @@ test.describe('generic table screens', () => {
     await nameInput.fill(newName);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Saved', { exact: true })).toBeVisible();
-    await expect(page.getByRole('heading', { name: newName, level: 2 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: newName, level: 1 })).toBeVisible();
     await expect(page).not.toHaveURL(/edit=true/);
 
     // The History tab shows the change.
@@ -95,10 +96,11 @@ test.describe('generic table screens', () => {
     await setSkin(page, 'light');
   });
 
-  test('the server checks what only it can know and the form shows it on the field', async ({ page }) => {
+  test('the server checks what only it can know and the form shows it on the field', async ({ page, expected }) => {
+    expected.response(422, /\/api\/\?currency$/);
     await logIn(page, 'admin@demo.test');
     await page.goto('/app/table/currency/create');
-    await expect(page.getByRole('heading', { name: /New:/ })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'New currency' })).toBeVisible();
     await page.getByRole('textbox', { name: /^Name/ }).fill('Another euro');
     await page.getByRole('textbox', { name: /^Short/ }).fill('EU2');
     await page.getByRole('textbox', { name: /^Symbol/ }).fill('€');
@@ -243,7 +245,8 @@ test.describe('generic table screens', () => {
     await expect(page).toHaveURL(/\/app\/table\/pos$/);
   });
 
-  test('selected rows are deleted together after a confirmation; a row still in use is refused', async ({ page }) => {
+  test('selected rows are deleted together after a confirmation; a row still in use is refused', async ({ page, expected }) => {
+    expected.response(409, /\/api\/\?company$/);
     await logIn(page, 'admin@demo.test');
     const token = await page.evaluate(() => localStorage.getItem('portfolio.access_token'));
     for (const name of ['Bulk tag A', 'Bulk tag B']) {

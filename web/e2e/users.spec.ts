@@ -1,4 +1,5 @@
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { type Expected, expect, test } from './fixtures';
 import { logIn, mailTo, snap } from './helpers';
 
 /**
@@ -24,8 +25,9 @@ async function pick(page: Page, name: string, option: string | RegExp) {
 }
 
 /** A fresh browser window for the new user (own storage, so two sessions run side by side). */
-async function newWindow(browser: Browser): Promise<Page> {
+async function newWindow(browser: Browser, expected: Expected): Promise<Page> {
   const context = await browser.newContext({ locale: 'en-US' });
+  expected.watch(context);
   return context.newPage();
 }
 
@@ -41,6 +43,7 @@ test('an administrator creates an external client user who verifies, logs in, se
   browser,
   request,
   context,
+  expected,
 }) => {
   test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -106,7 +109,7 @@ test('an administrator creates an external client user who verifies, logs in, se
   expect(new URL(link).origin).toBe(new URL(page.url()).origin);
 
   // The user confirms the account, logs in and sees only their customer group.
-  const userPage = await newWindow(browser);
+  const userPage = await newWindow(browser, expected);
   await userPage.goto(new URL(link).pathname);
   await expect(userPage.getByRole('heading', { name: 'Confirm your account' })).toBeVisible();
   await userPage.getByRole('button', { name: 'Confirm account' }).click();
@@ -132,6 +135,7 @@ test('an administrator creates an external client user who verifies, logs in, se
   await snap(page, 'users-locked-user');
 
   // The user's open session ends: the next request sends them to the login.
+  expected.response(401, /\/(user\/|auth\/refresh\/token|api\/.*)$/);
   await userPage.reload();
   await expect(userPage).toHaveURL(/\/login/);
   expect((await tokenStatus(request, email, password)).status).toBe(403);

@@ -29,6 +29,9 @@ const KEY_PREFIXES = [
   'teams',
   'documents',
   'backoffice',
+  'master_data_page',
+  'menu_search',
+  'entity',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 
@@ -50,6 +53,8 @@ function usedKeys(): Set<string> {
   for (const kind of kinds) keys.add(`screen.table_${kind}`);
   // Pagination controls name their buttons from grid.page_<control>.
   for (const control of ['first', 'previous', 'next', 'last']) keys.add(`grid.page_${control}`);
+  // New-record titles name the entity of every table: entity.<table>.
+  for (const key of Object.keys(en)) if (key.startsWith('table.')) keys.add(`entity.${key.slice('table.'.length)}`);
   for (const section of MENU) {
     keys.add(section.labelKey);
     for (const entry of section.entries) keys.add(entry.labelKey);

@@ -1,15 +1,52 @@
 import { describe, expect, it } from 'vitest';
 import { buildAbility } from '../lib/ability';
-import { MENU, visibleMenu } from './menu';
+import { MASTER_DATA_TABLES, MENU, searchableScreens, visibleMasterData, visibleMenu } from './menu';
 
 const ids = (ability: ReturnType<typeof buildAbility>) =>
   visibleMenu(ability).map((section) => `${section.id}:${section.entries.map((e) => e.id).join(',')}`);
 
 describe('visibleMenu', () => {
-  it('shows everything to the administrator', () => {
+  it('shows every screen to the administrator, each once', () => {
     const all = visibleMenu(buildAbility([{ action: 'manage', subject: 'all' }]));
-    expect(all.map((s) => s.id)).toEqual(MENU.map((s) => s.id));
-    expect(all.flatMap((s) => s.entries)).toHaveLength(MENU.flatMap((s) => s.entries).length);
+    const targets = all.flatMap((s) => s.entries.map((e) => e.to));
+    expect(new Set(targets).size).toBe(targets.length);
+    expect(new Set(targets)).toEqual(new Set(MENU.flatMap((s) => s.entries.map((e) => e.to))));
+    // "Facility" only repeated the tickets and service objects: it goes.
+    expect(all.map((s) => s.id)).not.toContain('facility');
+  });
+
+  it('keeps the facility entries for a user who has no other way to them', () => {
+    const fm = buildAbility([
+      { action: 'read', subject: 'menu_facility' },
+      { action: 'list', subject: 'ticket' },
+      { action: 'list', subject: 'serviceobject' },
+    ]);
+    expect(ids(fm)).toEqual(['facility:facility_tickets,facility_service_objects']);
+  });
+
+  it('shows master data as one entry leading to the master-data page, which lists what the user may list', () => {
+    const admin = buildAbility([{ action: 'manage', subject: 'all' }]);
+    const section = visibleMenu(admin).find((s) => s.id === 'master_data');
+    expect(section?.entries.map((e) => e.to)).toEqual(['/app/master-data']);
+    expect(visibleMasterData(admin)).toHaveLength(MASTER_DATA_TABLES.length);
+
+    const some = buildAbility([
+      { action: 'read', subject: 'menu_master_data' },
+      { action: 'list', subject: 'currency' },
+    ]);
+    expect(ids(some)).toEqual(['master_data:master_data']);
+    expect(visibleMasterData(some).map((e) => e.id)).toEqual(['currency']);
+    // Without a single lookup table to list, there is no entry.
+    expect(ids(buildAbility([{ action: 'read', subject: 'menu_master_data' }]))).toEqual([]);
+  });
+
+  it('lets the menu search find every screen, master data included, once', () => {
+    const screens = searchableScreens(buildAbility([{ action: 'manage', subject: 'all' }]));
+    const targets = screens.map((s) => s.entry.to);
+    expect(new Set(targets).size).toBe(targets.length);
+    expect(targets).toContain('/app/table/currency');
+    expect(targets).toContain('/app/table/invoice');
+    expect(screens.find((s) => s.entry.to === '/app/table/currency')?.sectionKey).toBe('menu.master_data');
   });
 
   it('shows nothing without rules', () => {

@@ -25,6 +25,10 @@ export interface MenuEntry {
   to: string;
   /** Everything the user needs for the entry to show (besides the section's). */
   requires: Permission[];
+  /** If set, the entry shows only when the user has at least one of these too. */
+  anyOf?: Permission[];
+  /** A second way to a screen another section leads to: shown only when that one is not. */
+  alias?: boolean;
 }
 
 /** A group of menu entries (a collapsible block in the side menu, a drop-down on top). */
@@ -61,6 +65,7 @@ export const ROUTE_PERMISSIONS = {
   deadlineList: [menu('contract'), { action: 'list', subject: 'contract' }],
   backoffice: [menu('backoffice')],
   import: [menu('import')],
+  masterData: [menu('master_data')],
   documentPreview: [{ action: 'read', subject: 'document' }],
   signDocument: [{ action: 'read', subject: 'document' }],
 } satisfies Record<string, Permission[]>;
@@ -160,8 +165,8 @@ export const MENU: MenuSection[] = [
     icon: IconTool,
     requires: [menu('facility')],
     entries: [
-      { ...table('ticket', 'menu.facility_tickets'), id: 'facility_tickets' },
-      { ...table('serviceobject', 'menu.facility_service_objects'), id: 'facility_service_objects' },
+      { ...table('ticket', 'menu.facility_tickets'), id: 'facility_tickets', alias: true },
+      { ...table('serviceobject', 'menu.facility_service_objects'), id: 'facility_service_objects', alias: true },
     ],
   },
   {
@@ -234,7 +239,16 @@ export const MENU: MenuSection[] = [
     labelKey: 'menu.master_data',
     icon: IconDatabase,
     requires: [menu('master_data')],
-    entries: MASTER_DATA_TABLES.map((name) => table(name)),
+    // One entry: the master-data page lists (and searches) every lookup table.
+    entries: [
+      {
+        id: 'master_data',
+        labelKey: 'menu.master_data',
+        to: '/app/master-data',
+        requires: [],
+        anyOf: MASTER_DATA_TABLES.map((name) => ({ action: 'list', subject: name })),
+      },
+    ],
   },
   {
     id: 'backoffice',
@@ -276,13 +290,56 @@ export const MENU: MenuSection[] = [
   },
 ];
 
-/** The sections and entries the ability allows, in menu order; empty sections are dropped. */
+/** The entries of the master-data page (/app/master-data): one per lookup table. */
+export const MASTER_DATA_ENTRIES: MenuEntry[] = MASTER_DATA_TABLES.map((name) => table(name));
+
+function allowed(ability: AppAbility, entry: MenuEntry): boolean {
+  return canAll(ability, entry.requires) && (!entry.anyOf || entry.anyOf.some((p) => ability.can(p.action, p.subject)));
+}
+
+/**
+ * The sections and entries the ability allows, in menu order; empty sections
+ * are dropped. A screen shows once: an alias entry goes when its screen has
+ * an entry of its own (Facility's "My tickets" when "Tickets" shows), and
+ * any later entry to the same place goes too.
+ */
 export function visibleMenu(ability: AppAbility, sections: readonly MenuSection[] = MENU): MenuSection[] {
+  const allowedSections = sections
+    .filter((section) => canAll(ability, section.requires))
+    .map((section) => ({ ...section, entries: section.entries.filter((entry) => allowed(ability, entry)) }));
+  const primary = new Set(allowedSections.flatMap((s) => s.entries.filter((e) => !e.alias).map((e) => e.to)));
   const out: MenuSection[] = [];
-  for (const section of sections) {
-    if (!canAll(ability, section.requires)) continue;
-    const entries = section.entries.filter((entry) => canAll(ability, entry.requires));
+  const seen = new Set<string>();
+  for (const section of allowedSections) {
+    const entries = section.entries.filter((entry) => !(entry.alias && primary.has(entry.to)) && !seen.has(entry.to));
+    for (const entry of entries) seen.add(entry.to);
     if (entries.length > 0) out.push({ ...section, entries });
   }
+  return out;
+}
+
+/** The master-data screens the ability allows (the master-data page's tiles). */
+export function visibleMasterData(ability: AppAbility): MenuEntry[] {
+  if (!canAll(ability, ROUTE_PERMISSIONS.masterData)) return [];
+  return MASTER_DATA_ENTRIES.filter((entry) => allowed(ability, entry));
+}
+
+/** One screen the menu search finds: the entry and the translation key of its section. */
+export interface MenuSearchEntry {
+  entry: MenuEntry;
+  sectionKey: string;
+}
+
+/** Every screen the menu search may find: the visible menu entries and the master-data screens. */
+export function searchableScreens(ability: AppAbility): MenuSearchEntry[] {
+  const out: MenuSearchEntry[] = [];
+  const seen = new Set<string>();
+  const add = (entry: MenuEntry, sectionKey: string) => {
+    if (seen.has(entry.to)) return;
+    seen.add(entry.to);
+    out.push({ entry, sectionKey });
+  };
+  for (const section of visibleMenu(ability)) for (const entry of section.entries) add(entry, section.labelKey);
+  for (const entry of visibleMasterData(ability)) add(entry, 'menu.master_data');
   return out;
 }

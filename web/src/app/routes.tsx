@@ -10,9 +10,16 @@ import { RequirePermission, RequireTablePermission } from './guards/require-perm
 import { FullLayout } from './layouts/full-layout';
 import { RootShell } from './layouts/root-shell';
 import { importWithTimeout } from '../lib/lazy-import';
+import { useSession } from '../lib/use-session';
 import { namedScreen, page, tableScreen } from './lazy-route';
 import { ROUTE_PERMISSIONS } from './menu';
 import { RouteErrorPage } from './pages/route-error-page';
+
+/** An unknown path: the 404 page, inside the app's layout for a logged-in user. */
+function UnknownPath() {
+  const { tokens } = useSession();
+  return <Navigate to={tokens ? '/app/error-404' : '/error-404'} replace />;
+}
 
 /** A route that needs `permissions`, showing the placeholder named by `screenKey`. */
 function gated(path: string, permissions: Permission[], screenKey: string): RouteObject {
@@ -208,15 +215,23 @@ export const routes: RouteObject[] = [
                   gated('classification-summary', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),
                   gated('sign-document/:id/ticket/:ticket_id', ROUTE_PERMISSIONS.signDocument, 'screen.sign_document'),
                   { path: 'menu', ...page(() => import('./pages/menu-page')) },
+                  {
+                    path: 'master-data',
+                    element: <RequirePermission permissions={ROUTE_PERMISSIONS.masterData} />,
+                    children: [{ index: true, ...page(() => import('./pages/master-data-page')) }],
+                  },
                   { path: ':table/profile', ...page(() => import('../features/profile/components/profile-page')) },
-                  { path: '*', element: <Navigate to="/error-404" replace /> },
+                  // The status pages of logged-in users keep the app's menu.
+                  { path: 'not-authorized', ...page(() => import('./pages/not-authorized-page')) },
+                  { path: 'error-404', ...page(() => import('./pages/not-found-page')) },
+                  { path: '*', element: <Navigate to="/app/error-404" replace /> },
                 ],
               },
             ],
           },
         ],
       },
-      { path: '*', element: <Navigate to="/error-404" replace /> },
+      { path: '*', element: <UnknownPath /> },
     ],
   },
 ];

@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
+
+// Waiting for what the user sees (findBy*, waitFor) may take longer than the
+// default second while route chunks load on a busy machine: wait up to five.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

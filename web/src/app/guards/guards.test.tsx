@@ -49,8 +49,18 @@ describe('route guards', () => {
   it('sends a logged-in user without the right to /not-authorized', async () => {
     loginAs(ticketReader);
     const { router } = renderApp('/app/table/board', ticketReader);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/not-authorized'));
     expect(await screen.findByRole('heading', { name: 'Access not allowed' })).toBeInTheDocument();
+    // The app's menu stays.
+    expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
+  });
+
+  it("shows an unknown app path's 404 page with the app's menu", async () => {
+    loginAs(ticketReader);
+    const { router } = renderApp('/app/nowhere', ticketReader);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/error-404'));
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
   });
 
   it('needs read for a view and update for ?edit=true', async () => {
@@ -59,19 +69,19 @@ describe('route guards', () => {
     expect(await screen.findByRole('heading', { name: 'Leaking roof' })).toBeInTheDocument();
     first.unmount();
     const second = renderApp('/app/table/ticket/view/12?edit=true', ticketReader);
-    await waitFor(() => expect(second.router.state.location.pathname).toBe('/not-authorized'));
+    await waitFor(() => expect(second.router.state.location.pathname).toBe('/app/not-authorized'));
   });
 
   it('needs create for the create form', async () => {
     loginAs(ticketReader);
     const { router } = renderApp('/app/table/ticket/create', ticketReader);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/not-authorized'));
   });
 
   it('guards menu screens with their menu subject', async () => {
     loginAs(ticketReader);
     const { router } = renderApp('/app/backoffice', ticketReader);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/not-authorized'));
   });
 
   it('opens the profile to every logged-in user', async () => {

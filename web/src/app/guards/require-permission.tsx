@@ -12,7 +12,8 @@ function Decide({ permissions }: { permissions: readonly Permission[] }) {
   if (decision === 'login') {
     return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   }
-  if (decision === 'not-authorized') return <Navigate to="/not-authorized" replace />;
+  // Inside the app's layout: the menu stays, so the user can go on from there.
+  if (decision === 'not-authorized') return <Navigate to="/app/not-authorized" replace />;
   return <Outlet />;
 }
 

@@ -11,6 +11,7 @@ import { useAbility } from '../../lib/ability-context';
 import { visibleMenu } from '../menu';
 import { useMenuLayout } from './layout-preference';
 import { LayoutSwitch } from './layout-switch';
+import { MenuSearch } from './menu-search';
 import { SideMenu } from './side-menu';
 import { TopMenu } from './top-menu';
 import { UserMenu } from './user-menu';
@@ -56,6 +57,7 @@ export function AppLayout() {
           </UnstyledButton>
           <div style={{ flex: 1 }} />
           <Group gap={4} wrap="nowrap" ml="auto">
+            <MenuSearch />
             <LanguageSwitcher />
             <LayoutSwitch />
             <SkinToggle />

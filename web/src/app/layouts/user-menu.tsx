@@ -1,4 +1,4 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconLayoutGrid, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +28,7 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" withinPortal shadow="md" width={220}>
       <Menu.Target>
-        <UnstyledButton aria-label={t('layout.user_menu')} p={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+        <UnstyledButton p={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
           <Group gap="xs" wrap="nowrap">
             <Avatar radius="xl" size={32} color="blue" aria-hidden>
               {initials(user?.user_firstname, user?.user_lastname, user?.user_email)}
@@ -36,6 +36,7 @@ export function UserMenu() {
             <Text fz="sm" fw={500} visibleFrom="sm" maw={160} truncate>
               {name}
             </Text>
+            <VisuallyHidden>{t('layout.user_menu')}</VisuallyHidden>
           </Group>
         </UnstyledButton>
       </Menu.Target>

@@ -15,7 +15,8 @@ export type FilterKind = 'text' | 'number' | 'date' | 'list' | 'options' | 'yesn
 export function filterKindOf(attr: AttributeDefinition): FilterKind {
   const kind = attr.attribute_datatype_hint;
   if (attr.write_only || kind === 'password' || kind === 'file') return null;
-  if (attr.sortable === false) return null; // not stored: the server cannot filter it
+  // Only stored fields are filtered on (the served `sortable`); computed values and multi-selects are not.
+  if (!attr.sortable) return null;
   if (attr.type === 'bool') return 'yesno';
   if (attr.ref && (isListKind(kind) || attr.type === 'id')) return 'list';
   if (attr.options && attr.options.length > 0) return 'options';

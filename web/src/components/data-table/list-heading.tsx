@@ -6,7 +6,9 @@ export function ListHeading({ title, total }: { title: string; total?: number })
   const { t, i18n } = useTranslation();
   return (
     <Group gap="xs">
-      <Title order={2}>{title}</Title>
+      <Title order={1} size="h2">
+        {title}
+      </Title>
       {total !== undefined && (
         <Badge variant="light" size="lg" aria-label={t('grid.row_count', { count: total })}>
           {total.toLocaleString(i18n.language)}

@@ -24,12 +24,15 @@ export function visibleColumns(attrs: readonly AttributeDefinition[], chosen: st
   return list.length > 0 ? list : defaultColumns(attrs);
 }
 
-/** The columns a list request asks for: each visible field, plus the label of foreign keys. */
+/**
+ * The columns a list request asks for: each visible field, plus the label of
+ * references (of a multi-select: its labels, in the order of its ids).
+ */
 export function requestColumns(attrs: readonly AttributeDefinition[], visible: string[]): string[] {
   const byName = new Map(attrs.map((a) => [a.attribute, a]));
   return visible.flatMap((c) => {
     const a = byName.get(c);
-    if (!a || a.sortable === false) return [];
+    if (!a || a.write_only) return [];
     return a.ref ? [c, `${c}__label`] : [c];
   });
 }
@@ -122,7 +125,8 @@ export function buildColumns(
       header: attr.attribute_i18n,
       text: (row: Row) => formatCell(attr, row, ctx),
       width: columnWidth(attr),
-      sortable: attr.sortable !== false,
+      // The server sorts stored fields only (served `sortable`); computed values and multi-selects are not.
+      sortable: attr.sortable === true,
       align: isNumeric(attr) ? 'right' : 'left',
       editable,
     };

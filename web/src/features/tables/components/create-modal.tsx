@@ -2,7 +2,7 @@ import { Modal } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Row, TableDefinition } from '../../../lib/table-definition';
 import { RecordEditor } from './record-editor';
-import { tableLabel } from './table-common';
+import { newRecordTitle } from './table-common';
 
 export interface CreateModalProps {
   table: string;
@@ -15,7 +15,7 @@ export interface CreateModalProps {
 export function CreateModal({ table, def, onClose, onCreated }: CreateModalProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened onClose={onClose} title={t('form.new_record', { table: tableLabel(t, table) })} size="xl" closeOnClickOutside={false}>
+    <Modal opened onClose={onClose} title={newRecordTitle(t, table)} size="xl" closeOnClickOutside={false}>
       <RecordEditor table={table} def={def} mode="create" onCancel={onClose} onSaved={onCreated} />
     </Modal>
   );

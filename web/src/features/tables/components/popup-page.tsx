@@ -7,7 +7,7 @@ import { rowLabel } from '../../../lib/data-provider';
 import { useDefinition } from '../api/get-definition';
 import type { PopupCreatedMessage } from '../popup-message';
 import { RecordEditor } from './record-editor';
-import { DefinitionError, tableLabel } from './table-common';
+import { DefinitionError, newRecordTitle } from './table-common';
 
 /**
  * /app/table/{table}/popup/{list}: the chrome-less create form of a related
@@ -25,7 +25,9 @@ export default function PopupPage() {
   return (
     <Container size="sm" py="md">
       <Stack gap="md">
-        <Title order={3}>{t('form.new_record', { table: tableLabel(t, table) })}</Title>
+        <Title order={1} size="h3">
+          {newRecordTitle(t, table)}
+        </Title>
         {done ? (
           <Alert color="teal" role="status">
             {t('form.popup_done', { name: done })}

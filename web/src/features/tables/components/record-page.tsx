@@ -13,7 +13,7 @@ import { useRecord } from '../api/get-record';
 import { ConfirmDialog } from './confirm-dialog';
 import { RecordEditor } from './record-editor';
 import { RelationTabs } from './relation-tabs';
-import { DefinitionError, tableLabel } from './table-common';
+import { DefinitionError, newRecordTitle, tableLabel } from './table-common';
 import { toastError } from './table-errors';
 
 /** /app/table/{table}/view/{id} (edit with ?edit=true) and /app/table/{table}/create. */
@@ -35,7 +35,9 @@ function Header({ table, title }: { table: string; title: string }) {
         </Anchor>
         <span>{title}</span>
       </Breadcrumbs>
-      <Title order={2}>{title}</Title>
+      <Title order={1} size="h2">
+        {title}
+      </Title>
     </Stack>
   );
 }
@@ -58,7 +60,7 @@ function NewRecord({ table, def }: { table: string; def: TableDefinition }) {
   const [preset] = useState(() => presetFrom(search, def));
   return (
     <Stack gap="md" maw={1100}>
-      <Header table={table} title={t('form.new_record', { table: tableLabel(t, table) })} />
+      <Header table={table} title={newRecordTitle(t, table)} />
       <Paper withBorder p="lg" radius="md">
         <RecordEditor
           table={table}

@@ -12,6 +12,13 @@ export function tableLabel(t: TFunction, table: string): string {
   return text === key ? table : text;
 }
 
+/** The title of a new record's form: "New contract" (the entity's singular name), else "New: <table>". */
+export function newRecordTitle(t: TFunction, table: string): string {
+  const key = `entity.${table}`;
+  const entity = t(key);
+  return entity === key ? t('form.new_record', { table: tableLabel(t, table) }) : t('form.new_entity', { entity });
+}
+
 /** The definition could not be loaded: unknown table, no right, or a server error. */
 export function DefinitionError({ table, error, record }: { table: string; error: unknown; record?: boolean }) {
   const { t } = useTranslation();

@@ -11,6 +11,11 @@ export function useDeleteTeams() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: deleteTeams,
-    onSuccess: () => void client.invalidateQueries({ queryKey: userKeys.teams() }),
+    onSuccess: (_, teamIds) => {
+      // The deleted teams are gone: asking for them again (the page still
+      // shows one until it leaves) would only answer 404.
+      const deleted = new Set(teamIds.map((id) => JSON.stringify(userKeys.team(id))));
+      void client.invalidateQueries({ queryKey: userKeys.teams(), predicate: (q) => !deleted.has(JSON.stringify(q.queryKey)) });
+    },
   });
 }

@@ -50,7 +50,9 @@ function Header({ title }: { title: string }) {
         </Anchor>
         <span>{title}</span>
       </Breadcrumbs>
-      <Title order={2}>{title}</Title>
+      <Title order={1} size="h2">
+        {title}
+      </Title>
     </Stack>
   );
 }

@@ -108,7 +108,9 @@ export default function UserPage({ relationTabs: RelationTabs }: { relationTabs?
             <span>{name}</span>
           </Breadcrumbs>
           <Group gap="xs">
-            <Title order={2}>{name}</Title>
+            <Title order={1} size="h2">
+              {name}
+            </Title>
             <Badge variant="light" color={Number(row.usertype_id) === 1 ? 'blue' : 'grape'}>
               {Number(row.usertype_id) === 1 ? t('users.internal') : t('users.external')}
             </Badge>

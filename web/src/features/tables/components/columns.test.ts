@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { formatCell } from '../../../components/data-table/format';
+import { filterKindOf } from '../../../components/data-table/filter-panel';
+import { textAttr } from '../../../test/fake-tables';
+import { buildColumns, requestColumns } from './columns';
+
+const ctx = { lang: 'en', yes: 'Yes', no: 'No' };
+/** An invoice's areas: a multi-select stored through a relation, served as not sortable. */
+const areas = textAttr('area_id', 'Areas', {
+  type: 'id',
+  attribute_datatype_hint: 'list',
+  multiple: true,
+  sortable: undefined,
+  ref: { table: 'area', key: 'area_id', label: ['area_name'] },
+});
+const company = textAttr('company_id', 'Company', {
+  type: 'id',
+  attribute_datatype_hint: 'list',
+  ref: { table: 'company', key: 'company_id', label: ['company_name'] },
+});
+const number = textAttr('invoice_number', 'Number');
+
+describe('multi-select columns', () => {
+  it('asks the server for the ids and the labels of a multi-select', () => {
+    expect(requestColumns([number, areas, company], ['invoice_number', 'area_id', 'company_id'])).toEqual([
+      'invoice_number',
+      'area_id',
+      'area_id__label',
+      'company_id',
+      'company_id__label',
+    ]);
+  });
+
+  it('shows the labels joined, not the ids', () => {
+    const row = { area_id: [1, 2], area_id__label: ['Sales floor', 'Storage'] };
+    expect(formatCell(areas, row, ctx)).toBe('Sales floor, Storage');
+  });
+
+  it('offers no sorting and no filter on a field the server does not sort', () => {
+    const [areaColumn, numberColumn] = buildColumns([areas, number], ['area_id', 'invoice_number'], ctx);
+    expect(areaColumn.sortable).toBe(false);
+    expect(numberColumn.sortable).toBe(true);
+    expect(filterKindOf(areas)).toBeNull();
+    expect(filterKindOf(company)).toBe('list');
+  });
+});
