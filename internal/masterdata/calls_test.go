@@ -87,7 +87,7 @@ func TestPartners(t *testing.T) {
 				Body: map[string]any{"bankdata_iban": "ZZ89370400440532013000"}},
 			{Name: "bad IBAN check digits through the generic API", As: admin, Method: "POST", Path: "/api/", Status: 422,
 				Contains: []string{"bankdata_iban", "check digits"},
-				Body: map[string]any{"action": "create", "entity": "bankdata", "data": map[string]any{"partnercompany_id": 1, "bankdata_iban": "DE88370400440532013000"}}},
+				Body:     map[string]any{"action": "create", "entity": "bankdata", "data": map[string]any{"partnercompany_id": 1, "bankdata_iban": "DE88370400440532013000"}}},
 			{Name: "bank data of a missing partner", As: admin, Method: "POST", Path: "/partners/999999/bankdata", Status: 404,
 				Body: map[string]any{"bankdata_iban": "DE89370400440532013000"}},
 			{Name: "partner user: bank data of another group's partner", As: partner, Method: "GET", Path: jsonPath("/partners/", p2) + "/bankdata", Status: 404},
@@ -193,6 +193,7 @@ func TestPosAreasLocations(t *testing.T) {
 		f.run([]apptest.Scenario{
 			{Name: "the state is looked up", As: lead, Method: "GET", Path: "/locations?per_page=100", Status: 200, Contains: []string{"Zentrum Ost", "Bayern"}},
 			{Name: "locations page by 10", As: admin, Method: "GET", Path: "/locations", Status: 200, Contains: []string{`"last_page"`}},
+			{Name: "one location with its address", As: lead, Method: "GET", Path: jsonPath("/locations/", loc), Status: 200, Contains: []string{`"location_id":`, `"address":{`, "city_zip"}},
 			{Name: "lead.b: location of group 1", As: leadB, Method: "GET", Path: jsonPath("/locations/", loc) + "/partnercompanies", Status: 404},
 			{Name: "lead.b: change location of group 1", As: leadB, Method: "PUT", Path: "/locations", Status: 404,
 				Body: map[string]any{"location_id": loc, "row_version": 1, "location_name": "X"}},
