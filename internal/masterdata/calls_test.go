@@ -193,6 +193,7 @@ func TestPosAreasLocations(t *testing.T) {
 		f.run([]apptest.Scenario{
 			{Name: "the state is looked up", As: lead, Method: "GET", Path: "/locations?per_page=100", Status: 200, Contains: []string{"Zentrum Ost", "Bayern"}},
 			{Name: "locations page by 10", As: admin, Method: "GET", Path: "/locations", Status: 200, Contains: []string{`"last_page"`}},
+			{Name: "one location with its address", As: lead, Method: "GET", Path: jsonPath("/locations/", loc), Status: 200, Contains: []string{`"location_id":`, `"address":{`, "city_zip"}},
 			{Name: "lead.b: location of group 1", As: leadB, Method: "GET", Path: jsonPath("/locations/", loc) + "/partnercompanies", Status: 404},
 			{Name: "lead.b: change location of group 1", As: leadB, Method: "PUT", Path: "/locations", Status: 404,
 				Body: map[string]any{"location_id": loc, "row_version": 1, "location_name": "X"}},

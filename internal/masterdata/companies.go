@@ -19,6 +19,17 @@ type companyAnswer struct {
 	Address json.RawMessage `json:"address"`
 }
 
+// readCompany serves GET /companies/{id}: the company and its address
+// (null without one), as a save answers them, so the company page reads
+// and writes one shape. A company outside the caller's tenant: 404.
+func (h *handler) readCompany(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	return h.s.answerCompany(r.Context(), w, http.StatusOK, id)
+}
+
 // createCompany serves POST /companies/: a company and, when the body
 // carries an address object, its address and company details, in one
 // transaction.

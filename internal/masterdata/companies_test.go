@@ -64,6 +64,12 @@ func TestCompanies(t *testing.T) {
 				Body: map[string]any{"company_id": id, "row_version": f.version("company", id), "company_name": "Neue Filiale AG",
 					"address": map[string]any{"edit": true, "address_id": addr, "row_version": f.version("address", addr), "address_house_number": "14"}},
 				Contains: []string{"Neue Filiale AG", `"address_house_number":"14"`}},
+			{Name: "read company with its address", As: admin, Method: "GET", Path: fmt.Sprintf("/companies/%d", id), Status: 200,
+				Contains: []string{"Neue Filiale AG", `"address_house_number":"14"`, `"address":{`}},
+			{Name: "read company without address", As: admin, Method: "GET", Path: "/companies/2", Status: 200,
+				Contains: []string{`"data":{`}},
+			{Name: "lead.b: read company of group 1 answers 404", As: leadB, Method: "GET", Path: "/companies/1", Status: 404},
+			{Name: "read: not a number answers 404", As: admin, Method: "GET", Path: "/companies/x", Status: 404},
 			{Name: "stale row_version", As: admin, Method: "PUT", Path: "/companies/", Status: 409,
 				Body: map[string]any{"company_id": id, "row_version": 1, "company_name": "Stale"}},
 			{Name: "another company's address answers 404", As: admin, Method: "PUT", Path: "/companies/", Status: 404,
@@ -79,6 +85,5 @@ func TestCompanies(t *testing.T) {
 		if n := f.count(`SELECT COUNT(*) FROM address WHERE address_house_number = '99'`); n != 0 {
 			t.Fatalf("a refused address change was written")
 		}
-		_ = fmt.Sprint
 	})
 }

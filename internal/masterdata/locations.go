@@ -104,6 +104,16 @@ func (h *handler) updateLocation(w http.ResponseWriter, r *http.Request) error {
 	return h.s.answerLocation(ctx, w, http.StatusOK, id)
 }
 
+// readLocation serves GET /locations/{id}: the location and its address,
+// as a save answers them. A location outside the caller's tenant: 404.
+func (h *handler) readLocation(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	return h.s.answerLocation(r.Context(), w, http.StatusOK, id)
+}
+
 // answerLocation answers location id with its address.
 func (s *Service) answerLocation(ctx context.Context, w http.ResponseWriter, status int, id int64) error {
 	rec, _, err := s.engine.GetIn(ctx, s.db, "location", id)

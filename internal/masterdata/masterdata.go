@@ -39,6 +39,7 @@ func New(d *db.DB, engine *tables.Engine, log *slog.Logger) *Service {
 func Bind(srv *httpapi.Server, s *Service) {
 	h := &handler{s: s, log: srv.Logger()}
 	srv.Handle("GET /companies", h.listCompanies)
+	srv.Handle("GET /companies/{id}", h.readCompany)
 	srv.Handle("POST /companies/", h.createCompany)
 	srv.Handle("PUT /companies/", h.updateCompany)
 	srv.Handle("GET /companies/{id}/tax-rates", h.listTaxRates)
@@ -61,6 +62,7 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("GET /locations", h.listLocations)
 	srv.Handle("POST /locations", h.createLocation)
 	srv.Handle("PUT /locations", h.updateLocation)
+	srv.Handle("GET /locations/{id}", h.readLocation)
 	srv.Handle("GET /locations/{id}/partnercompanies", h.locationPartners)
 	srv.Handle("POST /locations/partnercompany", h.linkLocationPartner)
 	srv.Handle("GET /users/state/{zip}", h.stateOfZip)

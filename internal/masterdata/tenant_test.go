@@ -44,8 +44,10 @@ func TestEveryPathStaysInItsTenant(t *testing.T) {
 			{"POST", func(int64) string { return "/locations/partnercompany" }, func(id int64) any {
 				return map[string]any{"location_id": id, "partnercompany_id": 1, "partnertype_id": 1, "valid_from": "2024-01-01"}
 			}},
+			{"GET", func(id int64) string { return fmt.Sprintf("/companies/%d", id) }, nil},
+			{"GET", func(id int64) string { return fmt.Sprintf("/locations/%d", id) }, nil},
 		}
-		ids := map[int]int64{0: company, 1: pos, 2: pos, 3: loc, 4: loc, 5: loc}
+		ids := map[int]int64{0: company, 1: pos, 2: pos, 3: loc, 4: loc, 5: loc, 6: company, 7: loc}
 		for i, c := range calls {
 			var foreignBody, missingBody any
 			if c.body != nil {

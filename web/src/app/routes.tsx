@@ -1,6 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { Box, Flex } from '@mantine/core';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { Navigate, type RouteObject, useParams } from 'react-router';
 import { FullPageLoader } from '../components/full-page-loader';
+import type { RelationTabsSlot } from '../features/masterdata/components/relation-slot';
 import type { Permission } from '../lib/ability';
 import type { TableRouteKind } from './guards/access';
 import { GuestOnly } from './guards/guest-only';
@@ -46,28 +48,52 @@ function tableRoute(
 
 /** The generic table screens: each its own lazy chunk. */
 const tableListPage = page(() => import('../features/tables/components/table-list-page'));
-/** The record page; a company's also shows its tax rates (features/masterdata), loaded only there. */
-const TaxRatesPanel = lazy(() => importWithTimeout(() => import('../features/masterdata/components/tax-rates-panel')));
+/**
+ * The record page. Companies and locations have custom pages (features/masterdata)
+ * with the generic relation tabs below; points of sale and contracts get the
+ * administrator side panel beside the generic page. Each loads only there.
+ */
+const AdminSidePanel = lazy(() =>
+  importWithTimeout(() => import('../features/masterdata/components/admin-side-panel')).then((m) => ({ default: m.AdminSidePanel })),
+);
+const SIDE_PANEL_TABLES = new Set(['pos', 'contract']);
 const tableRecordPage = {
   lazy: async () => {
     const { default: RecordPage } = await importWithTimeout(() => import('../features/tables/components/record-page'));
     return {
       Component: function TableRecordPage() {
-        const { table, id } = useParams();
+        const { table = '', id } = useParams();
+        if (!SIDE_PANEL_TABLES.has(table) || !(Number(id) > 0)) return <RecordPage />;
         return (
-          <>
-            <RecordPage />
-            {table === 'company' && Number(id) > 0 && (
-              <Suspense fallback={null}>
-                <TaxRatesPanel companyId={Number(id)} />
-              </Suspense>
-            )}
-          </>
+          <Flex direction={{ base: 'column', xl: 'row' }} gap="md" align="flex-start">
+            <Box style={{ flex: 1, minWidth: 0 }}>
+              <RecordPage />
+            </Box>
+            <Suspense fallback={null}>
+              <Box w={{ base: '100%', xl: 320 }}>
+                <AdminSidePanel entity={table} id={Number(id)} />
+              </Box>
+            </Suspense>
+          </Flex>
         );
       },
     };
   },
 };
+/** A custom master-data record page with the generic relation tabs plugged in. */
+function withRelationTabs(load: () => Promise<{ default: ComponentType<{ relationTabs?: RelationTabsSlot }> }>) {
+  return {
+    lazy: async () => {
+      const [{ default: Page }, { RelationTabs }] = await Promise.all([
+        importWithTimeout(load),
+        importWithTimeout(() => import('../features/tables/components/relation-tabs')),
+      ]);
+      return { Component: () => <Page relationTabs={RelationTabs} /> };
+    },
+  };
+}
+const companyPage = withRelationTabs(() => import('../features/masterdata/components/company-page'));
+const locationPage = withRelationTabs(() => import('../features/masterdata/components/location-page'));
 const tablePopupPage = page(() => import('../features/tables/components/popup-page'));
 
 /** The custom user and team screens (issue 7); the user page gets the generic relation tabs. */
@@ -85,7 +111,23 @@ const teamListPage = page(() => import('../features/users/components/team-list-p
 
 /** Master data (issue 11): locations and points of sale get their own create screens. */
 const locationCreatePage = page(() => import('../features/masterdata/components/location-create-page'));
-const posCreatePage = page(() => import('../features/masterdata/components/pos-create-modal'));
+/** The point-of-sale create modal over the points of sale list. */
+const posCreatePage = {
+  lazy: async () => {
+    const [{ default: TableListPage }, { default: PosCreateModal }] = await Promise.all([
+      importWithTimeout(() => import('../features/tables/components/table-list-page')),
+      importWithTimeout(() => import('../features/masterdata/components/pos-create-modal')),
+    ]);
+    return {
+      Component: () => (
+        <>
+          <TableListPage table="pos" />
+          <PosCreateModal />
+        </>
+      ),
+    };
+  },
+};
 const teamPage = page(() => import('../features/users/components/team-page'));
 /** The Back Office: the background jobs (issue 11). */
 const backofficePage = page(() => import('../features/backoffice/components/backoffice-page'));
@@ -191,6 +233,8 @@ export const routes: RouteObject[] = [
                   tableRoute('table/team/view/:id', 'view', teamPage, 'team'),
                   tableRoute('table/location/create', 'create', locationCreatePage, 'location'),
                   tableRoute('table/pos/create', 'create', posCreatePage, 'pos'),
+                  tableRoute('table/company/view/:id', 'view', companyPage, 'company'),
+                  tableRoute('table/location/view/:id', 'view', locationPage, 'location'),
                   tableRoute('table/:table', 'list', tableListPage),
                   tableRoute('table/:table/view/:id', 'view', tableRecordPage),
                   tableRoute('table/:table/create', 'create', tableRecordPage),

@@ -4,4 +4,12 @@ export const masterdataKeys = {
   taxRates: (companyId: number) => [...masterdataKeys.all, 'tax-rates', companyId] as const,
   state: (country: string, zip: string) => [...masterdataKeys.all, 'state', country, zip] as const,
   lookup: (entity: string) => [...masterdataKeys.all, 'lookup', entity] as const,
+  company: (id: number) => [...masterdataKeys.all, 'company', id] as const,
+  location: (id: number) => [...masterdataKeys.all, 'location', id] as const,
+  locationPartners: (id: number) => [...masterdataKeys.all, 'location-partners', id] as const,
+  contacts: (partnerCompanyId: number | null, keyword: string, page: number) =>
+    [...masterdataKeys.all, 'contacts', partnerCompanyId, keyword, page] as const,
+  areas: (keyword: string) => [...masterdataKeys.all, 'areas', keyword] as const,
+  serviceObjects: (keyword: string) => [...masterdataKeys.all, 'service-objects', keyword] as const,
+  facts: (entity: string, id: number) => [...masterdataKeys.all, 'facts', entity, id] as const,
 };

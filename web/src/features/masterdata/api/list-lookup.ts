@@ -4,7 +4,7 @@ import type { Row } from '../../../lib/table-definition';
 import { masterdataKeys } from './keys';
 
 /** The lookup lists the master-data forms offer whole. */
-export type LookupEntity = 'company' | 'locationtype' | 'country' | 'contactperson';
+export type LookupEntity = 'company' | 'locationtype' | 'country' | 'contactperson' | 'customergroup' | 'partnercompany' | 'partnertype';
 
 export const lookupQueryOptions = (entity: LookupEntity) =>
   queryOptions({

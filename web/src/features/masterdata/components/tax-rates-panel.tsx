@@ -1,4 +1,5 @@
-import { ActionIcon, Alert, Button, Card, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, Card, Group, Loader, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +21,8 @@ export default function TaxRatesPanel({ companyId }: { companyId: number }) {
         <Alert color="yellow">{errorMessage(rates.error)}</Alert>
       ) : rates.isError ? (
         <Alert color="red">{t('masterdata.load_error')}</Alert>
+      ) : rates.isPending ? (
+        <Loader size="sm" aria-label={t('general.loading')} />
       ) : (
         <Stack gap="sm">
           <TaxRateTable companyId={companyId} rows={rates.data?.data ?? []} />
@@ -33,11 +36,24 @@ export default function TaxRatesPanel({ companyId }: { companyId: number }) {
 function TaxRateTable({ companyId, rows }: { companyId: number; rows: { taxrate_id: number; taxrate_code: string; taxrate_value: number }[] }) {
   const { t } = useTranslation();
   const remove = useDeleteTaxRates(companyId);
-  if (rows.length === 0) return <Text c="dimmed">{t('masterdata.tax_rates.empty')}</Text>;
-  const onDelete = (id: number) =>
-    remove.mutate([id], {
-      onSuccess: () => notifySuccess(t('masterdata.tax_rates.deleted')),
-      onError: (e) => notifyError(errorMessage(e)),
+  if (rows.length === 0)
+    return (
+      <Text c="dimmed" data-testid="empty-state">
+        {t('masterdata.tax_rates.empty')}
+      </Text>
+    );
+  const onDelete = (r: { taxrate_id: number; taxrate_code: string }) =>
+    modals.openConfirmModal({
+      title: t('masterdata.tax_rates.delete_title'),
+      children: <Text size="sm">{t('masterdata.tax_rates.delete_confirm', { code: r.taxrate_code })}</Text>,
+      labels: { confirm: t('masterdata.tax_rates.delete'), cancel: t('form.cancel') },
+      confirmProps: { color: 'red' },
+      centered: true,
+      onConfirm: () =>
+        remove.mutate([r.taxrate_id], {
+          onSuccess: () => notifySuccess(t('masterdata.tax_rates.deleted')),
+          onError: (e) => notifyError(errorMessage(e)),
+        }),
     });
   return (
     <Table>
@@ -54,7 +70,7 @@ function TaxRateTable({ companyId, rows }: { companyId: number; rows: { taxrate_
             <Table.Td>{r.taxrate_code}</Table.Td>
             <Table.Td>{r.taxrate_value} %</Table.Td>
             <Table.Td>
-              <ActionIcon variant="subtle" color="red" aria-label={t('masterdata.tax_rates.delete')} onClick={() => onDelete(r.taxrate_id)}>
+              <ActionIcon variant="subtle" color="red" aria-label={`${t('masterdata.tax_rates.delete')} ${r.taxrate_code}`} onClick={() => onDelete(r)}>
                 <IconTrash size={16} />
               </ActionIcon>
             </Table.Td>

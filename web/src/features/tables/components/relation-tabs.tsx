@@ -1,8 +1,8 @@
 import { Alert, Badge, Button, Group, Loader, Modal, Paper, Stack, Table, Tabs, Text } from '@mantine/core';
 import { IconHistory, IconLink, IconLinkOff, IconPlus, IconUpload } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
 import { RecordForm } from '../../../components/form/record-form';
 import { RemoteSelect } from '../../../components/form/remote-select';
@@ -38,6 +38,11 @@ export function RelationTabs({ table, id, def, relations }: RelationTabsProps) {
     r.subject ? ability.can('list', r.subject) : ability.can('list', r.target) || ability.can('read', r.target),
   );
   const [tab, setTab] = useState<string | null>(visible[0]?.api ?? 'history');
+  // ?tab=history (the admin side panel's link) opens that tab.
+  const wanted = useSearchParams()[0].get('tab');
+  useEffect(() => {
+    if (wanted) setTab(wanted);
+  }, [wanted]);
   return (
     <Paper withBorder radius="md" p="sm">
       <Tabs value={tab} onChange={setTab} keepMounted={false}>

@@ -45,13 +45,10 @@ import { useListState } from '../hooks/use-list-state';
 import { ColumnChooser } from './column-chooser';
 import { buildColumns, listableAttributes, orderColumn, requestColumns, visibleColumns } from './columns';
 import { ConfirmDialog } from './confirm-dialog';
-import { CreateModal } from './create-modal';
 import { SavedViewsMenu } from './saved-views-menu';
 import { DefinitionError, tableLabel } from './table-common';
 import { serverDetail, toastError } from './table-errors';
 
-/** Tables whose create opens in a modal over the list. */
-const CREATE_IN_MODAL = new Set(['pos']);
 /** Tables without a create button on the list (created elsewhere). */
 const NO_LIST_CREATE = new Set(['ticket']);
 /** Rows fetched first when a page is bigger than this. */
@@ -60,8 +57,9 @@ const HEAD_ROWS = 200;
 const TRUNCATE_AT: Record<string, number> = { ticket: 20 };
 
 /** /app/table/{table}: the generic index table. */
-export default function TableListPage() {
-  const { table = '' } = useParams();
+export default function TableListPage({ table: fixed }: { table?: string } = {}) {
+  const params = useParams();
+  const table = fixed ?? params.table ?? '';
   const definition = useDefinition(table);
   if (definition.isPending) return <Loader m="xl" aria-label="loading" />;
   if (definition.isError) return <DefinitionError table={table} error={definition.error} />;
@@ -78,7 +76,6 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
   const [filterKey, setFilterKey] = useState(0);
   const [selection, setSelection] = useState<Set<string>>(new Set());
   const [confirmBulk, setConfirmBulk] = useState(false);
-  const [createOpen, setCreateOpen] = useState(false);
   const gridRef = useRef<HTMLDivElement>(null);
   const height = useFillHeight(gridRef, 64);
 
@@ -223,7 +220,7 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
           {can.create && (
             <Button
               leftSection={<IconPlus size={16} />}
-              onClick={() => (CREATE_IN_MODAL.has(table) ? setCreateOpen(true) : navigate(`/app/table/${table}/create`))}
+              onClick={() => navigate(`/app/table/${table}/create`)}
             >
               {t('grid.create')}
             </Button>
@@ -371,17 +368,6 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
           )
         }
       />
-      {createOpen && (
-        <CreateModal
-          table={table}
-          def={def}
-          onClose={() => setCreateOpen(false)}
-          onCreated={(row) => {
-            setCreateOpen(false);
-            navigate(`/app/table/${table}/view/${String(row[pk])}`);
-          }}
-        />
-      )}
     </Stack>
   );
 }

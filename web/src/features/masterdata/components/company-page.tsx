@@ -1,0 +1,169 @@
+import { Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
+import { IconReceiptTax } from '@tabler/icons-react';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import { useAbility } from '../../../lib/ability-context';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import type { Row } from '../../../lib/table-definition';
+import { type AddressValues, addressInput, addressValues, isBlankAddress } from '../api/address';
+import { type CompanyAnswer, useCompany } from '../api/get-company';
+import { useEntityDefinition } from '../api/get-definition';
+import { useLookup } from '../api/list-lookup';
+import { useUpdateCompany } from '../api/update-company';
+import { AddressFields, resolveCountry } from './address-fields';
+import { optionsOf } from './options';
+import { PageHeader } from './page-header';
+import type { RelationTabsSlot } from './relation-slot';
+import TaxRatesPanel from './tax-rates-panel';
+
+/** The generic relation tab the tax rates tab replaces. */
+export const TAX_RATES_RELATION = 'company_tax_rates_rel';
+
+/**
+ * /app/table/company/view/{id} (edit with ?edit=true): the company with its
+ * address (one PUT /companies/), the tax rates tab for administrators and the
+ * generic relation tabs.
+ */
+export default function CompanyPage({ relationTabs: RelationTabs }: { relationTabs?: RelationTabsSlot }) {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const companyId = Number(id);
+  const [search, setSearch] = useSearchParams();
+  const ability = useAbility();
+  const company = useCompany(companyId);
+  const definition = useEntityDefinition('company');
+  const editing = search.get('edit') === 'true';
+  const setEdit = (on: boolean) =>
+    setSearch((p) => {
+      const next = new URLSearchParams(p);
+      if (on) next.set('edit', 'true');
+      else next.delete('edit');
+      return next;
+    });
+  const isAdmin = ability.can('manage', 'all');
+
+  if (company.isPending) return <Loader m="xl" aria-label={t('general.loading')} />;
+  if (company.isError) {
+    const missing = company.error instanceof ApiError && company.error.status === 404;
+    return (
+      <Alert color="red" m="md" title={missing ? t('masterdata.not_found') : t('masterdata.load_error')}>
+        {missing ? null : errorMessage(company.error)}
+      </Alert>
+    );
+  }
+  const title = String(company.data.data.company_name ?? `#${id}`);
+  const relations = (definition.data?.relations ?? []).filter((r) => r.api !== TAX_RATES_RELATION);
+  return (
+    <Stack gap="md" maw={1200}>
+      <PageHeader table="company" listLabel={t('masterdata.company.list')} title={title}
+        onEdit={!editing && ability.can('update', 'company') ? () => setEdit(true) : undefined} />
+      <Paper withBorder p="lg" radius="md">
+        <CompanyForm key={`${editing}-${String(company.data.data.row_version)}`} answer={company.data} editing={editing} onDone={() => setEdit(false)} />
+      </Paper>
+      {isAdmin && (
+        <Paper withBorder radius="md" p="sm">
+          <Tabs defaultValue="taxrates">
+            <Tabs.List>
+              <Tabs.Tab value="taxrates" leftSection={<IconReceiptTax size={14} />}>
+                {t('masterdata.tax_rates.title')}
+              </Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="taxrates" pt="sm">
+              <TaxRatesPanel companyId={companyId} />
+            </Tabs.Panel>
+          </Tabs>
+        </Paper>
+      )}
+      {RelationTabs && definition.data && <RelationTabs table="company" id={id} def={definition.data} relations={relations} />}
+    </Stack>
+  );
+}
+
+interface CompanyValues {
+  customergroup: string;
+  name: string;
+  shortname: string;
+  buchungskreis: string;
+}
+
+function companyValues(row: Row): CompanyValues {
+  return {
+    customergroup: row.customergroup_id != null ? String(row.customergroup_id) : '',
+    name: String(row.company_name ?? ''),
+    shortname: String(row.company_shortname ?? ''),
+    buchungskreis: String(row.company_buchungskreis ?? ''),
+  };
+}
+
+/** The company's fields and its address; read-only unless editing. */
+function CompanyForm({ answer, editing, onDone }: { answer: CompanyAnswer; editing: boolean; onDone: () => void }) {
+  const { t } = useTranslation();
+  const groups = useLookup('customergroup');
+  const countries = useLookup('country');
+  const save = useUpdateCompany();
+  const [v, setV] = useState(() => companyValues(answer.data));
+  const [address, setAddress] = useState<AddressValues>(() => addressValues(answer.address));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = (k: keyof CompanyValues) => (value: string | null) => setV((old) => ({ ...old, [k]: value ?? '' }));
+  const groupOptions = optionsOf(groups.data, 'customergroup_id', ['customergroup_name']);
+  if (v.customergroup && !groupOptions.some((o) => o.value === v.customergroup)) {
+    groupOptions.push({ value: v.customergroup, label: String(answer.data.customergroup_id__label ?? v.customergroup) });
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setErrors({});
+    const country = resolveCountry(countries.data, address.country, address.countryName);
+    save.mutate(
+      {
+        company_id: Number(answer.data.company_id),
+        row_version: Number(answer.data.row_version ?? 0),
+        customergroup_id: Number(v.customergroup),
+        company_name: v.name.trim(),
+        company_shortname: v.shortname.trim(),
+        company_buchungskreis: v.buchungskreis.trim(),
+        ...(isBlankAddress(address) && !answer.address ? {} : { address: addressInput(address, Number(country.id), answer.address) }),
+      },
+      {
+        onSuccess: () => {
+          notifySuccess(t('masterdata.company.saved'));
+          onDone();
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 422) setErrors(error.fieldErrors());
+          notifyError(errorMessage(error), t('masterdata.company.save_error'));
+        },
+      },
+    );
+  };
+  const readOnly = !editing;
+  return (
+    <form onSubmit={submit} aria-label={t('masterdata.company.form')}>
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput required disabled={readOnly} label={t('masterdata.company.name')} value={v.name}
+            onChange={(e) => set('name')(e.currentTarget.value)} error={errors.company_name} />
+          <TextInput required disabled={readOnly} label={t('masterdata.company.shortname')} value={v.shortname}
+            onChange={(e) => set('shortname')(e.currentTarget.value)} error={errors.company_shortname} />
+          <Select required disabled={readOnly} searchable label={t('masterdata.company.customergroup')} data={groupOptions}
+            value={v.customergroup} onChange={set('customergroup')} error={errors.customergroup_id} />
+          <TextInput disabled={readOnly} label={t('masterdata.company.buchungskreis')} value={v.buchungskreis}
+            onChange={(e) => set('buchungskreis')(e.currentTarget.value)} error={errors.company_buchungskreis} />
+        </SimpleGrid>
+        <AddressFields value={address} onChange={setAddress} countries={countries.data} errors={errors}
+          storedState={String(answer.address?.state ?? '')} disabled={readOnly} />
+        {editing && (
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onDone}>
+              {t('form.cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {t('general.save')}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}

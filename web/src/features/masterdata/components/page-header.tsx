@@ -1,0 +1,41 @@
+import { Anchor, Breadcrumbs, Button, Group, Stack, Title } from '@mantine/core';
+import { IconArrowLeft, IconEdit } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+export interface PageHeaderProps {
+  /** The list this record belongs to: /app/table/{table}. */
+  table: string;
+  listLabel: string;
+  title: string;
+  /** Shown when the record may be changed and is not being edited. */
+  onEdit?: () => void;
+}
+
+/** Breadcrumbs, title, back to the list and the edit button of a custom record page. */
+export function PageHeader({ table, listLabel, title, onEdit }: PageHeaderProps) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between" align="flex-end">
+      <Stack gap={4}>
+        <Breadcrumbs>
+          <Anchor component={Link} to={`/app/table/${table}`} size="sm">
+            {listLabel}
+          </Anchor>
+          <span>{title}</span>
+        </Breadcrumbs>
+        <Title order={2}>{title}</Title>
+      </Stack>
+      <Group gap="xs">
+        <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} component={Link} to={`/app/table/${table}`}>
+          {t('form.back_to_list')}
+        </Button>
+        {onEdit && (
+          <Button variant="default" leftSection={<IconEdit size={16} />} onClick={onEdit}>
+            {t('form.edit')}
+          </Button>
+        )}
+      </Group>
+    </Group>
+  );
+}
