@@ -30,14 +30,19 @@ function withLayout() {
   });
 }
 
+// The generic record page hosts the tabs: a company-like table under a name
+// without a custom page (companies and locations have their own pages).
 const company = fakeDefinition('company', {
+  table: 'customergroup',
+  subject: 'customergroup',
+  access_subject: 'customergroup',
   relations: [
     { name: 'pos', api: 'company_pos_rel', label: 'Points of sale', kind: 'has_many', target: 'pos', foreign_key: 'company_id' },
     { name: 'tax_rates', api: 'company_tax_rates_rel', label: 'Tax rates', kind: 'has_many', target: 'taxrate', subject: 'company_tax_rates_rel' },
   ],
 });
 const tables = fakeTables({
-  company: { def: company, rows: [{ company_id: 1, company_name: 'Nordhandel Retail GmbH', row_version: 1 }] },
+  customergroup: { def: company, rows: [{ company_id: 1, company_name: 'Nordhandel Retail GmbH', row_version: 1 }] },
   pos: { def: fakeDefinition('pos'), rows: [] },
   taxrate: { def: fakeDefinition('taxrate'), rows: [] },
 });
@@ -45,12 +50,12 @@ const tables = fakeTables({
 describe('relation tabs', () => {
   it('shows a tab with its own subject only to who may list that subject, whatever the target rights', async () => {
     const user = makeUser([
-      { action: 'read', subject: 'company' },
+      { action: 'read', subject: 'customergroup' },
       { action: 'list', subject: 'pos' },
       { action: 'list', subject: 'taxrate' },
     ]);
     loginAs(user);
-    renderApp('/app/table/company/view/1', user, tables);
+    renderApp('/app/table/customergroup/view/1', user, tables);
     // The first render loads the lazy route: slow on a busy machine.
     expect(await screen.findByRole('tab', { name: 'Points of sale' }, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.queryByRole('tab', { name: 'Tax rates' })).not.toBeInTheDocument();
@@ -58,11 +63,11 @@ describe('relation tabs', () => {
 
   it('shows the governed tab with the right on it', async () => {
     const user = makeUser([
-      { action: 'read', subject: 'company' },
+      { action: 'read', subject: 'customergroup' },
       { action: 'list', subject: 'company_tax_rates_rel' },
     ]);
     loginAs(user);
-    renderApp('/app/table/company/view/1', user, tables);
+    renderApp('/app/table/customergroup/view/1', user, tables);
     expect(await screen.findByRole('tab', { name: 'Tax rates' }, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.queryByRole('tab', { name: 'Points of sale' })).not.toBeInTheDocument();
   });
@@ -80,7 +85,7 @@ describe('relation tabs', () => {
     });
     const childRow = { pos_id: 4, pos_name: 'Filiale Nord', pos_branchnumber: 'B-1', company_id: 1, row_version: 2 };
     const childTables = fakeTables({
-      company: { def: company, rows: [{ company_id: 1, company_name: 'Nordhandel Retail GmbH', row_version: 1 }] },
+      customergroup: { def: company, rows: [{ company_id: 1, company_name: 'Nordhandel Retail GmbH', row_version: 1 }] },
       pos: { def: pos, rows: [childRow] },
       company_pos_rel: { def: pos, rows: [childRow] },
     });
@@ -99,12 +104,12 @@ describe('relation tabs', () => {
         return childTables(call);
       };
       const admin = makeUser([
-        { action: 'read', subject: 'company' },
+        { action: 'read', subject: 'customergroup' },
         { action: 'list', subject: 'pos' },
         { action: 'update', subject: 'pos' },
       ]);
       loginAs(admin);
-      const { router } = renderApp('/app/table/company/view/1', admin, handler);
+      const { router } = renderApp('/app/table/customergroup/view/1', admin, handler);
       await user.click(await screen.findByText('Filiale Nord', {}, { timeout: 10_000 }));
       const dialog = await screen.findByRole('dialog', { name: 'Points of sale: Filiale Nord' });
       const name = within(dialog).getByRole('textbox', { name: /^Name/ });
@@ -132,18 +137,18 @@ describe('relation tabs', () => {
         row_version: 2,
         data: { pos_name: 'Filiale Nord-Ost', pos_branchnumber: 'B-3' },
       });
-      expect(router.state.location.pathname).toBe('/app/table/company/view/1');
+      expect(router.state.location.pathname).toBe('/app/table/customergroup/view/1');
     });
 
     it('asks before a modal with unsaved changes closes', async () => {
       const user = userEvent.setup();
       const admin = makeUser([
-        { action: 'read', subject: 'company' },
+        { action: 'read', subject: 'customergroup' },
         { action: 'list', subject: 'pos' },
         { action: 'update', subject: 'pos' },
       ]);
       loginAs(admin);
-      renderApp('/app/table/company/view/1', admin, childTables);
+      renderApp('/app/table/customergroup/view/1', admin, childTables);
       await user.click(await screen.findByText('Filiale Nord', {}, { timeout: 10_000 }));
       const dialog = await screen.findByRole('dialog', { name: 'Points of sale: Filiale Nord' });
       await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), ' draft');
@@ -159,12 +164,12 @@ describe('relation tabs', () => {
     it('opens the child record instead without the right to update it', async () => {
       const user = userEvent.setup();
       const reader = makeUser([
-        { action: 'read', subject: 'company' },
+        { action: 'read', subject: 'customergroup' },
         { action: 'list', subject: 'pos' },
         { action: 'read', subject: 'pos' },
       ]);
       loginAs(reader);
-      const { router } = renderApp('/app/table/company/view/1', reader, childTables);
+      const { router } = renderApp('/app/table/customergroup/view/1', reader, childTables);
       await user.click(await screen.findByText('Filiale Nord', {}, { timeout: 10_000 }));
       await waitFor(() => expect(router.state.location.pathname).toBe('/app/table/pos/view/4'));
       expect(screen.queryByRole('dialog')).toBeNull();
