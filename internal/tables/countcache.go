@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"portfolio/internal/db"
@@ -44,6 +45,8 @@ type countCache struct {
 	m       map[string]countEntry
 	limit   int
 	tracked map[string]string // table (or search index) → the table whose generation covers it
+	// served counts the totals answered from the cache.
+	served atomic.Int64
 }
 
 func newCountCache(reg *schema.Registry, limit int) *countCache {

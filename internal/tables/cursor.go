@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"strconv"
+	"sync/atomic"
 
 	"portfolio/internal/schema"
 	"portfolio/internal/validate"
@@ -45,12 +46,14 @@ type Cursor struct {
 	rowGen    int64
 	recount   func() (int64, error)
 	confirmed bool
+	served    *atomic.Int64
 }
 
 // confirm makes the cursor answer the cached total when the data
 // generation each row carries in its last column equals the one the total
-// was counted at; otherwise (or on an empty page) it asks recount once
-// the rows are read and their connection is free.
+// was counted at; otherwise the last page tells the total by itself
+// (offset + rows), and any other page asks recount once the rows are read
+// and their connection is free.
 func (c *Cursor) confirm(cached countEntry, recount func() (int64, error)) {
 	c.cached, c.recount = &cached, recount
 	c.dest = append(c.dest, &c.rowGen)
@@ -78,6 +81,9 @@ func (c *Cursor) Next() bool {
 	if c.next() {
 		if c.cached != nil && !c.confirmed && c.rowGen == c.cached.generation {
 			c.confirmed = true
+			if c.served != nil {
+				c.served.Add(1)
+			}
 			n := c.cached.n
 			c.page.Total = &n
 		}
@@ -94,6 +100,12 @@ func (c *Cursor) settle() {
 	}
 	if err := c.rows.Err(); err != nil {
 		return // reported by Err
+	}
+	if !c.page.HasMore && (c.n > 0 || *c.page.From == 0) {
+		// The last page, read in one snapshot: it tells the total itself.
+		n := int64(*c.page.From + c.n)
+		c.page.Total = &n
+		return
 	}
 	_ = c.rows.Close() // free the connection before counting
 	n, err := c.recount()

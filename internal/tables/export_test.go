@@ -19,3 +19,11 @@ func UseCountCache(e *Engine, on bool) {
 		e.counts = nil
 	}
 }
+
+// CountsServed is how many totals e answered from its count cache.
+func CountsServed(e *Engine) int64 {
+	if e.counts == nil {
+		return 0
+	}
+	return e.counts.served.Load()
+}

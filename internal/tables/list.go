@@ -492,6 +492,7 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	cur := newCursor(rows, p.out, p.limit, p.offset)
 	cur.page.Total = total
 	if cached != nil {
+		cur.served = &e.counts.served
 		cur.confirm(*cached, func() (int64, error) {
 			cst, err := p.countStatement(x, c.scope)
 			if err != nil {
