@@ -1,6 +1,11 @@
 package db
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
 
 // The helpers below render the few expressions whose SQL differs between
 // the dialects, or whose escaping is easy to get wrong, so generated
@@ -50,19 +55,81 @@ func isASCII(s string) bool {
 	return true
 }
 
-// FoldText is the case folding of TextMatch: Unicode lower case.
-func FoldText(s string) string { return strings.ToLower(s) }
+// FoldText is the folding of text search: Unicode normalization form C,
+// then Unicode lower case, so a decomposed "Su\u0308d" and "SÜD" both
+// fold to "süd". PostgreSQL folds with lower(normalize(x, NFC))
+// (FoldExpr), SQLite with pf_fold and pf_match (sqlite_functions.go).
+func FoldText(s string) string { return strings.ToLower(norm.NFC.String(s)) }
+
+// FoldExpr renders FoldText of a text expression in SQL: the expression
+// the keyword search indexes are built on (migration 0013).
+func FoldExpr(d Dialect, expr string) string {
+	if d == SQLite {
+		return "pf_fold(" + expr + ")"
+	}
+	return "lower(normalize(" + expr + ", NFC))"
+}
+
+// MinIndexedTerm is the shortest folded keyword (in characters) the
+// search indexes answer: trigram indexes need three characters; shorter
+// keywords are found by SearchMatch.
+const MinIndexedTerm = 3
+
+// SearchMatch renders the unindexed keyword match of expr: does
+// FoldText(expr) contain FoldText(term)? It returns the SQL, with one
+// "?", and its parameter. SQLite: pf_match (which brings the text to NFC
+// when it is not); PostgreSQL: FoldExpr(expr) LIKE ?. It is what the
+// search indexes answer faster and must agree with (TestSearchIndexAgrees).
+func SearchMatch(d Dialect, expr, term string) (string, any) {
+	folded := FoldText(term)
+	if d == SQLite {
+		return "pf_match(" + expr + ", ?, 0)", folded
+	}
+	return FoldExpr(d, expr) + " LIKE ? ESCAPE '" + LikeEscape + "'", likeFolded(folded, false)
+}
+
+// IndexedTerm reports whether the folded term is long enough for the
+// search indexes.
+func IndexedTerm(term string) bool { return utf8.RuneCountInString(FoldText(term)) >= MinIndexedTerm }
+
+// FTSQuery is the FTS5 query finding term as a substring of any of the
+// columns of a trigram index holding folded text (SQLite): the folded
+// term as one quoted phrase, limited to the columns.
+func FTSQuery(columns []string, term string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, c := range columns {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(QuoteIdent(c))
+	}
+	b.WriteString("} : \"")
+	b.WriteString(strings.ReplaceAll(FoldText(term), `"`, `""`))
+	b.WriteByte('"')
+	return b.String()
+}
+
+// SearchLike renders the indexed keyword match of a folded expression on
+// PostgreSQL: FoldExpr(expr) LIKE ?, served by a pg_trgm GIN index on the
+// same expression.
+func SearchLike(expr, term string) (string, any) {
+	return FoldExpr(Postgres, expr) + " LIKE ? ESCAPE '" + LikeEscape + "'", likeFolded(FoldText(term), false)
+}
 
 // LikePattern lowers s and escapes the LIKE wildcards % and _ (and the
 // escape character) so s matches literally: "%s%" for a contains match,
 // "s%" for a prefix match.
-func LikePattern(s string, prefix bool) string {
+func LikePattern(s string, prefix bool) string { return likeFolded(strings.ToLower(s), prefix) }
+
+// likeFolded escapes the already folded s as LikePattern does.
+func likeFolded(s string, prefix bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 4)
 	if !prefix {
 		b.WriteByte('%')
 	}
-	for _, r := range strings.ToLower(s) {
+	for _, r := range s {
 		if r == '%' || r == '_' || r == '\\' {
 			b.WriteString(LikeEscape)
 		}

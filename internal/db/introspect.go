@@ -165,9 +165,15 @@ func (t *Table) HasUnique(columns []string) bool {
 }
 
 // Tables lists the base tables of the database (of the current schema on
-// PostgreSQL), sorted.
+// PostgreSQL; without SQLite's virtual tables and their shadow tables),
+// sorted.
 func (d *DB) Tables(ctx context.Context) ([]string, error) {
-	q := `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\'`
+	// Virtual tables (the FTS5 search indexes) and their shadow tables are
+	// index structures, not tables of the schema.
+	q := `SELECT name FROM sqlite_master m WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
+		AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'
+		AND NOT EXISTS (SELECT 1 FROM sqlite_master v WHERE v.type = 'table' AND v.sql LIKE 'CREATE VIRTUAL TABLE%'
+			AND m.name IN (v.name || '_data', v.name || '_idx', v.name || '_content', v.name || '_docsize', v.name || '_config'))`
 	if d.dialect == Postgres {
 		q = `SELECT table_name FROM information_schema.tables
 			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`

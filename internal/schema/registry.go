@@ -29,10 +29,12 @@ type relationRef struct {
 // internalTables are tables no entity or link explains: the migration
 // ledger, the tables of the auth and mail modules and the table engine's
 // saved views (rows per user, served by /api/views only) and the rights
-// generation counter (internal/access/cache.go), and the postal codes of
-// the state lookup (internal/masterdata/postal.go).
+// generation counter (internal/access/cache.go), the data generation
+// counters of cached counts (internal/tables/countcache.go), the postal codes of
+// the state lookup (internal/masterdata/postal.go) and the deadline alerts
+// (internal/contracts/alerts.go).
 var internalTables = []string{"schema_migrations", "auth_session", "refresh_token", "auth_link", "mail_outbox", "savedview", "rights_generation",
-	"postalcode", "postalcode_load", "deadline_alert_setting", "deadline_alert_sent"}
+	"data_generation", "postalcode", "postalcode_load", "deadline_alert_setting", "deadline_alert_sent"}
 
 // InternalTables lists the tables that belong to modules rather than to the
 // table engine.

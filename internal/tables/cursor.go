@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"strconv"
+	"sync/atomic"
 
 	"portfolio/internal/schema"
 	"portfolio/internal/validate"
@@ -40,6 +41,22 @@ type Cursor struct {
 	// is them already encoded.
 	Attributes     any
 	attributesJSON json.RawMessage
+	// A cached total waiting for confirmation (see confirm).
+	cached    *countEntry
+	rowGen    int64
+	recount   func() (int64, error)
+	confirmed bool
+	served    *atomic.Int64
+}
+
+// confirm makes the cursor answer the cached total when the data
+// generation each row carries in its last column equals the one the total
+// was counted at; otherwise the last page tells the total by itself
+// (offset + rows), and any other page asks recount once the rows are read
+// and their connection is free.
+func (c *Cursor) confirm(cached countEntry, recount func() (int64, error)) {
+	c.cached, c.recount = &cached, recount
+	c.dest = append(c.dest, &c.rowGen)
 }
 
 func newCursor(rows *sql.Rows, cols []*colSpec, limit, offset int) *Cursor {
@@ -61,6 +78,45 @@ func newCursor(rows *sql.Rows, cols []*colSpec, limit, offset int) *Cursor {
 // Next reads the next row; false at the end of the page or on error (see
 // Err).
 func (c *Cursor) Next() bool {
+	if c.next() {
+		if c.cached != nil && !c.confirmed && c.rowGen == c.cached.generation {
+			c.confirmed = true
+			if c.served != nil {
+				c.served.Add(1)
+			}
+			n := c.cached.n
+			c.page.Total = &n
+		}
+		return true
+	}
+	c.settle()
+	return false
+}
+
+// settle counts again when a cached total was not confirmed by the rows.
+func (c *Cursor) settle() {
+	if c.cached == nil || c.page.Total != nil || c.err != nil || c.rows == nil {
+		return
+	}
+	if err := c.rows.Err(); err != nil {
+		return // reported by Err
+	}
+	if !c.page.HasMore && (c.n > 0 || *c.page.From == 0) {
+		// The last page, read in one snapshot: it tells the total itself.
+		n := int64(*c.page.From + c.n)
+		c.page.Total = &n
+		return
+	}
+	_ = c.rows.Close() // free the connection before counting
+	n, err := c.recount()
+	if err != nil {
+		c.err = err
+		return
+	}
+	c.page.Total = &n
+}
+
+func (c *Cursor) next() bool {
 	if c.err != nil || c.rows == nil {
 		return false
 	}

@@ -38,6 +38,13 @@ type Engine struct {
 	// choiceRules are the modules' limits on list field choices (OnChoices).
 	// by entity name, "" for every entity.
 	choiceRules map[string][]ChoiceRule
+	// search are the keyword search indexes by entity name (searchindex.go);
+	// nil for a registry other than the migrated one, whose tables have
+	// none: then every keyword is matched by scanning.
+	search map[string]*searchIndex
+	// counts caches totals per statement and data generation
+	// (countcache.go); nil: not cached.
+	counts *countCache
 }
 
 // Deps are what an Engine is built from. Registry defaults to
@@ -69,6 +76,10 @@ func New(d Deps) (*Engine, error) {
 	if e.log == nil {
 		e.log = slog.Default()
 	}
+	if e.reg == schema.Default() {
+		e.search = searchIndexes(e.reg)
+		e.counts = newCountCache(e.reg, countCacheSize)
+	}
 	for _, ent := range e.reg.Entities() {
 		e.cats[ent.Name] = entityCatalog(ent)
 		for i := range ent.Relations {
@@ -95,7 +106,7 @@ func MustNew(d Deps) *Engine {
 
 // env returns the statement-building environment of one request.
 func (e *Engine) env() *env {
-	return &env{reg: e.reg, dialect: e.db.Dialect(), now: e.now()}
+	return &env{reg: e.reg, dialect: e.db.Dialect(), now: e.now(), search: e.search}
 }
 
 // today is the current date in UTC, "2006-01-02".

@@ -3,6 +3,7 @@ package tables
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -224,7 +225,11 @@ func coerceFilterValue(t schema.DataType, raw any) (any, error) {
 }
 
 // compileSearch renders the keyword search over the searchable columns of
-// cat; keywords shorter than MinSearchLen are ignored.
+// cat; keywords shorter than MinSearchLen are ignored. The searchable
+// fields of the base rows and the labels of references are answered by
+// the search indexes where there are some (searchindex.go); every other
+// column, and keywords too short for a trigram index, by db.SearchMatch,
+// which folds the same way.
 func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 	keyword = strings.TrimSpace(keyword)
 	if utf8.RuneCountInString(keyword) < MinSearchLen {
@@ -234,18 +239,75 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 		return frag{}, filterErr("server.tables.filter.too_long", "max", fmt.Sprint(MaxFilterValueLen))
 	}
 	d := s.env.dialect
+	indexed := s.env.search != nil && db.IndexedTerm(keyword)
 	var alts []frag
+	var own []string // searchable fields of the base rows found through its index
+	base := s.env.search[s.base.Name]
 	for i := range cat.specs {
 		c := &cat.specs[i]
 		if !c.searchable() {
 			continue
 		}
+		if indexed && c.kind == kindField && !c.onLink && base != nil && slices.Contains(base.fields, c.name) {
+			own = append(own, c.name)
+			continue
+		}
+		if indexed && c.kind == kindLabel {
+			if f, ok := labelSearch(c, s, keyword); ok {
+				alts = append(alts, f)
+				continue
+			}
+		}
 		ef, err := c.expr(s)
 		if err != nil {
 			return frag{}, err
 		}
-		match, arg := db.TextMatch(d, ef.sql, keyword, false)
+		match, arg := db.SearchMatch(d, ef.sql, keyword)
 		alts = append(alts, frag{sql: match, args: append(append([]any{}, ef.args...), arg)})
 	}
+	if len(own) > 0 {
+		if d == db.SQLite {
+			alts = append(alts, frag{sql: col(s.alias, s.base.PK) + " IN (SELECT rowid FROM " + ident(base.ftsTable()) +
+				" WHERE " + ident(base.ftsTable()) + " MATCH ?)", args: []any{db.FTSQuery(own, keyword)}})
+		} else {
+			for _, f := range own {
+				match, arg := db.SearchLike(col(s.alias, f), keyword)
+				alts = append(alts, frag{sql: match, args: []any{arg}})
+			}
+		}
+	}
 	return or(alts), nil
+}
+
+// labelSearch renders "the label of reference column c matches keyword"
+// through the referenced entity's search index: the foreign key IN the
+// keys of the matching rows. Labels are not tenant-scoped (decision 0004:
+// a visible row shows what it refers to), and neither is this. ok is false
+// when the referenced entity's label has no index.
+func labelSearch(c *colSpec, s *source, keyword string) (frag, bool) {
+	ref, ok := s.env.reg.Entity(c.field.Ref)
+	if !ok {
+		return frag{}, false
+	}
+	x := s.env.search[ref.Name]
+	if x == nil || len(x.label) == 0 {
+		return frag{}, false
+	}
+	a := s.alias
+	if c.onLink {
+		a = s.link.alias
+	}
+	fk := col(a, c.field.Name)
+	if s.env.dialect == db.SQLite {
+		return frag{sql: fk + " IN (SELECT rowid FROM " + ident(x.ftsTable()) + " WHERE " + ident(x.ftsTable()) + " MATCH ?)",
+			args: []any{db.FTSQuery(x.labelColumns(), keyword)}}, true
+	}
+	r := s.n.next("w")
+	expr := col(r, x.label[0])
+	if len(x.label) > 1 {
+		expr = pgJoin(x.label, r)
+	}
+	match, arg := db.SearchLike(expr, keyword)
+	return frag{sql: fk + " IN (SELECT " + col(r, ref.PK) + " FROM " + ident(ref.Table) + " " + r + " WHERE " + match + ")",
+		args: []any{arg}}, true
 }

@@ -365,6 +365,12 @@ func (p *listPlan) conditions(s *source) (frag, error) {
 
 // selectStatement renders the page query.
 func (p *listPlan) selectStatement(x *env, sc Scope) (frag, error) {
+	return p.selectWith(x, sc, frag{})
+}
+
+// selectWith renders the page query with one more column at the end of
+// each row when extra is not empty (the data generation of a cached count).
+func (p *listPlan) selectWith(x *env, sc Scope, extra frag) (frag, error) {
 	s, err := p.source(x, sc)
 	if err != nil {
 		return frag{}, err
@@ -382,6 +388,9 @@ func (p *listPlan) selectStatement(x *env, sc Scope) (frag, error) {
 	order, err := p.orderBy(s)
 	if err != nil {
 		return frag{}, err
+	}
+	if !extra.empty() {
+		cols = append(cols, extra)
 	}
 	var b sqlb
 	b.add("SELECT ").frag(join(cols, ", ")).add(" FROM " + s.from())
@@ -433,17 +442,45 @@ func (p *listPlan) countStatement(x *env, sc Scope) (frag, error) {
 }
 
 // open counts (when asked) and opens the cursor over the plan's page.
+// Outside a transaction totals come from the count cache (countcache.go)
+// when the page's own statement confirms their data generation.
 func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan, count bool) (*Cursor, error) {
 	x := e.env()
 	var total *int64
-	if count {
+	var cached *countEntry
+	var key countKey
+	cacheable := false
+	if count && e.counts != nil {
+		if _, outside := q.(*db.DB); outside {
+			cst, err := p.countStatement(x, c.scope)
+			if err != nil {
+				return nil, err
+			}
+			if key, cacheable = e.counts.keyOf(cst); cacheable {
+				if entry, ok := e.counts.get(key.key); ok {
+					cached = &entry
+				} else {
+					n, err := e.countFresh(ctx, q, p.t.ent.Name, cst, key)
+					if err != nil {
+						return nil, err
+					}
+					total = &n
+				}
+			}
+		}
+	}
+	if count && !cacheable {
 		n, err := e.count(ctx, q, x, c, p)
 		if err != nil {
 			return nil, err
 		}
 		total = &n
 	}
-	st, err := p.selectStatement(x, e.scopeFor(ctx, q, c, p))
+	var extra frag
+	if cached != nil {
+		extra = key.generation()
+	}
+	st, err := p.selectWith(x, e.scopeFor(ctx, q, c, p), extra)
 	if err != nil {
 		return nil, err
 	}
@@ -454,6 +491,16 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	}
 	cur := newCursor(rows, p.out, p.limit, p.offset)
 	cur.page.Total = total
+	if cached != nil {
+		cur.served = &e.counts.served
+		cur.confirm(*cached, func() (int64, error) {
+			cst, err := p.countStatement(x, c.scope)
+			if err != nil {
+				return 0, err
+			}
+			return e.countFresh(ctx, q, p.t.ent.Name, cst, key)
+		})
+	}
 	return cur, nil
 }
 

@@ -15,6 +15,8 @@ type env struct {
 	reg     *schema.Registry
 	dialect db.Dialect
 	now     time.Time
+	// search are the keyword search indexes (nil: scan; searchindex.go).
+	search map[string]*searchIndex
 }
 
 // source is the FROM part of one statement over entity base, aliased "t":

@@ -67,6 +67,28 @@ var scenarios = map[string]scenario{
 	"list-all": {"POST", "/api/?pos",
 		`{"action":"read-rich","entity":"pos","per_page":100000,"current_page":1,"order_by":"pos_name","order_dir":"ASC"}`,
 		"up to 100,000 points of sale in one answer"},
+	// The paths of issue 19, every one with its total ("count": true).
+	"sort-count": {"POST", "/api/?pos",
+		`{"action":"read-rich","entity":"pos","per_page":50,"current_page":1,"order_by":"pos_name","order_dir":"ASC","count":true}`,
+		"one page of 50 points of sale sorted by name, with the total"},
+	"sort": {"POST", "/api/?pos",
+		`{"action":"read-rich","entity":"pos","per_page":50,"current_page":1,"order_by":"pos_name","order_dir":"ASC"}`,
+		"one page of 50 points of sale sorted by name, without the total"},
+	"search-count": {"POST", "/api/?pos",
+		`{"action":"read-rich","entity":"pos","per_page":50,"current_page":1,"order_by":"pos_name","order_dir":"ASC","filter_all":"Berlin","count":true}`,
+		"keyword search (filter_all) for Berlin, sorted by name, with the total"},
+	"search": {"POST", "/api/?pos",
+		`{"action":"read-rich","entity":"pos","per_page":50,"current_page":1,"order_by":"pos_name","order_dir":"ASC","filter_all":"Berlin"}`,
+		"keyword search for Berlin, sorted by name, without the total"},
+	"range-sort-count": {"POST", "/api/?pos",
+		`{"action":"read-rich","entity":"pos","per_page":50,"current_page":1,"order_by":"pos_first_year","order_dir":"DESC","filter":[{"field":"pos_first_year","op":"gt","value":2010}],"count":true}`,
+		"points of sale opened after 2010, latest first, with the total"},
+	"range-sort": {"POST", "/api/?pos",
+		`{"action":"read-rich","entity":"pos","per_page":50,"current_page":1,"order_by":"pos_first_year","order_dir":"DESC","filter":[{"field":"pos_first_year","op":"gt","value":2010}]}`,
+		"points of sale opened after 2010, latest first, without the total"},
+	"list-page-count": {"POST", "/api/?pos",
+		`{"action":"read-rich","entity":"pos","per_page":50,"current_page":1,"order_by":"pos_name","order_dir":"ASC","filter":[{"field":"pos_name","op":"contains","value":"a"}],"count":true}`,
+		"list-page with the total"},
 	"create": {"POST", "/api/?tag", `{"action":"create","entity":"tag","data":{"tag_name":"load-<n>"}}`,
 		"create a tag"},
 	"raw": {"GET", "/healthz", "", "-method, -path and -body as given"},
@@ -130,7 +152,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.password, "password", demoPassword, "login password (default: the demo password; env PORTFOLIO_LOAD_PASSWORD)")
 	fs.StringVar(&cfg.browserHash, "browser-hash", "load-tool", "user_browser_hash sent at login")
 	fs.BoolVar(&cfg.login, "login", true, "log in and send the access token (false for public endpoints such as /healthz)")
-	fs.StringVar(&cfg.scenario, "scenario", "list-page", "list-page, list-all, create or raw")
+	fs.StringVar(&cfg.scenario, "scenario", "list-page", "list-page, list-page-count, list-all, sort, sort-count, search, search-count, range-sort, range-sort-count, create or raw")
 	fs.StringVar(&cfg.method, "method", "", "HTTP method (default: the scenario's)")
 	fs.StringVar(&cfg.path, "path", "", "path and query, e.g. /api/?contract (default: the scenario's)")
 	fs.StringVar(&cfg.body, "body", "", "request body, JSON (default: the scenario's); <n> and <run> are replaced")
@@ -153,7 +175,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	s, ok := scenarios[cfg.scenario]
 	if !ok {
-		return cfg, fmt.Errorf("unknown scenario %q (list-page, list-all, create, raw)", cfg.scenario)
+		return cfg, fmt.Errorf("unknown scenario %q (see -h)", cfg.scenario)
 	}
 	if cfg.method == "" {
 		cfg.method = s.method

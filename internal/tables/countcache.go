@@ -1,0 +1,154 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"portfolio/internal/db"
+	"portfolio/internal/schema"
+)
+
+// Totals ("Rows 1–50 of 3,158") are cached so that a list does not count
+// its rows again on every page. A count is cached under its statement (SQL
+// and arguments: entity, filter, keyword, relation owner and the caller's
+// tenant scope, dates included) together with the *data generation* it was
+// counted at: the sum of the counters of every table the statement reads
+// (data_generation, migration 0013; triggers bump a table's counter in
+// every transaction that writes to it, so no write path can forget it, and
+// since counters only grow, the sum grows with any of them).
+//
+// A cached total is served only after the database said, in the same
+// statement as the page (one round trip, one snapshot), that the generation
+// is still the one it was counted at; otherwise, and for empty pages, the
+// rows are counted again once the page is read. So a cached total is never
+// older than the page it comes with. Counts inside a transaction (module
+// calls) are never cached: their generation may never commit.
+
+// countCacheSize bounds the number of cached totals; a full cache starts
+// over.
+const countCacheSize = 10000
+
+type countEntry struct {
+	generation int64
+	n          int64
+}
+
+// countCache holds totals per count statement and data generation.
+type countCache struct {
+	mu      sync.Mutex
+	m       map[string]countEntry
+	limit   int
+	tracked map[string]string // table (or search index) → the table whose generation covers it
+	// served counts the totals answered from the cache.
+	served atomic.Int64
+}
+
+func newCountCache(reg *schema.Registry, limit int) *countCache {
+	c := &countCache{m: map[string]countEntry{}, limit: max(limit, 1), tracked: map[string]string{}}
+	for _, t := range generationTables(reg) {
+		c.tracked[t] = t
+	}
+	for _, x := range searchIndexes(reg) {
+		c.tracked[x.ftsTable()] = x.ent.Table // kept in step with its table by trigger
+	}
+	return c
+}
+
+var (
+	quotedTable   = regexp.MustCompile(`\b(?:FROM|JOIN) "((?:[^"]|"")+)"`)
+	anyFromOrJoin = regexp.MustCompile(`\b(?:FROM|JOIN) `)
+	subquery      = regexp.MustCompile(`\b(?:FROM|JOIN) \(`)
+)
+
+// countKey is a count statement's cache key and the tables whose
+// generations it depends on; ok is false when the statement reads a table
+// without a generation (it is then never cached).
+type countKey struct {
+	key    string
+	tables []string
+}
+
+func (c *countCache) keyOf(st frag) (countKey, bool) {
+	found := quotedTable.FindAllStringSubmatch(st.sql, -1)
+	if len(found)+len(subquery.FindAllStringIndex(st.sql, -1)) != len(anyFromOrJoin.FindAllStringIndex(st.sql, -1)) {
+		return countKey{}, false // a FROM or JOIN this parser does not understand
+	}
+	seen := map[string]bool{}
+	var tables []string
+	for _, m := range found {
+		t, ok := c.tracked[strings.ReplaceAll(m[1], `""`, `"`)]
+		if !ok {
+			return countKey{}, false
+		}
+		if !seen[t] {
+			seen[t] = true
+			tables = append(tables, t)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(st.sql)
+	for _, a := range st.args {
+		b.WriteByte(0)
+		switch v := a.(type) {
+		case string:
+			b.WriteString("s" + v)
+		case int64:
+			b.WriteString("i" + strconv.FormatInt(v, 10))
+		case time.Time:
+			b.WriteString("t" + v.UTC().Format(time.RFC3339Nano))
+		default:
+			fmt.Fprintf(&b, "%T%v", v, v)
+		}
+	}
+	return countKey{key: b.String(), tables: tables}, true
+}
+
+// generation renders the data generation of k's tables as a scalar
+// sub-query.
+func (k countKey) generation() frag {
+	args := make([]any, len(k.tables))
+	for i, t := range k.tables {
+		args[i] = t
+	}
+	return frag{sql: "(SELECT COALESCE(SUM(generation), 0) FROM data_generation WHERE table_name IN (" + placeholders(len(k.tables)) + "))", args: args}
+}
+
+func (c *countCache) get(key string) (countEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[key]
+	return e, ok
+}
+
+func (c *countCache) put(key string, e countEntry) {
+	if e.generation <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[key]; ok && old.generation > e.generation {
+		return
+	}
+	if len(c.m) >= c.limit {
+		clear(c.m)
+	}
+	c.m[key] = e
+}
+
+// countFresh counts the rows of count statement st together with the data
+// generation of k, in one statement, and caches the total.
+func (e *Engine) countFresh(ctx context.Context, q db.Querier, name string, st frag, k countKey) (int64, error) {
+	g := k.generation()
+	var n, gen int64
+	if err := q.QueryRowContext(ctx, "SELECT ("+st.sql+"), "+g.sql, append(append([]any{}, st.args...), g.args...)...).Scan(&n, &gen); err != nil {
+		return 0, fmt.Errorf("tables: count %s: %w", name, err)
+	}
+	e.counts.put(k.key, countEntry{generation: gen, n: n})
+	return n, nil
+}

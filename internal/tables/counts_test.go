@@ -1,0 +1,104 @@
+package tables_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"portfolio/internal/db"
+	"portfolio/internal/tables"
+	"portfolio/internal/testkit"
+)
+
+// TestCountsTakeEffectOnNextRequest: totals are cached per data
+// generation, which triggers bump on every write, so the total of a list
+// changes on the very next request after a create, update or delete
+// through the generic API or by plain SQL, and after a change of tenant
+// (a company moved to another customer group takes its points of sale
+// out of the lead's scope); repeated requests without writes are answered
+// from the cache.
+func TestCountsTakeEffectOnNextRequest(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		ctx := context.Background()
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if _, err := d.ExecContext(ctx, q, args...); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		company := queryInt(t, d, `SELECT MIN(company_id) FROM company WHERE customergroup_id = 1 AND company_id IN (SELECT company_id FROM pos)`)
+		companyPos := queryInt(t, d, `SELECT COUNT(*) FROM pos WHERE company_id = ?`, company)
+		lists := map[string]obj{
+			"all":     {"entity": "pos", "count": true, "per_page": 5, "order_by": "pos_name"},
+			"keyword": {"entity": "pos", "count": true, "per_page": 5, "filter_all": "zählwerk"},
+			"filter":  {"entity": "pos", "count": true, "per_page": 5, "filter": []obj{{"field": "pos_name", "op": "contains", "value": "Zählwerk"}}},
+			"page 9":  {"entity": "pos", "count": true, "per_page": 5, "current_page": 9, "filter_all": "zählwerk"}, // an empty page
+		}
+		total := func(name string) int64 {
+			t.Helper()
+			body := obj{}
+			for k, v := range lists[name] {
+				body[k] = v
+			}
+			return *e.list(lead, body).Data.Total
+		}
+		truth := func(name string) int64 {
+			t.Helper()
+			names := queryStrings(t, d, `SELECT p.pos_name FROM pos p JOIN company c ON c.company_id = p.company_id WHERE c.customergroup_id = 1`)
+			var n int64
+			for _, s := range names {
+				if name == "all" || strings.Contains(strings.ToLower(s), "zählwerk") {
+					n++
+				}
+			}
+			return n
+		}
+		check := func(step string) {
+			t.Helper()
+			for name := range lists {
+				served := tables.CountsServed(e.Engine)
+				first, second := total(name), total(name)
+				if want := truth(name); first != want || second != want {
+					t.Errorf("%s, %s: totals %d then %d, want %d", step, name, first, second, want)
+				}
+				if name == "all" && tables.CountsServed(e.Engine) == served {
+					t.Errorf("%s, %s: the repeated request was not answered from the cache", step, name)
+				}
+			}
+		}
+		check("start")
+		model := e.list(admin, obj{"entity": "pos", "per_page": 1, "filter": []obj{{"field": "company_id", "op": "eq", "value": company}}}).Data.Data[0]
+		data := obj{"company_id": company, "pos_name": "Zählwerk Eins"}
+		for _, f := range []string{"pos_branchnumber", "pos_first_year", "contactperson_id", "pos_opening_date"} {
+			data[f] = model[f]
+		}
+		created := e.create("pos", data)
+		check("created through the API")
+		posID := id(created, "pos_id")
+		e.mustOK(admin, obj{"action": "update-field", "entity": "pos", "id": posID, "field": "pos_name", "value": "Anderswo",
+			"row_version": id(created, "row_version")})
+		check("renamed through the API")
+		exec(`UPDATE pos SET pos_name = 'ZÄHLWERK zwei' WHERE pos_id = ?`, posID)
+		check("renamed by SQL")
+		exec(`INSERT INTO pos (company_id, pos_name, pos_branchnumber, pos_first_year, contactperson_id, pos_opening_date)
+			SELECT company_id, 'Zählwerk drei', pos_branchnumber, pos_first_year, contactperson_id, pos_opening_date FROM pos WHERE pos_id = ?`, posID)
+		check("inserted by SQL")
+		exec(`DELETE FROM pos WHERE pos_name = 'Zählwerk drei'`)
+		check("deleted by SQL")
+		row := e.mustOK(admin, obj{"action": "read", "entity": "pos", "id": posID})
+		if res := e.api(admin, obj{"action": "delete", "entity": "pos", "id": posID, "row_version": id(row, "row_version")}); res.Status != http.StatusNoContent {
+			t.Fatalf("delete: %d %s", res.Status, res.Body)
+		}
+		check("deleted through the API")
+		before := total("all")
+		exec(`UPDATE pos SET pos_name = 'Zählwerk vier' WHERE company_id = ?`, company)
+		check("renamed a company's points of sale")
+		exec(`UPDATE company SET customergroup_id = 2 WHERE company_id = ?`, company)
+		check("company moved to customer group 2")
+		if after := total("all"); after != before-companyPos {
+			t.Errorf("after the move the lead sees %d points of sale, want %d", after, before-companyPos)
+		}
+	})
+}

@@ -1,0 +1,29 @@
+package tables
+
+// UseSearchIndexes switches the keyword search indexes of e on or off (off:
+// every keyword is matched by scanning), so a test can compare both. Not
+// safe while requests run.
+func UseSearchIndexes(e *Engine, on bool) {
+	if on {
+		e.search = searchIndexes(e.reg)
+	} else {
+		e.search = nil
+	}
+}
+
+// UseCountCache switches the count cache of e on or off.
+func UseCountCache(e *Engine, on bool) {
+	if on {
+		e.counts = newCountCache(e.reg, countCacheSize)
+	} else {
+		e.counts = nil
+	}
+}
+
+// CountsServed is how many totals e answered from its count cache.
+func CountsServed(e *Engine) int64 {
+	if e.counts == nil {
+		return 0
+	}
+	return e.counts.served.Load()
+}

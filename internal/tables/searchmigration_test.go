@@ -1,0 +1,42 @@
+package tables
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"portfolio/internal/schema"
+)
+
+// searchMigrationFile is the migration whose generated part is
+// SearchMigration.
+const searchMigrationFile = "0013_search_counts.sql"
+
+// TestSearchMigrationIsCurrent: the migration holds what SearchMigration
+// renders from the definitions (UPDATE_MIGRATION=1 writes it).
+func TestSearchMigrationIsCurrent(t *testing.T) {
+	_, here, _, _ := runtime.Caller(0)
+	path := filepath.Join(filepath.Dir(here), "..", "db", "migrations", searchMigrationFile)
+	want := searchMigrationHeader + SearchMigration(schema.Default())
+	if os.Getenv("UPDATE_MIGRATION") == "1" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Fatalf("%s is not what SearchMigration renders from the definitions; regenerate it with UPDATE_MIGRATION=1 go test ./internal/tables -run TestSearchMigrationIsCurrent", searchMigrationFile)
+	}
+	if !strings.Contains(want, "CREATE VIRTUAL TABLE \"pos_search\"") {
+		t.Fatal("no search index for pos")
+	}
+}
+
+const searchMigrationHeader = `-- Keyword search indexes, data generations for cached counts, sort indexes
+-- of the big entities (issue 19, decision 0009).
+`
