@@ -58,7 +58,7 @@ func TestBackOfficeJobRoutes(t *testing.T) {
 		// worker, which the next server start provides.
 		var answer struct{ Jobs []jobs.Status }
 		ta.Do("GET", "/backoffice/jobs", admin, nil).JSON(t, &answer)
-		if len(answer.Jobs) != 3 || answer.Jobs[0].NextRunAt == nil {
+		if len(answer.Jobs) < 3 || answer.Jobs[0].Name != "document_sweep" || answer.Jobs[0].NextRunAt == nil {
 			t.Fatalf("jobs: %+v", answer.Jobs)
 		}
 	})
