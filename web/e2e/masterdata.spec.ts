@@ -13,8 +13,8 @@ test.describe('master data', () => {
     await page.goto('/app/table/pos/create');
     const dialog = page.getByRole('dialog', { name: 'New point of sale' });
     await expect(dialog).toBeVisible();
-    await choose(page, /^Company/, 'Nordhandel Retail GmbH');
-    await dialog.getByRole('textbox', { name: /^Name/ }).fill('Filiale E2E');
+    await choose(page, /^Company/, 'Südmarkt Filialen GmbH');
+    await dialog.getByRole('textbox', { name: /^Name/ }).fill('Südmarkt E2E');
     await dialog.getByRole('textbox', { name: /^Branch number/ }).fill('E2E-1');
     await dialog.getByRole('textbox', { name: /^First year/ }).fill('2024');
     await dialog.getByLabel(/^Opening date/).fill('2024-05-01');

@@ -137,9 +137,9 @@ test.describe('generic screens, continued', () => {
 
   test('a stale edit says someone else changed the record; reloading shows their change', async ({ page, browser, expected }) => {
     // The stale save is refused (409 Conflict); the page offers to reload.
-    expected.response(409, /\/api\/\?location$/);
+    expected.response(409, /\/api\/\?area$/);
     await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/location/view/3?edit=true');
+    await page.goto('/app/table/area/view/3?edit=true');
     const name = page.getByRole('textbox', { name: /^Name/ });
     await expect(name).not.toHaveValue('');
     await name.fill('Mine');
@@ -147,7 +147,7 @@ test.describe('generic screens, continued', () => {
     // Meanwhile someone else opens the same record in their browser and saves a change.
     const theirs = `Standort ${Date.now() % 100000}`;
     const other = await otherPerson(browser, 'team_lead@demo.test', expected);
-    await other.goto('/app/table/location/view/3?edit=true');
+    await other.goto('/app/table/area/view/3?edit=true');
     const otherName = other.getByRole('textbox', { name: /^Name/ });
     await expect(otherName).not.toHaveValue('');
     await otherName.fill(theirs);

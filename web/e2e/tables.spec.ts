@@ -191,19 +191,16 @@ test.describe('generic table screens', () => {
 
   test('a relation tab links a row with the link attributes and ends the link', async ({ page }) => {
     await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/location/view/1');
+    await page.goto('/app/table/contract/view/1');
     await page.getByRole('tab', { name: 'Partner companies' }).click();
-    const panel = page.locator('[data-relation="location_partnercompany_rel"]');
+    const panel = page.locator('[data-relation="contract_partner_company_rel"]');
     await expect(panel.getByText('Nothing linked yet')).toBeVisible();
     await panel.getByRole('button', { name: 'Add link' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('combobox', { name: /^Partner companies/ }).click();
     await page.getByRole('option', { name: 'Rheinland Immobilien GmbH' }).click();
-    await dialog.getByRole('combobox', { name: /^Partner type/ }).click();
-    await page.getByRole('option', { name: 'Vermieter' }).click();
-    // The link's own rule: valid to is not before valid from.
-    await dialog.getByRole('textbox', { name: /^Valid from/ }).fill('01.03.2024');
-    await dialog.getByRole('textbox', { name: /^Valid from/ }).press('Tab');
+    await dialog.getByRole('combobox', { name: /^Partner role/ }).click();
+    await page.getByRole('option', { name: 'Owner' }).click();
     await dialog.getByRole('button', { name: 'Add link' }).click();
     await expect(dialog).toHaveCount(0);
     await expect(page.getByText('Linked', { exact: true })).toBeVisible();

@@ -23,6 +23,8 @@ export interface AddressFieldsProps {
   errors?: Record<string, string>;
   /** The state stored with the address (shown until a lookup answers). */
   storedState?: string;
+  /** The postal code stored with the address: its state is known, so it is not looked up again. */
+  storedZip?: string;
   disabled?: boolean;
 }
 
@@ -31,12 +33,15 @@ export interface AddressFieldsProps {
  * the state is looked up 1,600 ms after the last keystroke in the postal
  * code (specification) and shown read-only.
  */
-export function AddressFields({ value, onChange, countries, errors = {}, storedState = '', disabled }: AddressFieldsProps) {
+export function AddressFields({ value, onChange, countries, errors = {}, storedState = '', storedZip = '', disabled }: AddressFieldsProps) {
   const { t } = useTranslation();
   const set = (k: keyof AddressValues) => (v: string | null) => onChange({ ...value, [k]: v ?? '' });
   const country = resolveCountry(countries, value.country, value.countryName);
   const zip = useDebounced(value.zip.trim(), ZIP_LOOKUP_DEBOUNCE_MS);
-  const state = useStateOfZip(zip, country.short);
+  // A stored postal code that came with its state is not looked up again;
+  // one the user changes is.
+  const known = storedState !== '' && zip === storedZip.trim();
+  const state = useStateOfZip(known ? '' : zip, country.short);
   const err = (f: string) => errors[`address.${f}`] ?? errors[f];
   const stateText = state.data?.state ?? (zip === '' || state.isError ? '' : storedState);
   return (

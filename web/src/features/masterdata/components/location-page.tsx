@@ -143,7 +143,7 @@ function LocationForm({ answer, editing, onDone }: { answer: LocationAnswer; edi
             onChange={(e) => set('start')(e.currentTarget.value)} error={errors.location_start_date} />
         </SimpleGrid>
         <AddressFields value={address} onChange={setAddress} countries={countries.data} errors={errors}
-          storedState={String(row.state ?? '')} disabled={readOnly} />
+          storedState={String(answer.address?.state ?? row.state ?? '')} storedZip={String(answer.address?.city_zip ?? '')} disabled={readOnly} />
         {editing && (
           <Group justify="flex-end">
             <Button variant="default" onClick={onDone}>
