@@ -228,9 +228,13 @@ const sweepAge = 24 * time.Hour
 // Sweep removes stored files no document row names any more (documents
 // deleted, uploads interrupted); run daily.
 func (s *Service) Sweep(ctx context.Context) error {
+	src, err := s.engine.Scoped(tables.AsSystem(ctx), entity, "d")
+	if err != nil {
+		return err
+	}
 	n, err := s.store.Sweep(func(key string) (bool, error) {
 		var one int
-		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM document WHERE document_file = ?`, key).Scan(&one)
+		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM `+src.SQL+` WHERE d.document_file = ?`, append(src.Args, key)...).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, nil
 		}

@@ -12,6 +12,7 @@ package masterdata
 import (
 	"context"
 	"log/slog"
+	"net/http"
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
@@ -106,6 +107,23 @@ func (s *Service) created(ctx context.Context, tx *db.Tx, entity string, data ma
 		return 0, err
 	}
 	return id, s.mustSeeNew(ctx, tx, entity, id, field)
+}
+
+// createAnswered creates a row of entity from b in a transaction of its own
+// (created: the new row must be the caller's, else 422 on field) and
+// answers it with 201.
+func (h *handler) createAnswered(w http.ResponseWriter, r *http.Request, entity string, b body, field string) error {
+	ctx := r.Context()
+	var id int64
+	err := h.s.db.InTx(ctx, func(tx *db.Tx) error {
+		var err error
+		id, err = h.s.created(ctx, tx, entity, b, field)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return h.s.answerRecord(ctx, w, http.StatusCreated, entity, id)
 }
 
 // mustSeeNew refuses a row just written that the caller would not see.

@@ -264,16 +264,7 @@ func (h *handler) createKreditornumber(w http.ResponseWriter, r *http.Request) e
 	if err := ownerField(b, "partnercompany_id", partner); err != nil {
 		return err
 	}
-	ctx := r.Context()
-	var id int64
-	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
-		id, err = h.s.created(ctx, tx, "kreditornumber", b, "company_id")
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return h.s.answerRecord(ctx, w, http.StatusCreated, "kreditornumber", id)
+	return h.createAnswered(w, r, "kreditornumber", b, "company_id")
 }
 
 // updateKreditornumber serves PUT

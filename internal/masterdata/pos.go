@@ -17,16 +17,7 @@ func (h *handler) createPos(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	delete(b, "pos_id") // the create modal may send an empty key
-	ctx := r.Context()
-	var id int64
-	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
-		id, err = h.s.created(ctx, tx, "pos", b, "company_id")
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return h.s.answerRecord(ctx, w, http.StatusCreated, "pos", id)
+	return h.createAnswered(w, r, "pos", b, "company_id")
 }
 
 // updatePos serves PUT /pos: the same fields with pos_id and row_version.

@@ -55,16 +55,7 @@ func (h *handler) createTaxRate(w http.ResponseWriter, r *http.Request) error {
 	if err := ownerField(b, "company_id", company); err != nil {
 		return err
 	}
-	ctx := r.Context()
-	var id int64
-	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
-		id, err = h.s.engine.CreateIn(ctx, tx, "taxrate", b)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return h.s.answerRecord(ctx, w, http.StatusCreated, "taxrate", id)
+	return h.createAnswered(w, r, "taxrate", b, "company_id")
 }
 
 // updateTaxRate serves PUT /companies/{id}/tax-rates/{taxrate_id} with

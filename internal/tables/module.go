@@ -84,6 +84,11 @@ func (e *Engine) Snapshot(ctx context.Context, q db.Querier, entity string, id i
 	if err != nil {
 		return nil, 0, err
 	}
+	return e.recordOf(ctx, q, c, ent, id)
+}
+
+// recordOf is loadStored without the row_version among the values.
+func (e *Engine) recordOf(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, id int64) (validate.Record, int64, error) {
 	rec, version, err := e.loadStored(ctx, q, c, ent, id)
 	if rec != nil {
 		delete(rec, schema.RowVersionColumn)
@@ -447,11 +452,7 @@ func (e *Engine) GetIn(ctx context.Context, q db.Querier, entity string, id int6
 	if err != nil {
 		return nil, 0, err
 	}
-	rec, version, err := e.loadStored(ctx, q, c, ent, id)
-	if rec != nil {
-		delete(rec, schema.RowVersionColumn)
-	}
-	return rec, version, err
+	return e.recordOf(ctx, q, c, ent, id)
 }
 
 // ReadIn answers record id of entity as the generic read renders it
@@ -502,18 +503,7 @@ func (e *Engine) UpdateIn(ctx context.Context, tx *db.Tx, cmd UpdateCommand, opt
 	if err != nil {
 		return err
 	}
-	stored, version, err := e.loadStored(ctx, tx, c, ent, cmd.ID)
-	if err != nil {
-		return err
-	}
-	if version != cmd.RowVersion {
-		return errStale()
-	}
-	ch := newChange(ent, stored, labels)
-	ch.version = version
-	applyWriteOptions(c, ch, opts)
-	_, err = e.save(ctx, tx, c, ch, cmd.Data, cmd.ID)
-	return err
+	return e.updateRow(ctx, tx, c, ent, labels, cmd, opts)
 }
 
 // DeleteIn removes record id of entity inside tx exactly as a generic

@@ -132,16 +132,7 @@ func (e *Engine) Update(ctx context.Context, cmd UpdateCommand) (*WriteAnswer, e
 	}
 	var out json.RawMessage
 	err = e.db.InTx(ctx, func(tx *db.Tx) error {
-		stored, version, err := e.loadStored(ctx, tx, c, ent, cmd.ID)
-		if err != nil {
-			return err
-		}
-		if version != cmd.RowVersion {
-			return errStale()
-		}
-		ch := newChange(ent, stored, labels)
-		ch.version = version
-		if _, err := e.save(ctx, tx, c, ch, cmd.Data, cmd.ID); err != nil {
+		if err := e.updateRow(ctx, tx, c, ent, labels, cmd, nil); err != nil {
 			return err
 		}
 		out, err = e.readRow(ctx, tx, c, ent, cmd.ID)
@@ -152,6 +143,24 @@ func (e *Engine) Update(ctx context.Context, cmd UpdateCommand) (*WriteAnswer, e
 	}
 	e.wrote(ent)
 	return &WriteAnswer{Data: out}, nil
+}
+
+// updateRow applies cmd to the stored record, provided it still has the
+// row_version the caller read (409 otherwise), with the generic checks and
+// the module's options.
+func (e *Engine) updateRow(ctx context.Context, tx *db.Tx, c *caller, ent *schema.Entity, labels *messageTexts, cmd UpdateCommand, opts []WriteOption) error {
+	stored, version, err := e.loadStored(ctx, tx, c, ent, cmd.ID)
+	if err != nil {
+		return err
+	}
+	if version != cmd.RowVersion {
+		return errStale()
+	}
+	ch := newChange(ent, stored, labels)
+	ch.version = version
+	applyWriteOptions(c, ch, opts)
+	_, err = e.save(ctx, tx, c, ch, cmd.Data, cmd.ID)
+	return err
 }
 
 func errStale() error { return apperr.Conflict("server.tables.stale").WithCode("stale") }

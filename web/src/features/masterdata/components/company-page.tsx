@@ -1,8 +1,8 @@
-import { Alert, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Select, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
 import { IconReceiptTax } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useParams } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -12,8 +12,10 @@ import { type CompanyAnswer, useCompany } from '../api/get-company';
 import { useEntityDefinition } from '../api/get-definition';
 import { useLookup } from '../api/list-lookup';
 import { useUpdateCompany } from '../api/update-company';
+import { useEditParam } from '../hooks/use-edit-param';
 import { AddressFields, resolveCountry } from './address-fields';
 import { optionsOf } from './options';
+import { LoadState } from './load-state';
 import { PageHeader } from './page-header';
 import type { RelationTabsSlot } from './relation-slot';
 import TaxRatesPanel from './tax-rates-panel';
@@ -30,29 +32,13 @@ export default function CompanyPage({ relationTabs: RelationTabs }: { relationTa
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const companyId = Number(id);
-  const [search, setSearch] = useSearchParams();
   const ability = useAbility();
   const company = useCompany(companyId);
   const definition = useEntityDefinition('company');
-  const editing = search.get('edit') === 'true';
-  const setEdit = (on: boolean) =>
-    setSearch((p) => {
-      const next = new URLSearchParams(p);
-      if (on) next.set('edit', 'true');
-      else next.delete('edit');
-      return next;
-    });
+  const [editing, setEdit] = useEditParam();
   const isAdmin = ability.can('manage', 'all');
 
-  if (company.isPending) return <Loader m="xl" aria-label={t('general.loading')} />;
-  if (company.isError) {
-    const missing = company.error instanceof ApiError && company.error.status === 404;
-    return (
-      <Alert color="red" m="md" title={missing ? t('masterdata.not_found') : t('masterdata.load_error')}>
-        {missing ? null : errorMessage(company.error)}
-      </Alert>
-    );
-  }
+  if (!company.isSuccess) return <LoadState query={company} />;
   const title = String(company.data.data.company_name ?? `#${id}`);
   const relations = (definition.data?.relations ?? []).filter((r) => r.api !== TAX_RATES_RELATION);
   return (

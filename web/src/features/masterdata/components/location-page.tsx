@@ -1,8 +1,8 @@
-import { Alert, Button, Group, Loader, NumberInput, Paper, Select, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
 import { IconBuildingCommunity } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useParams } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -11,9 +11,11 @@ import { useEntityDefinition } from '../api/get-definition';
 import { type LocationAnswer, useLocation } from '../api/get-location';
 import { useLookup } from '../api/list-lookup';
 import { useUpdateLocation } from '../api/update-location';
+import { useEditParam } from '../hooks/use-edit-param';
 import { AddressFields, resolveCountry } from './address-fields';
 import { LocationPartnersPanel } from './location-partners-panel';
 import { optionsOf } from './options';
+import { LoadState } from './load-state';
 import { PageHeader } from './page-header';
 import type { RelationTabsSlot } from './relation-slot';
 
@@ -29,29 +31,13 @@ export default function LocationPage({ relationTabs: RelationTabs }: { relationT
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const locationId = Number(id);
-  const [search, setSearch] = useSearchParams();
   const ability = useAbility();
   const location = useLocation(locationId);
   const definition = useEntityDefinition('location');
-  const editing = search.get('edit') === 'true';
-  const setEdit = (on: boolean) =>
-    setSearch((p) => {
-      const next = new URLSearchParams(p);
-      if (on) next.set('edit', 'true');
-      else next.delete('edit');
-      return next;
-    });
+  const [editing, setEdit] = useEditParam();
   const canUpdate = ability.can('update', 'location');
 
-  if (location.isPending) return <Loader m="xl" aria-label={t('general.loading')} />;
-  if (location.isError) {
-    const missing = location.error instanceof ApiError && location.error.status === 404;
-    return (
-      <Alert color="red" m="md" title={missing ? t('masterdata.not_found') : t('masterdata.load_error')}>
-        {missing ? null : errorMessage(location.error)}
-      </Alert>
-    );
-  }
+  if (!location.isSuccess) return <LoadState query={location} />;
   const title = String(location.data.data.location_name ?? `#${id}`);
   const relations = (definition.data?.relations ?? []).filter((r) => r.api !== PARTNERS_RELATION);
   return (
