@@ -223,9 +223,14 @@ func TestGetContract(t *testing.T) {
 						Data struct {
 							Areas  []obj   `json:"areas"`
 							Rental float64 `json:"rentalspace_sum"`
+							Next   string  `json:"contract_next_notice_date"`
 						}
 					}
 					r.JSON(t, &got)
+					// The next notice date is the earliest one not yet past.
+					if today := time.Now().UTC().Format(time.DateOnly); got.Data.Next == "" || got.Data.Next < today {
+						t.Errorf("next notice date %q is not today or later", got.Data.Next)
+					}
 					if int64(len(got.Data.Areas)) != area || got.Data.Rental != rental {
 						t.Fatalf("areas %d sum %v, want %d and %v", len(got.Data.Areas), got.Data.Rental, area, rental)
 					}

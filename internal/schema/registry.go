@@ -616,7 +616,7 @@ func (r *Registry) validateDerivation(e *Entity, f *Field) error {
 		if f.Ref != "user" {
 			return errors.New("current_user needs a reference to user")
 		}
-	case DeriveSum, DeriveMin, DeriveList, DeriveCount:
+	case DeriveSum, DeriveMin, DeriveNext, DeriveList, DeriveCount:
 		rel, ok := e.Relation(d.Relation)
 		if !ok {
 			return fmt.Errorf("%s over unknown relation %q", d.Func, d.Relation)

@@ -174,6 +174,9 @@ const (
 	DeriveCount DeriveFunc = "count"
 	// DeriveMin: smallest Field over the rows of Relation.
 	DeriveMin DeriveFunc = "min"
+	// DeriveNext: smallest date Field over the rows of Relation that is
+	// today or later (the next of several dates).
+	DeriveNext DeriveFunc = "next"
 	// DeriveList: the distinct values of Field over Relation, comma-joined.
 	DeriveList DeriveFunc = "list"
 	// DeriveRef: Field of the row reached by following the foreign keys in
@@ -222,6 +225,12 @@ func CountOf(relation string) *Derivation {
 // MinOver derives the smallest field over relation rows.
 func MinOver(relation, field string) *Derivation {
 	return &Derivation{Func: DeriveMin, Relation: relation, Field: field}
+}
+
+// NextOver derives the earliest date field over relation rows that is
+// today or later.
+func NextOver(relation, field string) *Derivation {
+	return &Derivation{Func: DeriveNext, Relation: relation, Field: field}
 }
 
 // ListOf derives the distinct values of field over relation rows.

@@ -191,7 +191,7 @@ func (s *source) derivedExpr(a string, e *schema.Entity, f *schema.Field) (frag,
 		yellow, red := col(a, d.Args[0]), col(a, d.Args[1])
 		return frag{sql: "CASE WHEN " + red + " <= ? THEN 'over_due_red' WHEN " + yellow +
 			" <= ? THEN 'critical_yellow' ELSE 'before_deadline' END", args: []any{now, now}}, nil
-	case schema.DeriveCount, schema.DeriveSum, schema.DeriveMin, schema.DeriveList:
+	case schema.DeriveCount, schema.DeriveSum, schema.DeriveMin, schema.DeriveNext, schema.DeriveList:
 		return s.aggregate(a, e, d)
 	}
 	return frag{}, fmt.Errorf("tables: %s.%s: derivation %s is stored, not computed", e.Name, f.Name, d.Func)
@@ -223,6 +223,9 @@ func (s *source) aggregate(a string, e *schema.Entity, d *schema.Derivation) (fr
 		return frag{sql: "(SELECT COALESCE(SUM(" + value + "), 0) " + rows.sql + ")", args: rows.args}, nil
 	case schema.DeriveMin:
 		return frag{sql: "(SELECT MIN(" + value + ") " + rows.sql + ")", args: rows.args}, nil
+	case schema.DeriveNext:
+		return frag{sql: "(SELECT MIN(" + value + ") " + rows.sql + " AND " + value + " >= ?)",
+			args: append(append([]any{}, rows.args...), s.env.now.UTC().Format("2006-01-02"))}, nil
 	}
 	z := s.n.next("z")
 	return frag{sql: "(SELECT " + db.StringAgg(s.env.dialect, z+".v") + " FROM (SELECT DISTINCT " + value +
