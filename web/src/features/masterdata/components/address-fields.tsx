@@ -59,7 +59,7 @@ export function AddressFields({ value, onChange, countries, errors = {}, storedS
         error={err('city_zip') ?? (state.isError && zip ? t('masterdata.address.zip_unknown') : undefined)} />
       <TextInput required disabled={disabled} label={t('masterdata.address.city')} value={value.city}
         onChange={(e) => set('city')(e.currentTarget.value)} placeholder={state.data?.places[0]} error={err('city_name')} />
-      <TextInput readOnly label={t('masterdata.address.state')} value={stateText} />
+      <TextInput readOnly disabled={disabled} label={t('masterdata.address.state')} value={stateText} />
     </SimpleGrid>
   );
 }
