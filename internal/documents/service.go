@@ -119,7 +119,7 @@ func (s *Service) create(ctx context.Context, up Upload, id *int64) error {
 	}
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		module := validate.Record{"document_file": up.File.Key, "document_mime_type": "application/pdf", "document_size": up.File.Size}
-		if *id, err = s.engine.CreateIn(ctx, tx, entity, data, tables.WithValues(module)); err != nil {
+		if *id, err = s.engine.CreateIn(ctx, tx, entity, data, tables.WithValues(module), tables.LinkedLater()); err != nil {
 			return err
 		}
 		if owner.rel != "" {

@@ -76,7 +76,7 @@ func (s *Service) saveAddress(ctx context.Context, tx *db.Tx, in *addressInput) 
 		err := s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "address", ID: in.id, RowVersion: in.rowVersion, Data: data})
 		return in.id, false, nested("address", err)
 	}
-	id, err := s.engine.CreateIn(ctx, tx, "address", data)
+	id, err := s.engine.CreateIn(ctx, tx, "address", data, tables.LinkedLater())
 	return id, true, nested("address", err)
 }
 

@@ -81,12 +81,3 @@ func checkIBAN(values map[string]any) error {
 func normalIBAN(s string) string {
 	return strings.ToUpper(strings.Join(strings.Fields(s), ""))
 }
-
-// maskIBAN shows the country, check digits and last four characters of
-// an IBAN only.
-func maskIBAN(iban string) string {
-	if len(iban) <= 8 {
-		return strings.Repeat("*", len(iban))
-	}
-	return iban[:4] + strings.Repeat("*", len(iban)-8) + iban[len(iban)-4:]
-}

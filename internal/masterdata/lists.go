@@ -12,7 +12,6 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/tables"
-	"portfolio/internal/validate"
 )
 
 // Page sizes the screens ask for when the query names none: the
@@ -40,40 +39,6 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request, q tables.CustomLi
 	}
 	defer cur.Close()
 	return tables.WriteCustomList(w, r, h.log, cur)
-}
-
-// listRecords answers a custom list like list, each row passed through
-// edit first (a masked IBAN). For the short lists of one owner only: the
-// page is held in memory.
-func (h *handler) listRecords(w http.ResponseWriter, r *http.Request, q tables.CustomListQuery, edit func(validate.Record)) error {
-	parsed, err := tables.ParseCustomQuery(r.URL.Query())
-	if err != nil {
-		return err
-	}
-	parsed.Entity, parsed.Data = q.Entity, q.Data
-	cur, err := h.s.engine.CustomList(r.Context(), parsed)
-	if err != nil {
-		return err
-	}
-	defer cur.Close()
-	rows := []validate.Record{}
-	for cur.Next() {
-		rec := cur.Record()
-		edit(rec)
-		rows = append(rows, rec)
-	}
-	if err := cur.Err(); err != nil {
-		return err
-	}
-	p := cur.Page()
-	total := int64(0)
-	if p.Total != nil {
-		total = *p.Total
-	}
-	last := max((total+int64(p.PerPage)-1)/int64(max(p.PerPage, 1)), 1)
-	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"data": rows, "links": map[string]any{
-		"pagination": map[string]any{"current_page": p.CurrentPage, "last_page": last, "total": total}}})
-	return nil
 }
 
 // queryID reads an optional id query parameter (0: absent); 422 when it

@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"portfolio/internal/access"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/tables"
-	"portfolio/internal/validate"
 )
 
 // partnerAnswer is the answer of a partner save: the partner company and
@@ -106,7 +104,7 @@ func (s *Service) partnerGroup(ctx context.Context, tx *db.Tx, group body, b bod
 		b["partnergroup_id"] = id
 		return tables.NewRow{}, nested("partnergroup", noneLeft(group))
 	}
-	if id, err = s.engine.CreateIn(ctx, tx, "partnergroup", group); err != nil {
+	if id, err = s.engine.CreateIn(ctx, tx, "partnergroup", group, tables.LinkedLater()); err != nil {
 		return tables.NewRow{}, nested("partnergroup", err)
 	}
 	b["partnergroup_id"] = id
@@ -146,28 +144,14 @@ func (h *handler) partner(r *http.Request) (int64, error) {
 }
 
 // partnerBankdata serves GET /partners/{id}/bankdata: the bank accounts
-// of a partner company, the IBAN masked for callers who may not edit bank
-// data.
+// of a partner company (the engine masks the IBAN for callers who may not
+// edit bank data).
 func (h *handler) partnerBankdata(w http.ResponseWriter, r *http.Request) error {
 	id, err := h.partner(r)
 	if err != nil {
 		return err
 	}
-	mask := !h.s.mayEditBankdata(r.Context())
-	return h.listRecords(w, r, tables.CustomListQuery{Entity: "partnercompany_bankdata_rel", Data: map[string]any{"partnercompany_id": id}},
-		func(rec validate.Record) { maskRecord(rec, mask) })
-}
-
-// mayEditBankdata reports whether the caller may change bank data, and so
-// see IBANs in full.
-func (s *Service) mayEditBankdata(ctx context.Context) bool {
-	return s.engine.Require(ctx, access.ActionUpdate, "bankdata") == nil
-}
-
-func maskRecord(rec validate.Record, mask bool) {
-	if iban, ok := rec["bankdata_iban"].(string); ok && mask {
-		rec["bankdata_iban"] = maskIBAN(iban)
-	}
+	return h.list(w, r, tables.CustomListQuery{Entity: "partnercompany_bankdata_rel", Data: map[string]any{"partnercompany_id": id}}, 0)
 }
 
 // createBankdata serves POST /partners/{id}/bankdata: a bank account of
@@ -230,23 +214,14 @@ func checkedBank(b body) error {
 	return checkIBAN(b)
 }
 
-// answerBankdata answers bank account id, masked for callers who may not
-// edit bank data.
+// answerBankdata answers bank account id as the caller reads it (the
+// IBAN masked unless the caller may edit bank data).
 func (s *Service) answerBankdata(ctx context.Context, w http.ResponseWriter, status int, id int64) error {
 	raw, err := s.engine.ReadIn(ctx, s.db, "bankdata", id)
 	if err != nil {
 		return err
 	}
-	if s.mayEditBankdata(ctx) {
-		httpapi.WriteJSON(w, status, map[string]json.RawMessage{"data": raw})
-		return nil
-	}
-	var rec map[string]any
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return err
-	}
-	maskRecord(rec, true)
-	httpapi.WriteJSON(w, status, map[string]any{"data": rec})
+	httpapi.WriteJSON(w, status, map[string]json.RawMessage{"data": raw})
 	return nil
 }
 

@@ -86,6 +86,8 @@ func (f Field) hideOnUpdate() Field { f.HiddenOnUpdate = true; return f }
 
 func (f Field) writeOnly() Field { f.WriteOnly = true; return f }
 
+func (f Field) masked() Field { f.Masked = true; return f }
+
 func (f Field) internal() Field {
 	f.Internal = true
 	f.Required = Requirement{Optional: true}

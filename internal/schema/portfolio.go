@@ -87,7 +87,7 @@ func portfolio() ([]Entity, []Link) {
 			Fields: []Field{
 				ref("partnercompany_id", "partnercompany").optional().cascade().rules(RequiredIfNull("company_id")),
 				ref("company_id", "company").optional().cascade(),
-				str("bankdata_iban", 34).label("IBAN").search().
+				str("bankdata_iban", 34).label("IBAN").search().masked().
 					regex(`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`, "Enter the IBAN in capitals without spaces, e.g. DE89370400440532013000."),
 				str("bankdata_bic", 11).label("BIC").optional().
 					regex(`^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$`, "Enter the 8- or 11-character BIC in capitals."),

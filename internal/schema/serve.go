@@ -59,6 +59,7 @@ type AttributeDefinition struct {
 	HiddenOnCreate bool           `json:"hidden_on_create,omitempty"`
 	HiddenOnUpdate bool           `json:"hidden_on_update,omitempty"`
 	WriteOnly      bool           `json:"write_only,omitempty"`
+	Masked         bool           `json:"masked,omitempty"`
 	Multiple       bool           `json:"multiple,omitempty"`
 	Ref            *RefDefinition `json:"ref,omitempty"`
 	Options        []Option       `json:"options,omitempty"`
@@ -175,6 +176,7 @@ func (r *Registry) serveField(owner string, f *Field, lang string, label LabelFu
 		HiddenOnCreate:                f.HiddenOnCreate,
 		HiddenOnUpdate:                f.HiddenOnUpdate,
 		WriteOnly:                     f.WriteOnly,
+		Masked:                        f.Masked,
 		Multiple:                      f.Multiple,
 		Derived:                       f.Derived,
 		Rules:                         append([]Rule{}, f.Checks()...),

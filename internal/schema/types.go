@@ -223,6 +223,11 @@ type Field struct {
 	HiddenOnCreate, HiddenOnUpdate bool
 	// WriteOnly values are accepted but never read back (passwords).
 	WriteOnly bool
+	// Masked values (IBANs) are read in full only by callers who may update
+	// the entity; everyone else reads them masked (the first and the last
+	// four characters) in lists, records, labels, exports and history, and
+	// cannot search, filter or sort by the hidden characters.
+	Masked bool
 	// Internal columns belong to modules (normalised e-mail, storage keys):
 	// not served, not listed, not writable through the generic API.
 	Internal bool

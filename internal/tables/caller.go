@@ -57,7 +57,9 @@ func (e *Engine) callerOf(ctx context.Context) (*caller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tables: rights of user %d: %w", p.UserID, err)
 	}
-	return &caller{p: p, rules: rules, scope: ScopeOf(p), lang: i18n.LangFrom(ctx)}, nil
+	c := &caller{p: p, rules: rules, scope: ScopeOf(p), lang: i18n.LangFrom(ctx)}
+	c.scope.masked = e.masksFor(c)
+	return c, nil
 }
 
 // can reports whether the caller may do action on the entity's rows. The

@@ -26,7 +26,7 @@ type change struct {
 	// module holds values a module sets in fields the API may not write
 	// (a document's file, size and MIME type); scopeLater leaves the
 	// check that the new row is in the caller's tenant to the module,
-	// which links it first (CreateIn).
+	// which links it first (CreateIn with LinkedLater).
 	module     validate.Record
 	scopeLater bool
 }
@@ -272,7 +272,7 @@ func (ch *change) throughChanges() map[string][]int64 {
 }
 
 // diff lists the changed fields as {field: [old, new]} for the history;
-// write-only values are masked.
+// write-only values are hidden, masked ones (IBANs) masked.
 func (ch *change) diff() map[string][2]any {
 	out := map[string][2]any{}
 	for _, f := range ch.fields {
@@ -285,6 +285,9 @@ func (ch *change) diff() map[string][2]any {
 		}
 		if f.WriteOnly {
 			old, v = masked(old), masked(v)
+		}
+		if f.Masked {
+			old, v = maskText(old), maskText(v)
 		}
 		out[f.Name] = [2]any{historyValue(old), historyValue(v)}
 	}

@@ -59,7 +59,12 @@ func (c *colSpec) expr(s *source) (frag, error) {
 		a = s.link.alias
 	}
 	switch c.kind {
-	case kindField, kindLinkKey:
+	case kindField:
+		if !c.onLink && s.hidesField(s.base, c.field) {
+			return frag{sql: maskExpr(col(a, c.name), c.field.MaxLen)}, nil
+		}
+		return frag{sql: col(a, c.name)}, nil
+	case kindLinkKey:
 		return frag{sql: col(a, c.name)}, nil
 	case kindVersion:
 		return frag{sql: col(a, schema.RowVersionColumn)}, nil

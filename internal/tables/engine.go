@@ -45,6 +45,8 @@ type Engine struct {
 	// counts caches totals per statement and data generation
 	// (countcache.go); nil: not cached.
 	counts *countCache
+	// maskable are the entities with masked fields (mask.go).
+	maskable []*schema.Entity
 }
 
 // Deps are what an Engine is built from. Registry defaults to
@@ -80,6 +82,7 @@ func New(d Deps) (*Engine, error) {
 		e.search = searchIndexes(e.reg)
 		e.counts = newCountCache(e.reg, countCacheSize)
 	}
+	e.maskable = maskedEntities(e.reg)
 	for _, ent := range e.reg.Entities() {
 		e.cats[ent.Name] = entityCatalog(ent)
 		for i := range ent.Relations {

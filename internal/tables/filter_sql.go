@@ -245,7 +245,7 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 	base := s.env.search[s.base.Name]
 	for i := range cat.specs {
 		c := &cat.specs[i]
-		if !c.searchable() {
+		if !c.searchable() || c.searchHides(s) {
 			continue
 		}
 		if indexed && c.kind == kindField && !c.onLink && base != nil && slices.Contains(base.fields, c.name) {

@@ -326,9 +326,10 @@ func (e *Engine) Require(ctx context.Context, action, entity string) error {
 // CreateIn validates and stores a new record of entity inside tx exactly as
 // a generic create does (create right, refusals, rules, references,
 // history); opts add what only the module knows (WithValues, Referring).
-// The check that the new row is in the caller's tenant is the module's: it
-// links the row first (LinkIn) and then asks VisibleTo, in the same
-// transaction.
+// The new row must be in the caller's tenant, checked after the write as
+// the generic create checks it (403 otherwise), unless the module says
+// with LinkedLater that the row joins the tenant only through what it
+// writes next.
 func (e *Engine) CreateIn(ctx context.Context, tx *db.Tx, entity string, data map[string]any, opts ...WriteOption) (int64, error) {
 	c, ent, err := e.moduleTarget(ctx, access.ActionCreate, entity)
 	if err != nil {
@@ -339,7 +340,6 @@ func (e *Engine) CreateIn(ctx context.Context, tx *db.Tx, entity string, data ma
 		return 0, err
 	}
 	ch := newChange(ent, nil, labels)
-	ch.scopeLater = true
 	applyWriteOptions(c, ch, opts)
 	return e.save(ctx, tx, c, ch, data, 0)
 }
@@ -349,8 +349,19 @@ func (e *Engine) CreateIn(ctx context.Context, tx *db.Tx, entity string, data ma
 type WriteOption func(*writeOptions)
 
 type writeOptions struct {
-	values  validate.Record
-	created *createdRow
+	values      validate.Record
+	created     *createdRow
+	linkedLater bool
+}
+
+// LinkedLater leaves out CreateIn's tenant check for a row that joins the
+// caller's tenant only through what the module writes next in the same
+// transaction: a document through the link to its owner, a new address
+// through the location that refers to it (Referring). The module then
+// answers for the row: it checks its owner, or the referring record is
+// checked in its place.
+func LinkedLater() WriteOption {
+	return func(o *writeOptions) { o.linkedLater = true }
 }
 
 // WithValues stores values in fields the API may not write (a document's
@@ -384,6 +395,7 @@ func applyWriteOptions(c *caller, ch *change, opts []WriteOption) {
 		opt(&o)
 	}
 	ch.module = o.values
+	ch.scopeLater = o.linkedLater
 	if o.created != nil {
 		c.created = o.created
 	}

@@ -27,6 +27,9 @@ type Scope struct {
 	// correlate renders foreign-key hops as correlated EXISTS instead of
 	// "IN (SELECT ...)"; see Engine.scopeFor.
 	correlate bool
+	// masked names the entities whose masked fields the caller reads
+	// masked (mask.go).
+	masked []string
 }
 
 // ScopeOf returns the scope of principal p (nil: unrestricted, for

@@ -133,6 +133,8 @@ func (s *source) labelPart(a string, e *schema.Entity, lf *schema.Field, depth i
 		return s.labelExpr(a, lf, depth+1)
 	case lf.Stored() && lf.Type == schema.TypeDecimal:
 		return db.DecimalText(s.env.dialect, col(a, lf.Name)), nil
+	case lf.Stored() && s.hidesField(e, lf):
+		return maskExpr(col(a, lf.Name), lf.MaxLen), nil
 	case lf.Stored():
 		return col(a, lf.Name), nil
 	case lf.Derived != nil && lf.Derived.Func == schema.DeriveRef:

@@ -94,6 +94,8 @@ export interface AttributeDefinition {
   hidden_on_create?: boolean;
   hidden_on_update?: boolean;
   write_only?: boolean;
+  /** Read masked (first and last four characters) by callers who may not update the entity (IBANs). */
+  masked?: boolean;
   multiple?: boolean;
   ref?: RefDefinition;
   options?: FieldOption[];

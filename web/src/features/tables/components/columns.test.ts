@@ -44,3 +44,19 @@ describe('multi-select columns', () => {
     expect(filterKindOf(company)).toBe('list');
   });
 });
+
+describe('key columns', () => {
+  const id = textAttr('pos_id', 'Point of sale', { type: 'id' });
+  const name = textAttr('pos_name', 'Name');
+  it('shows the label fields first and leaves the numeric id out by default', async () => {
+    const { defaultColumns } = await import('./columns');
+    expect(defaultColumns([id, company, name], { primaryKey: 'pos_id', label: ['pos_name'] })).toEqual(['pos_name', 'company_id']);
+    expect(defaultColumns([id, company], { primaryKey: 'pos_id', label: [] })).toEqual(['pos_id', 'company_id']);
+  });
+  it('titles the id column "#", narrow, not with the entity name', () => {
+    const [idColumn, nameColumn] = buildColumns([id, name], ['pos_id', 'pos_name'], ctx, { primaryKey: 'pos_id' });
+    expect(idColumn.header).toBe('#');
+    expect(idColumn.width).toBeLessThan(100);
+    expect(nameColumn.header).toBe('Name');
+  });
+});
