@@ -58,6 +58,11 @@ func Bind(srv *httpapi.Server, s *Service) {
 	h := &handler{s: s, log: srv.Logger()}
 	srv.Handle("GET /contracts/tax-rates", h.taxRates)
 	srv.Handle("GET /contracts/{id}", h.contract)
+	srv.Handle("POST /contracts/step/0", h.createStep0)
+	srv.Handle("PUT /contracts/step/0/{id}", h.updateStep0)
+	srv.Handle("POST /contracts/step/2", h.savePayments)
+	srv.Handle("PUT /contracts/step/2", h.savePayments)
+	srv.Handle("POST /contracts/step/7", h.linkDocuments)
 	srv.Handle("GET /user/deadline-alerts", h.alertSettings)
 	srv.Handle("PUT /user/deadline-alerts", h.saveAlertSettings)
 }
