@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"portfolio/internal/db"
 	"portfolio/internal/testkit"
@@ -61,6 +62,20 @@ func TestContractSteps(t *testing.T) {
 				Body: obj{"row_version": 1, "contract_name": "X"}},
 			{Name: "step 0 missing contract", Method: "PUT", Path: "/contracts/step/0/99999999", As: admin, Status: 404,
 				Body: obj{"row_version": 1, "contract_name": "X"}},
+		})
+		// The contract's deadlines carry their traffic light as of today.
+		deadline := func(days int) obj {
+			return obj{"action": "create", "entity": "contractaction", "data": obj{"contract_id": id, "contractaction_acting_by": "mieter",
+				"contractaction_type": "resiliation", "contractaction_notice_period_value": 0, "contractaction_notice_period_unit": "day",
+				"contractaction_resiliation_date": time.Now().UTC().AddDate(0, 0, days).Format(time.DateOnly)}}
+		}
+		ta.Run(t, []apptest.Scenario{
+			{Name: "a deadline in 60 days", Method: "POST", Path: "/api/", As: admin, Status: 201, Body: deadline(60)},
+			{Name: "the contract shows it yellow", Method: "GET", Path: fmt.Sprintf("/contracts/%d", id), As: admin, Status: 200,
+				Contains: []string{`"traffic_light":"yellow"`}, Absent: []string{`"traffic_light":"red"`}},
+			{Name: "a deadline in 10 days", Method: "POST", Path: "/api/", As: admin, Status: 201, Body: deadline(10)},
+			{Name: "the contract shows it red", Method: "GET", Path: fmt.Sprintf("/contracts/%d", id), As: admin, Status: 200,
+				Contains: []string{`"traffic_light":"red"`, `"traffic_light":"yellow"`}},
 		})
 		stepPayments(t, d, ta, id)
 	})
