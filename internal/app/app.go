@@ -150,7 +150,8 @@ func (a *App) bindRoutes() {
 	documents.Bind(a.Server, a.documentService)
 	jobs.Bind(a.Server, a.Jobs)
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
-	a.contractService = contracts.New(contracts.Deps{DB: a.DB, Engine: engine, Outbox: a.Outbox, Catalog: a.Catalog, PublicURL: a.Config.PublicURL})
+	a.contractService = contracts.New(contracts.Deps{DB: a.DB, Engine: engine, Outbox: a.Outbox, Catalog: a.Catalog, PublicURL: a.Config.PublicURL,
+		Lights: contracts.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})
 	contracts.Bind(a.Server, a.contractService)
 	tickets.Register(engine)
 }

@@ -35,6 +35,17 @@ type Config struct {
 	DebugAddr string
 
 	SMTP SMTP
+
+	// TrafficLight holds the days before a deadline's notice date at which
+	// its traffic light turns red and yellow (green before).
+	TrafficLight TrafficLight
+}
+
+// TrafficLight are the thresholds of a deadline's traffic light in days:
+// red when the notice date is at most Red days away (or past), yellow at
+// most Yellow days, green otherwise.
+type TrafficLight struct {
+	Red, Yellow int
 }
 
 // SMTP configures outgoing mail. Without Host, mail is kept in the outbox
@@ -64,6 +75,7 @@ func Defaults() Config {
 		MaxBodyBytes:       2 << 20,
 		ShutdownTimeout:    30 * time.Second,
 		SMTP:               SMTP{Port: 587, From: "Portfolio <no-reply@localhost>", TLS: "starttls"},
+		TrafficLight:       TrafficLight{Red: 30, Yellow: 90},
 	}
 }
 
@@ -118,6 +130,16 @@ func Register(fs *flag.FlagSet, c *Config) {
 	str(&c.SMTP.Password, "smtp-password", "PORTFOLIO_SMTP_PASSWORD", "SMTP password")
 	str(&c.SMTP.From, "smtp-from", "PORTFOLIO_SMTP_FROM", "sender address of mail")
 	str(&c.SMTP.TLS, "smtp-tls", "PORTFOLIO_SMTP_TLS", "SMTP transport security: starttls, tls or none")
+	days := func(p *int, name, env, usage string) {
+		if v, ok := os.LookupEnv(env); ok {
+			if n, err := strconv.Atoi(v); err == nil {
+				*p = n
+			}
+		}
+		fs.IntVar(p, name, *p, fmt.Sprintf("%s (env %s)", usage, env))
+	}
+	days(&c.TrafficLight.Red, "deadline-red-days", "PORTFOLIO_DEADLINE_RED_DAYS", "a deadline's traffic light is red this many days before its notice date or less")
+	days(&c.TrafficLight.Yellow, "deadline-yellow-days", "PORTFOLIO_DEADLINE_YELLOW_DAYS", "a deadline's traffic light is yellow this many days before its notice date or less")
 }
 
 // Validate reports the first inconsistent setting.
@@ -135,6 +157,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: log format %q is neither text nor json", c.LogFormat)
 	case c.SMTP.TLS != "starttls" && c.SMTP.TLS != "tls" && c.SMTP.TLS != "none":
 		return fmt.Errorf("config: SMTP TLS mode %q is not starttls, tls or none", c.SMTP.TLS)
+	case c.TrafficLight.Red < 0 || c.TrafficLight.Yellow < c.TrafficLight.Red:
+		return fmt.Errorf("config: traffic light days red %d, yellow %d: need 0 <= red <= yellow", c.TrafficLight.Red, c.TrafficLight.Yellow)
 	case c.MaxBodyBytes < 1024:
 		return fmt.Errorf("config: body limit %d is too small", c.MaxBodyBytes)
 	}

@@ -67,6 +67,10 @@ func (s *Service) Contract(ctx context.Context, id int64) (map[string]any, error
 				}
 			}
 			out["owners"], out["managers"] = owners, managers
+		case "deadlines":
+			if out["deadlines"], err = s.lights.withLights(rows, s.now().UTC()); err != nil {
+				return nil, err
+			}
 		default:
 			out[part.key] = rows
 		}

@@ -28,6 +28,7 @@ type Service struct {
 	catalog   *i18n.Catalog // server texts (mails)
 	attrs     *i18n.Catalog // shipped field and option labels
 	publicURL string
+	lights    Thresholds
 	now       func() time.Time
 }
 
@@ -38,7 +39,9 @@ type Deps struct {
 	Outbox    *mailer.Outbox
 	Catalog   *i18n.Catalog
 	PublicURL string
-	Now       func() time.Time
+	// Lights are the traffic light thresholds (zero: 30 and 90 days).
+	Lights Thresholds
+	Now    func() time.Time
 }
 
 // New returns the contract service and registers its rules with the
@@ -47,8 +50,11 @@ func New(d Deps) *Service {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	if d.Lights == (Thresholds{}) {
+		d.Lights = DefaultThresholds
+	}
 	s := &Service{db: d.DB, engine: d.Engine, outbox: d.Outbox, catalog: d.Catalog, attrs: i18n.MustLoadAttributes(),
-		publicURL: d.PublicURL, now: d.Now}
+		publicURL: d.PublicURL, lights: d.Lights, now: d.Now}
 	s.registerHooks()
 	return s
 }
@@ -58,6 +64,11 @@ func Bind(srv *httpapi.Server, s *Service) {
 	h := &handler{s: s, log: srv.Logger()}
 	srv.Handle("GET /contracts/tax-rates", h.taxRates)
 	srv.Handle("GET /contracts/{id}", h.contract)
+	srv.Handle("POST /contracts/step/0", h.createStep0)
+	srv.Handle("PUT /contracts/step/0/{id}", h.updateStep0)
+	srv.Handle("POST /contracts/step/2", h.savePayments)
+	srv.Handle("PUT /contracts/step/2", h.savePayments)
+	srv.Handle("POST /contracts/step/7", h.linkDocuments)
 	srv.Handle("GET /user/deadline-alerts", h.alertSettings)
 	srv.Handle("PUT /user/deadline-alerts", h.saveAlertSettings)
 }

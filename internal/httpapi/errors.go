@@ -13,9 +13,9 @@ import (
 
 // validationItem is one FastAPI-style field error.
 type validationItem struct {
-	Loc  []string `json:"loc"`
-	Msg  string   `json:"msg"`
-	Type string   `json:"type"`
+	Loc  []any  `json:"loc"`
+	Msg  string `json:"msg"`
+	Type string `json:"type"`
 }
 
 var statusOf = map[apperr.Kind]int{
@@ -61,7 +61,11 @@ func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if e.Kind == apperr.KindValidation {
 		items := make([]validationItem, 0, len(e.Fields))
 		for _, f := range e.Fields {
-			items = append(items, validationItem{Loc: []string{"body", f.Field}, Msg: s.fieldMessage(lang, f), Type: f.Type})
+			loc := f.Loc
+			if loc == nil {
+				loc = []any{"body", f.Field}
+			}
+			items = append(items, validationItem{Loc: loc, Msg: s.fieldMessage(lang, f), Type: f.Type})
 		}
 		body["detail"] = items
 	} else {

@@ -1,0 +1,41 @@
+package contracts
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// lightOf is the traffic light of a deadline with notice date notice and
+// status as of today (Thresholds.LightOf); a deadline that is not active,
+// or without a notice date, has none (""): only active deadlines alert.
+func (t Thresholds) lightOf(notice, status string, today time.Time) Light {
+	if status != StatusActive || len(notice) < 10 {
+		return ""
+	}
+	d, err := time.Parse(time.DateOnly, notice[:10])
+	if err != nil {
+		return ""
+	}
+	return t.LightOf(d, today)
+}
+
+// withLights adds "traffic_light" to each deadline row as of today.
+func (t Thresholds) withLights(rows []json.RawMessage, today time.Time) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, len(rows))
+	for i, raw := range rows {
+		m := map[string]any{}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("contracts: decode deadline: %w", err)
+		}
+		notice, _ := m[fieldNotice].(string)
+		status, _ := m[fieldStatus].(string)
+		m["traffic_light"] = t.lightOf(notice, status, today)
+		b, err := json.Marshal(m)
+		if err != nil {
+			return nil, fmt.Errorf("contracts: encode deadline: %w", err)
+		}
+		out[i] = b
+	}
+	return out, nil
+}
