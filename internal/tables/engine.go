@@ -32,6 +32,8 @@ type Engine struct {
 	cats       map[string]*catalog // by entity name
 	relCats    map[string]*catalog // by relation API name
 	shares     tenantShares        // measured tenant shares, see scopeFor
+	estimates  searchEstimates     // keyword match counts, see walkSearch
+	walkForced *bool               // tests: walk (or not) whenever a keyword page could
 	labelCache labelCache          // attribute labels per language
 	rights     *access.Cache       // computed rights per rights generation
 	linkHooks  map[string]LinkHook // module rules on links, by relation API name

@@ -11,6 +11,10 @@ func UseSearchIndexes(e *Engine, on bool) {
 	}
 }
 
+// ForceWalkSearch makes every keyword page that could walk the sort index
+// walk it (on) or use the text index (off), whatever the estimate says.
+func ForceWalkSearch(e *Engine, on bool) { e.walkForced = &on }
+
 // UseCountCache switches the count cache of e on or off.
 func UseCountCache(e *Engine, on bool) {
 	if on {

@@ -266,7 +266,11 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 		alts = append(alts, frag{sql: match, args: append(append([]any{}, ef.args...), arg)})
 	}
 	if len(own) > 0 {
-		if d == db.SQLite {
+		if s.walkSearch {
+			for _, f := range own {
+				alts = append(alts, scanMatch(col(s.alias, f), keyword))
+			}
+		} else if d == db.SQLite {
 			alts = append(alts, frag{sql: col(s.alias, s.base.PK) + " IN (SELECT rowid FROM " + ident(base.ftsTable()) +
 				" WHERE " + ident(base.ftsTable()) + " MATCH ?)", args: []any{db.FTSQuery(own, keyword)}})
 		} else {

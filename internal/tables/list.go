@@ -365,16 +365,19 @@ func (p *listPlan) conditions(s *source) (frag, error) {
 
 // selectStatement renders the page query.
 func (p *listPlan) selectStatement(x *env, sc Scope) (frag, error) {
-	return p.selectWith(x, sc, frag{})
+	return p.selectWith(x, sc, frag{}, false)
 }
 
 // selectWith renders the page query with one more column at the end of
 // each row when extra is not empty (the data generation of a cached count).
-func (p *listPlan) selectWith(x *env, sc Scope, extra frag) (frag, error) {
+// walk tests the keyword per row on a walk of the sort index
+// (Engine.walkSearch).
+func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, error) {
 	s, err := p.source(x, sc)
 	if err != nil {
 		return frag{}, err
 	}
+	s.walkSearch = walk
 	cols := make([]frag, len(p.out))
 	for i, c := range p.out {
 		if cols[i], err = c.selectExpr(s); err != nil {
@@ -480,7 +483,7 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	if cached != nil {
 		extra = key.generation()
 	}
-	st, err := p.selectWith(x, e.scopeFor(ctx, q, c, p), extra)
+	st, err := p.selectWith(x, e.scopeFor(ctx, q, c, p), extra, e.walkSearch(ctx, q, p))
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,9 @@ type source struct {
 	entityAt map[string]string
 	fixed    []frag
 	link     *linkJoin
+	// walkSearch tests the keyword on the base rows' own fields per row
+	// instead of through the text index (Engine.walkSearch).
+	walkSearch bool
 }
 
 // linkJoin is the link table joined to the target rows of a many-to-many
