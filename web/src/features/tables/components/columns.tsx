@@ -1,8 +1,10 @@
 import { Checkbox, NumberInput, TextInput } from '@mantine/core';
-import { type KeyboardEvent, useState } from 'react';
+import { IconPencil } from '@tabler/icons-react';
+import { type KeyboardEvent, type ReactNode, useState } from 'react';
 import type { CellEditorProps, DataTableColumn } from '../../../components/data-table/data-table';
 import { columnWidth, type FormatContext, formatCell, isNumeric } from '../../../components/data-table/format';
 import type { AttributeDefinition, Row } from '../../../lib/table-definition';
+import classes from './columns.module.css';
 
 /** Attributes that make sense as list columns. */
 export function listableAttributes(attrs: readonly AttributeDefinition[]): AttributeDefinition[] {
@@ -126,7 +128,7 @@ export function buildColumns(
   attrs: readonly AttributeDefinition[],
   visible: string[],
   ctx: FormatContext,
-  options: { inlineEdit?: boolean; primaryKey?: string } = {},
+  options: { inlineEdit?: boolean; primaryKey?: string; editHint?: string } = {},
 ): DataTableColumn[] {
   const byName = new Map(attrs.map((a) => [a.attribute, a]));
   return visible.flatMap((name) => {
@@ -165,6 +167,14 @@ export function buildColumns(
       );
     }
     if (editable) {
+      // Nothing else tells that a double click (or Enter) edits the cell.
+      const shown = column.render ?? ((_row: Row, text: string): ReactNode => text);
+      column.render = (row, text) => (
+        <span className={classes.editable} title={options.editHint}>
+          <span>{shown(row, text)}</span>
+          <IconPencil size={12} className={classes.pencil} aria-hidden data-testid="edit-hint" />
+        </span>
+      );
       const label = attr.attribute_i18n;
       column.editor =
         attr.type === 'bool'

@@ -130,7 +130,9 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
   }, 500);
 
   const ctx = useMemo(() => ({ lang: i18n.language, yes: t('grid.yes'), no: t('grid.no') }), [i18n.language, t]);
-  const columns = useMemo(() => buildColumns(attrs, visible, ctx, { inlineEdit, primaryKey: def.primary_key }), [attrs, visible, ctx, inlineEdit, def.primary_key]);
+  const columns = useMemo(() => buildColumns(attrs, visible, ctx, { inlineEdit, primaryKey: def.primary_key, editHint: t('grid.edit_hint') }),
+    [attrs, visible, ctx, inlineEdit, def.primary_key, t],
+  );
 
   const pk = def.primary_key;
   const rowKey = (row: Row) => String(row[pk]);
