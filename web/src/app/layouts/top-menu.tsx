@@ -12,7 +12,7 @@ import type { MenuSection } from '../menu';
 export function TopMenu({ sections }: { sections: MenuSection[] }) {
   const { t } = useTranslation();
   return (
-    <Group component="nav" aria-label={t('layout.main_menu')} gap={2} rowGap={0} wrap="wrap" mih={44} py={6}>
+    <Group component="nav" aria-label={t('layout.main_menu')} gap={2} wrap="wrap" mih={44} py={6} style={{ rowGap: 0 }}>
         {sections.map((section) => {
           const SectionIcon = section.icon;
           if (section.entries.length === 1) {
