@@ -59,14 +59,15 @@ func invoices() ([]Entity, []Link) {
 		},
 		{
 			Name: "invoice", Doc: "An invoice under review (service charge statement, rent invoice) of a company's contract.",
-			Label:  []string{"invoice_id", "invoice_number", "invoice_date"},
+			Label:  []string{"invoice_number", "invoice_date"},
 			Tenant: byCustomer(viaCompany),
 			Fields: []Field{
 				day("invoice_date").index(),
 				day("invoice_date_of_order").label("Date of order"),
 				integer("invoice_contract_year").label("Contract year").minValue(1900).maxValue(2100).index(),
 				ref("company_id", "company"),
-				str("company_name", lenName).label("Company").derive(RefOf("company_name", "company_id")),
+				// Kept for sorting and search, not shown: the company field already names the company.
+				str("company_name", lenName).label("Company").derive(RefOf("company_name", "company_id")).internal(),
 				decimal("invoice_allocationarea").minValue(0).label("Allocation area"),
 				day("invoice_payment_date").label("Payment date"),
 				ref("contract_id", "contract").where("company_id", "company_id"),

@@ -49,3 +49,16 @@ test('the 403 and 404 pages keep the menu; German names the menu sections in Ger
   await expect(mainMenu(page).getByText('Übersichten', { exact: true })).toBeVisible();
   await expect(mainMenu(page).getByText('Dashboards', { exact: true })).toHaveCount(0);
 });
+
+test('the horizontal menu wraps: Import and Administration stay on screen', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.addInitScript(() => window.localStorage.setItem('portfolio.layout', 'horizontal'));
+  await logIn(page, 'admin@demo.test');
+  const nav = page.getByRole('navigation', { name: 'Main menu' });
+  for (const name of [/^Import/, /^Administration/]) {
+    const button = nav.getByRole('button', { name }).or(nav.getByRole('link', { name })).first();
+    await expect(button).toBeInViewport({ ratio: 1 });
+  }
+  // The page below the header is not covered by the wrapped menu.
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeInViewport();
+});

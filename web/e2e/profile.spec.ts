@@ -8,6 +8,9 @@ test('a user edits the profile and changes the password', async ({ page }) => {
   await expect(page).toHaveURL(/\/app\/user\/profile$/);
   await expect(page.getByRole('heading', { name: 'My profile' })).toBeVisible();
   await expect(page.getByText('lawyer@demo.test').first()).toBeVisible();
+  // The user type and roles read as labels, not stored codes (EXTERN).
+  await expect(page.getByText('External (client or partner)')).toBeVisible();
+  await expect(page.getByText('EXTERN', { exact: true })).toHaveCount(0);
 
   await page.getByLabel(/^Phone/).fill('+49 40 123456');
   await page.getByRole('button', { name: 'Save' }).click();

@@ -229,6 +229,13 @@ test.describe('generic table screens', () => {
     await expect(page).toHaveURL(/sort=pos_branchnumber&dir=desc/);
     await expect(page).toHaveURL(/cols=pos_branchnumber%2Cpos_name/);
     await expect(page.getByRole('columnheader', { name: /^Company/ })).toHaveCount(0);
+    // The applied view is named above the list; sorting away from it clears the name.
+    await expect(page.getByTestId('saved-views')).toHaveText('View: Branches, newest first');
+    await page.getByTestId('saved-views').click();
+    await expect(page.getByRole('menuitem', { name: /Branches, newest first/ })).toHaveAttribute('aria-current', 'true');
+    await page.keyboard.press('Escape');
+    await page.goto('/app/table/pos?sort=pos_branchnumber&dir=asc&cols=pos_branchnumber,pos_name');
+    await expect(page.getByTestId('saved-views')).toHaveText('Views');
 
     // Unsaved changes are not lost silently.
     await page.goto('/app/table/pos/view/2?edit=true');

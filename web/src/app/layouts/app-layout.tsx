@@ -1,5 +1,5 @@
 import { AppShell, Box, Burger, Group, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useElementSize } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,10 +31,12 @@ export function AppLayout() {
   const breakpoint = horizontal ? 'md' : 'sm';
 
   useEffect(() => close(), [location.pathname, close]);
+  // The top menu wraps on narrow screens: the header is as tall as its lines.
+  const { ref: menuRef, height: menuHeight } = useElementSize();
 
   return (
     <AppShell
-      header={{ height: horizontal ? { base: 60, md: 104 } : 60 }}
+      header={{ height: horizontal ? { base: 60, md: 60 + Math.max(44, Math.ceil(menuHeight)) } : 60 }}
       navbar={{
         width: { sm: 260, lg: 280 },
         breakpoint,
@@ -65,8 +67,10 @@ export function AppLayout() {
           </Group>
         </Group>
         {horizontal ? (
-          <Box visibleFrom="md" h={44} px="md" style={{ borderTop: '1px solid var(--app-shell-border-color)' }}>
-            <TopMenu sections={sections} />
+          <Box visibleFrom="md" px="md" style={{ borderTop: '1px solid var(--app-shell-border-color)' }}>
+            <div ref={menuRef}>
+              <TopMenu sections={sections} />
+            </div>
           </Box>
         ) : null}
       </AppShell.Header>

@@ -1,15 +1,18 @@
-import { Button, Group, Menu, ScrollArea } from '@mantine/core';
+import { Button, Group, Menu } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { MenuSection } from '../menu';
 
-/** The horizontal menu: one drop-down per section, in the header. */
+/**
+ * The horizontal menu: one drop-down per section, in the header. It wraps onto
+ * a second line rather than pushing the last sections (Import,
+ * Administration) off-screen; the header grows with it.
+ */
 export function TopMenu({ sections }: { sections: MenuSection[] }) {
   const { t } = useTranslation();
   return (
-    <ScrollArea type="hover" scrollbars="x" scrollbarSize={4} h="100%">
-      <Group component="nav" aria-label={t('layout.main_menu')} gap={2} wrap="nowrap" h={44}>
+    <Group component="nav" aria-label={t('layout.main_menu')} gap={2} wrap="wrap" mih={44} py={6} style={{ rowGap: 0 }}>
         {sections.map((section) => {
           const SectionIcon = section.icon;
           if (section.entries.length === 1) {
@@ -53,7 +56,6 @@ export function TopMenu({ sections }: { sections: MenuSection[] }) {
             </Menu>
           );
         })}
-      </Group>
-    </ScrollArea>
+    </Group>
   );
 }

@@ -207,6 +207,26 @@ describe('list field options through the options action', () => {
     expect(optionCalls(server.calls)[0]).toMatchObject({ action: 'options', entity: 'pos', field: 'company_id' });
   });
 
+  it('shows the label of a filter value that came from a link or a saved view, not its id', async () => {
+    mockFetch(() => json(200, { data: [{ value: 3, label: 'Nordhandel Retail GmbH' }], has_more: false }));
+    const companyAttr: AttributeDefinition = {
+      attribute: 'company_id',
+      attribute_i18n: 'Company',
+      attribute_regexp: '',
+      attribute_regexp_failure_message: '',
+      attribute_datatype_hint: 'list',
+      attribute_datatype_len: 0,
+      type: 'id',
+      required: true,
+      rules: [],
+      sortable: true,
+      ref: { table: 'company', key: 'company_id', label: ['company_name'] },
+    };
+    renderUi(<FilterPanel entity="pos" attributes={[companyAttr]} filters={[{ field: 'company_id', op: 'in', value: [3] }]} onChange={vi.fn()} />);
+    expect(await screen.findByText('Nordhandel Retail GmbH')).toBeInTheDocument();
+    expect(screen.queryByText('3')).toBeNull();
+  });
+
   it('lists a filter field narrowed by a sibling without that narrowing: a filter has no record', async () => {
     const server = mockFetch(() =>
       json(200, {

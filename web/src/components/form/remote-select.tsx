@@ -205,7 +205,11 @@ export function RemoteSelect({
   const single = !multiple && value !== null && value !== undefined && value !== '' ? String(value) : null;
   const chosenLabel = single ? (picked[single] ?? knownLabels?.[single] ?? null) : null;
   const keyword = chosenLabel !== null && debounced === chosenLabel ? '' : debounced;
-  const options = useRefOptions(refDef, keyword, { source, record, enabled: opened || Boolean(onOptions) || keyword !== '' });
+  // A value that came without its label (a filter from a link or a saved view)
+  // loads the options at once, so it shows the record's label, not its id.
+  const values = value === null || value === undefined || value === '' ? [] : Array.isArray(value) ? value : [value];
+  const unlabelled = values.some((v) => picked[String(v)] === undefined && knownLabels?.[String(v)] === undefined);
+  const options = useRefOptions(refDef, keyword, { source, record, enabled: opened || Boolean(onOptions) || keyword !== '' || unlabelled });
   const loaded = options.data?.options;
   if (onOptions && loaded) queueMicrotask(() => onOptions(loaded));
   const hasMore = options.data?.hasMore ?? false;

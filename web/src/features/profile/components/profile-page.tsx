@@ -12,6 +12,7 @@ import type { CurrentUser } from '../../../lib/session';
 import { useSession } from '../../../lib/use-session';
 import { useChangeOwnPassword } from '../api/change-own-password';
 import { type ProfileInput, useUpdateProfile } from '../api/update-profile';
+import { roleLabel, usertypeLabel } from './labels';
 
 function toInput(user: CurrentUser | null, fallbackLanguage: string): ProfileInput {
   return {
@@ -218,14 +219,14 @@ function AccountFacts({ user }: { user: CurrentUser | null }) {
   const { t } = useTranslation();
   const rows: [string, React.ReactNode][] = [
     [t('auth.email'), user?.user_email],
-    [t('profile.usertype'), user?.usertype?.usertype_name],
+    [t('profile.usertype'), user?.usertype ? usertypeLabel(t, user.usertype) : null],
     [
       t('profile.roles'),
       user?.roles?.length ? (
         <Group gap={4}>
           {user.roles.map((role) => (
             <Badge key={role.role_id} variant="light">
-              {role.role_name}
+              {roleLabel(t, role)}
             </Badge>
           ))}
         </Group>

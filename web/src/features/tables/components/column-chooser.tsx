@@ -2,16 +2,18 @@ import { ActionIcon, Button, Checkbox, Group, Popover, ScrollArea, Stack, Text }
 import { IconArrowDown, IconArrowUp, IconColumns } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { AttributeDefinition } from '../../../lib/table-definition';
-import { defaultColumns } from './columns';
+import { defaultColumns, type KeyFields } from './columns';
 
 export interface ColumnChooserProps {
   attributes: AttributeDefinition[];
+  /** The entity's id and label fields (the default columns, the "#" title). */
+  keys?: KeyFields;
   visible: string[];
   onChange: (columns: string[] | null) => void;
 }
 
 /** Chooses the visible columns and their order (up/down). */
-export function ColumnChooser({ attributes, visible, onChange }: ColumnChooserProps) {
+export function ColumnChooser({ attributes, visible, onChange, keys = {} }: ColumnChooserProps) {
   const { t } = useTranslation();
   const byName = new Map(attributes.map((a) => [a.attribute, a]));
   // Visible columns first, in their order; then the hidden ones.
@@ -28,7 +30,7 @@ export function ColumnChooser({ attributes, visible, onChange }: ColumnChooserPr
     const list = on ? [...visible, name] : visible.filter((c) => c !== name);
     if (list.length > 0) onChange(list);
   };
-  const isDefault = visible.join(',') === defaultColumns(attributes).join(',');
+  const isDefault = visible.join(',') === defaultColumns(attributes, keys).join(',');
   return (
     <Popover position="bottom-end" withinPortal shadow="md" width={320}>
       <Popover.Target>
@@ -42,7 +44,7 @@ export function ColumnChooser({ attributes, visible, onChange }: ColumnChooserPr
             {ordered.map((name) => {
               const on = visible.includes(name);
               const index = visible.indexOf(name);
-              const label = byName.get(name)?.attribute_i18n ?? name;
+              const label = name === keys.primaryKey ? '#' : (byName.get(name)?.attribute_i18n ?? name);
               return (
                 <Group key={name} justify="space-between" wrap="nowrap" role="listitem">
                   <Checkbox label={label} checked={on} onChange={(e) => toggle(name, e.currentTarget.checked)} />

@@ -1,27 +1,42 @@
 import { Checkbox, NumberInput, TextInput } from '@mantine/core';
-import { type KeyboardEvent, useState } from 'react';
+import { IconPencil } from '@tabler/icons-react';
+import { type KeyboardEvent, type ReactNode, useState } from 'react';
 import type { CellEditorProps, DataTableColumn } from '../../../components/data-table/data-table';
 import { columnWidth, type FormatContext, formatCell, isNumeric } from '../../../components/data-table/format';
 import type { AttributeDefinition, Row } from '../../../lib/table-definition';
+import classes from './columns.module.css';
 
 /** Attributes that make sense as list columns. */
 export function listableAttributes(attrs: readonly AttributeDefinition[]): AttributeDefinition[] {
   return attrs.filter((a) => !a.write_only && a.attribute_datatype_hint !== 'password');
 }
 
-/** The default visible columns: every listable attribute except long texts, at most 12. */
-export function defaultColumns(attrs: readonly AttributeDefinition[]): string[] {
-  return listableAttributes(attrs)
+/** The entity's key fields: its primary key (shown as a narrow "#") and its label fields (shown first). */
+export interface KeyFields {
+  primaryKey?: string;
+  label?: readonly string[];
+}
+
+/**
+ * The default visible columns, at most 12, without long texts: the entity's
+ * label fields first (what a phone shows without scrolling), then the others.
+ * The numeric id is left out when label fields name the row (the column
+ * chooser still offers it, as "#").
+ */
+export function defaultColumns(attrs: readonly AttributeDefinition[], keys: KeyFields = {}): string[] {
+  const shown = listableAttributes(attrs)
     .filter((a) => a.attribute_datatype_hint !== 'html' && a.attribute_datatype_hint !== 'textarea')
-    .slice(0, 12)
     .map((a) => a.attribute);
+  const labels = (keys.label ?? []).filter((l) => shown.includes(l) && l !== keys.primaryKey);
+  const rest = shown.filter((c) => !labels.includes(c) && !(labels.length > 0 && c === keys.primaryKey));
+  return [...labels, ...rest].slice(0, 12);
 }
 
 /** The visible columns in order: the chosen ones that still exist, else the defaults. */
-export function visibleColumns(attrs: readonly AttributeDefinition[], chosen: string[] | null): string[] {
+export function visibleColumns(attrs: readonly AttributeDefinition[], chosen: string[] | null, keys: KeyFields = {}): string[] {
   const known = new Set(listableAttributes(attrs).map((a) => a.attribute));
   const list = (chosen ?? []).filter((c) => known.has(c));
-  return list.length > 0 ? list : defaultColumns(attrs);
+  return list.length > 0 ? list : defaultColumns(attrs, keys);
 }
 
 /**
@@ -113,18 +128,20 @@ export function buildColumns(
   attrs: readonly AttributeDefinition[],
   visible: string[],
   ctx: FormatContext,
-  options: { inlineEdit?: boolean } = {},
+  options: { inlineEdit?: boolean; primaryKey?: string; editHint?: string } = {},
 ): DataTableColumn[] {
   const byName = new Map(attrs.map((a) => [a.attribute, a]));
   return visible.flatMap((name) => {
     const attr = byName.get(name);
     if (!attr) return [];
     const editable = Boolean(options.inlineEdit) && isInlineEditable(attr);
+    // The numeric id is a narrow "#" column, not one titled with the entity's name.
+    const isKey = attr.attribute === options.primaryKey;
     const column: DataTableColumn = {
       id: attr.attribute,
-      header: attr.attribute_i18n,
+      header: isKey ? '#' : attr.attribute_i18n,
       text: (row: Row) => formatCell(attr, row, ctx),
-      width: columnWidth(attr),
+      width: isKey ? 72 : columnWidth(attr),
       // The server sorts stored fields only (served `sortable`); computed values and multi-selects are not.
       sortable: attr.sortable === true,
       align: isNumeric(attr) ? 'right' : 'left',
@@ -150,6 +167,14 @@ export function buildColumns(
       );
     }
     if (editable) {
+      // Nothing else tells that a double click (or Enter) edits the cell.
+      const shown = column.render ?? ((_row: Row, text: string): ReactNode => text);
+      column.render = (row, text) => (
+        <span className={classes.editable} title={options.editHint}>
+          <span>{shown(row, text)}</span>
+          <IconPencil size={12} className={classes.pencil} aria-hidden data-testid="edit-hint" />
+        </span>
+      );
       const label = attr.attribute_i18n;
       column.editor =
         attr.type === 'bool'

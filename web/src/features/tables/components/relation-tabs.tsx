@@ -112,9 +112,12 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
   const ctx = useMemo(() => ({ lang: i18n.language, yes: t('grid.yes'), no: t('grid.no') }), [i18n.language, t]);
   const columns = useMemo(() => {
     const linkAttrs = (relation.attributes ?? []).map((a) => a.attribute);
-    const base = defaultColumns(attrs.filter((a) => !linkAttrs.includes(a.attribute))).slice(0, 6);
-    return buildColumns(attrs, [...base, ...linkAttrs.filter((a) => attrs.some((x) => x.attribute === a))], ctx);
-  }, [attrs, relation.attributes, ctx]);
+    // The record's own key is no column of its tab: every row shares it.
+    const own = new Set([...linkAttrs, ...(relation.foreign_key ? [relation.foreign_key] : [])]);
+    const keys = { primaryKey: targetPk, label: target.data?.label };
+    const base = defaultColumns(attrs.filter((a) => !own.has(a.attribute)), keys).slice(0, 6);
+    return buildColumns(attrs, [...base, ...linkAttrs.filter((a) => attrs.some((x) => x.attribute === a))], ctx, { primaryKey: targetPk });
+  }, [attrs, relation.attributes, relation.foreign_key, ctx, targetPk, target.data?.label]);
   const rows = list.data?.data.data ?? [];
   const rowKey = (row: Row) => String(row.link_id ?? row[`${relation.link}_id`] ?? row[targetPk]);
 

@@ -1,5 +1,5 @@
 import { Button, Group, Menu, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { IconBookmark, IconDeviceFloppy, IconTrash } from '@tabler/icons-react';
+import { IconBookmark, IconCheck, IconDeviceFloppy, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAbility } from '../../../lib/ability-context';
@@ -11,6 +11,7 @@ import { useDeleteView } from '../api/delete-view';
 import { useViews } from '../api/list-views';
 import { useSaveView } from '../api/save-view';
 import type { SavedView, ViewSharing } from '../api/saved-view';
+import { activeView } from './active-view';
 import { toastError } from './table-errors';
 
 export interface SavedViewsMenuProps {
@@ -70,12 +71,18 @@ export function SavedViewsMenu({ table, state, onApply }: SavedViewsMenuProps) {
   };
 
   const list = views.data ?? [];
+  const active = activeView(list, state);
   return (
     <>
       <Menu position="bottom-end" withinPortal width={260}>
         <Menu.Target>
-          <Button variant="default" leftSection={<IconBookmark size={16} />}>
-            {t('views.title')}
+          <Button
+            variant={active ? 'light' : 'default'}
+            leftSection={<IconBookmark size={16} />}
+            data-testid="saved-views"
+            maw={260}
+          >
+            {active ? t('views.active', { name: active.name }) : t('views.title')}
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
@@ -85,6 +92,9 @@ export function SavedViewsMenu({ table, state, onApply }: SavedViewsMenuProps) {
             <Menu.Item
               key={view.savedview_id}
               onClick={() => apply(view)}
+              aria-current={view === active ? 'true' : undefined}
+              leftSection={<IconCheck size={14} style={{ visibility: view === active ? 'visible' : 'hidden' }} />}
+              bg={view === active ? 'var(--mantine-primary-color-light)' : undefined}
               rightSection={
                 view.mine !== false ? (
                   <IconTrash

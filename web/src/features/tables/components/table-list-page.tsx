@@ -87,7 +87,8 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
   };
   const attrs = def.attributes;
   const chosen = state.columns?.join(',') ?? '';
-  const visible = useMemo(() => visibleColumns(attrs, state.columns), [attrs, chosen]);
+  const keys = useMemo(() => ({ primaryKey: def.primary_key, label: def.label }), [def.primary_key, def.label]);
+  const visible = useMemo(() => visibleColumns(attrs, state.columns, keys), [attrs, chosen, keys]);
   const inlineEdit = def.inline_edit && can.update;
 
   const params: ListParams = useMemo(
@@ -129,7 +130,9 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
   }, 500);
 
   const ctx = useMemo(() => ({ lang: i18n.language, yes: t('grid.yes'), no: t('grid.no') }), [i18n.language, t]);
-  const columns = useMemo(() => buildColumns(attrs, visible, ctx, { inlineEdit }), [attrs, visible, ctx, inlineEdit]);
+  const columns = useMemo(() => buildColumns(attrs, visible, ctx, { inlineEdit, primaryKey: def.primary_key, editHint: t('grid.edit_hint') }),
+    [attrs, visible, ctx, inlineEdit, def.primary_key, t],
+  );
 
   const pk = def.primary_key;
   const rowKey = (row: Row) => String(row[pk]);
@@ -169,6 +172,7 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
           <SavedViewsMenu table={table} state={state} onApply={(patch) => update(patch)} />
           <ColumnChooser
             attributes={listableAttributes(attrs)}
+            keys={keys}
             visible={visible}
             onChange={(cols) => update({ columns: cols })}
           />

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatCell } from '../../../components/data-table/format';
 import { filterKindOf } from '../../../components/data-table/filter-panel';
 import { textAttr } from '../../../test/fake-tables';
-import { buildColumns, requestColumns } from './columns';
+import { buildColumns, defaultColumns, requestColumns } from './columns';
 
 const ctx = { lang: 'en', yes: 'Yes', no: 'No' };
 /** An invoice's areas: a multi-select stored through a relation, served as not sortable. */
@@ -45,11 +45,25 @@ describe('multi-select columns', () => {
   });
 });
 
+describe('inline editing hint', () => {
+  it('marks an editable cell with a pencil and the hint, and a read-only one without', async () => {
+    const { render } = await import('@testing-library/react');
+    const [editable, fixed] = buildColumns([number, company], ['invoice_number', 'company_id'], ctx, {
+      inlineEdit: true,
+      editHint: 'Double-click or press Enter to edit',
+    });
+    expect(editable.editable).toBe(true);
+    const { container } = render(<>{editable.render?.({ invoice_number: 'A-1' }, 'A-1')}</>);
+    expect(container.querySelector('[data-testid="edit-hint"]')).not.toBeNull();
+    expect(container.querySelector('[title="Double-click or press Enter to edit"]')).not.toBeNull();
+    expect(fixed.render).toBeUndefined();
+  });
+});
+
 describe('key columns', () => {
   const id = textAttr('pos_id', 'Point of sale', { type: 'id' });
   const name = textAttr('pos_name', 'Name');
-  it('shows the label fields first and leaves the numeric id out by default', async () => {
-    const { defaultColumns } = await import('./columns');
+  it('shows the label fields first and leaves the numeric id out by default', () => {
     expect(defaultColumns([id, company, name], { primaryKey: 'pos_id', label: ['pos_name'] })).toEqual(['pos_name', 'company_id']);
     expect(defaultColumns([id, company], { primaryKey: 'pos_id', label: [] })).toEqual(['pos_id', 'company_id']);
   });
