@@ -233,6 +233,7 @@ export const routes: RouteObject[] = [
                   tableRoute('table/team/view/:id', 'view', teamPage, 'team'),
                   tableRoute('table/location/create', 'create', locationCreatePage, 'location'),
                   tableRoute('table/pos/create', 'create', posCreatePage, 'pos'),
+                  tableRoute('table/company/create', 'create', companyPage, 'company'),
                   tableRoute('table/company/view/:id', 'view', companyPage, 'company'),
                   tableRoute('table/location/view/:id', 'view', locationPage, 'location'),
                   tableRoute('table/:table', 'list', tableListPage),
