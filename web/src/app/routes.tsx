@@ -94,6 +94,7 @@ function withRelationTabs(load: () => Promise<{ default: ComponentType<{ relatio
 }
 const companyPage = withRelationTabs(() => import('../features/masterdata/components/company-page'));
 const locationPage = withRelationTabs(() => import('../features/masterdata/components/location-page'));
+const areaPage = withRelationTabs(() => import('../features/masterdata/components/area-page'));
 const tablePopupPage = page(() => import('../features/tables/components/popup-page'));
 
 /** The custom user and team screens (issue 7); the user page gets the generic relation tabs. */
@@ -233,8 +234,11 @@ export const routes: RouteObject[] = [
                   tableRoute('table/team/view/:id', 'view', teamPage, 'team'),
                   tableRoute('table/location/create', 'create', locationCreatePage, 'location'),
                   tableRoute('table/pos/create', 'create', posCreatePage, 'pos'),
+                  tableRoute('table/company/create', 'create', companyPage, 'company'),
                   tableRoute('table/company/view/:id', 'view', companyPage, 'company'),
                   tableRoute('table/location/view/:id', 'view', locationPage, 'location'),
+                  tableRoute('table/area/create', 'create', areaPage, 'area'),
+                  tableRoute('table/area/view/:id', 'view', areaPage, 'area'),
                   tableRoute('table/:table', 'list', tableListPage),
                   tableRoute('table/:table/view/:id', 'view', tableRecordPage),
                   tableRoute('table/:table/create', 'create', tableRecordPage),

@@ -4,7 +4,17 @@ import type { Row } from '../../../lib/table-definition';
 import { masterdataKeys } from './keys';
 
 /** The lookup lists the master-data forms offer whole. */
-export type LookupEntity = 'company' | 'locationtype' | 'country' | 'contactperson' | 'customergroup' | 'partnercompany' | 'partnertype';
+export type LookupEntity =
+  | 'company'
+  | 'locationtype'
+  | 'country'
+  | 'contactperson'
+  | 'customergroup'
+  | 'partnercompany'
+  | 'partnertype'
+  | 'location'
+  | 'areatype'
+  | 'usagetype';
 
 export const lookupQueryOptions = (entity: LookupEntity) =>
   queryOptions({

@@ -62,3 +62,23 @@ export function useDeleteTaxRates(companyId: number) {
     onSuccess: () => void client.invalidateQueries({ queryKey: masterdataKeys.taxRates(companyId) }),
   });
 }
+
+/** What PUT /companies/{id}/tax-rates/{taxrate_id} sends: the changed rate, named by its row_version. */
+export interface TaxRateUpdate extends TaxRateInput {
+  taxrate_id: number;
+  row_version: number;
+}
+
+/** PUT /companies/{id}/tax-rates/{taxrate_id} (administrators only). */
+export function updateTaxRate(companyId: number, input: TaxRateUpdate): Promise<{ data: TaxRate }> {
+  const { taxrate_id, ...body } = input;
+  return api.put<{ data: TaxRate }>(`/companies/${companyId}/tax-rates/${taxrate_id}`, body, { silent: true });
+}
+
+export function useUpdateTaxRate(companyId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TaxRateUpdate) => updateTaxRate(companyId, input),
+    onSuccess: () => void client.invalidateQueries({ queryKey: masterdataKeys.taxRates(companyId) }),
+  });
+}

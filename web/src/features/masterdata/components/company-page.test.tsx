@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { session } from '../../../lib/session';
@@ -99,10 +99,58 @@ describe('the company page', SLOW, () => {
     expect(server.calls.some((c) => c.url.includes('tax-rates'))).toBe(false);
   });
 
+  it('creates company and address in one POST and opens the new company', async () => {
+    loginAs(admin);
+    const created = { ...company, company_id: 5, company_name: 'Südmarkt Neu GmbH', company_shortname: 'SMN', company_buchungskreis: '' };
+    const base = api();
+    const { server } = renderApp('/app/table/company/create', admin, (call) => {
+      if (call.url === '/companies/' && call.method === 'POST') return json(201, { data: created, address: { ...address, city_zip: '10115' } });
+      if (call.url === '/companies/5' && call.method === 'GET') return json(200, { data: created, address });
+      return base(call);
+    });
+    const user = userEvent.setup();
+    expect(await screen.findByRole('heading', { name: 'New company' }, WAIT)).toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: /^Company name/ }), 'Südmarkt Neu GmbH');
+    await user.type(screen.getByRole('textbox', { name: /^Short name/ }), 'SMN');
+    await user.type(screen.getByLabelText(/^Customer group/, { selector: 'input' }), 'Nord');
+    // The app's dropdown transition keeps the list display:none under jsdom.
+    await user.click(await screen.findByRole('option', { name: 'Nordhandel Gruppe', hidden: true }, WAIT));
+    await user.type(screen.getByRole('textbox', { name: /^Street/ }), 'Torstraße');
+    await user.type(screen.getByRole('textbox', { name: /^House number/ }), '5');
+    await user.type(screen.getByRole('textbox', { name: /^Postal code/ }), '10115');
+    await user.type(screen.getByRole('textbox', { name: /^City/ }), 'Berlin');
+    await waitFor(() => expect(screen.getByRole('textbox', { name: /^State/ })).toHaveValue('Berlin'), WAIT);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.calls.some((c) => c.method === 'POST' && c.url === '/companies/')).toBe(true));
+    expect(server.calls.find((c) => c.method === 'POST' && c.url === '/companies/')!.body).toEqual({
+      customergroup_id: 1, company_name: 'Südmarkt Neu GmbH', company_shortname: 'SMN', company_buchungskreis: '',
+      address: { edit: true, address_street: 'Torstraße', address_house_number: '5', city_zip: '10115', city_name: 'Berlin', country_id: 1 },
+    });
+    expect(await screen.findByText('Company created', {}, WAIT)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Südmarkt Neu GmbH' }, WAIT)).toBeInTheDocument();
+  });
+
+  it("says 'Error while saving the company' when the create fails", async () => {
+    loginAs(admin);
+    const base = api();
+    renderApp('/app/table/company/create', admin, (call) =>
+      call.url === '/companies/' && call.method === 'POST'
+        ? json(422, { detail: [{ loc: ['body', 'company_name'], msg: 'Field required', type: 'missing' }] })
+        : base(call),
+    );
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('textbox', { name: /^Short name/ }, WAIT), 'X');
+    // The browser's required check would stop an empty name; submit the form directly.
+    screen.getByRole('textbox', { name: /^Company name/ }).closest('form')!.noValidate = true;
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Error while saving the company', {}, WAIT)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /^Company name/ })).toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('shows a missing company as such', async () => {
     loginAs(admin);
     renderApp('/app/table/company/view/7', admin, (call) => (call.url === '/companies/7' ? json(404, { detail: 'Not found' }) : undefined));
-    const alert = await screen.findByRole('alert', {}, WAIT);
-    expect(within(alert).getByText('This record does not exist or you may not see it.')).toBeInTheDocument();
+    const text = await screen.findByText('This record does not exist or you may not see it.', {}, WAIT);
+    expect(text.closest('[role="alert"]')).not.toBeNull();
   });
 });

@@ -1,13 +1,14 @@
-import { Button, Group, Paper, Select, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
+import { Anchor, Breadcrumbs, Button, Group, Paper, Select, SimpleGrid, Stack, Tabs, TextInput, Title } from '@mantine/core';
 import { IconReceiptTax } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import type { Row } from '../../../lib/table-definition';
 import { type AddressValues, addressInput, addressValues, isBlankAddress } from '../api/address';
+import { useCreateCompany } from '../api/create-company';
 import { type CompanyAnswer, useCompany } from '../api/get-company';
 import { useEntityDefinition } from '../api/get-definition';
 import { useLookup } from '../api/list-lookup';
@@ -38,6 +39,7 @@ export default function CompanyPage({ relationTabs: RelationTabs }: { relationTa
   const [editing, setEdit] = useEditParam();
   const isAdmin = ability.can('manage', 'all');
 
+  if (!id) return <CompanyCreatePage />;
   if (!company.isSuccess) return <LoadState query={company} />;
   const title = String(company.data.data.company_name ?? `#${id}`);
   const relations = (definition.data?.relations ?? []).filter((r) => r.api !== TAX_RATES_RELATION);
@@ -67,6 +69,29 @@ export default function CompanyPage({ relationTabs: RelationTabs }: { relationTa
   );
 }
 
+/** /app/table/company/create: the empty company form; one POST /companies/ writes company and address. */
+function CompanyCreatePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Stack gap="md" maw={1200}>
+      <Stack gap={4}>
+        <Breadcrumbs>
+          <Anchor component={Link} to="/app/table/company" size="sm">
+            {t('masterdata.company.list')}
+          </Anchor>
+          <span>{t('masterdata.company.new')}</span>
+        </Breadcrumbs>
+        <Title order={2}>{t('masterdata.company.new')}</Title>
+      </Stack>
+      <Paper withBorder p="lg" radius="md">
+        <CompanyForm answer={null} editing onDone={() => navigate('/app/table/company')}
+          onCreated={(newId) => navigate(`/app/table/company/view/${newId}`)} />
+      </Paper>
+    </Stack>
+  );
+}
+
 interface CompanyValues {
   customergroup: string;
   name: string;
@@ -74,7 +99,8 @@ interface CompanyValues {
   buchungskreis: string;
 }
 
-function companyValues(row: Row): CompanyValues {
+function companyValues(row: Row | undefined): CompanyValues {
+  if (!row) return { customergroup: '', name: '', shortname: '', buchungskreis: '' };
   return {
     customergroup: row.customergroup_id != null ? String(row.customergroup_id) : '',
     name: String(row.company_name ?? ''),
@@ -83,43 +109,62 @@ function companyValues(row: Row): CompanyValues {
   };
 }
 
+interface CompanyFormProps {
+  /** The stored company; null: a new one (onCreated gets its id). */
+  answer: CompanyAnswer | null;
+  editing: boolean;
+  onDone: () => void;
+  onCreated?: (id: number) => void;
+}
+
 /** The company's fields and its address; read-only unless editing. */
-function CompanyForm({ answer, editing, onDone }: { answer: CompanyAnswer; editing: boolean; onDone: () => void }) {
+function CompanyForm({ answer, editing, onDone, onCreated }: CompanyFormProps) {
   const { t } = useTranslation();
   const groups = useLookup('customergroup');
   const countries = useLookup('country');
   const save = useUpdateCompany();
-  const [v, setV] = useState(() => companyValues(answer.data));
-  const [address, setAddress] = useState<AddressValues>(() => addressValues(answer.address));
+  const create = useCreateCompany();
+  const [v, setV] = useState(() => companyValues(answer?.data));
+  const [address, setAddress] = useState<AddressValues>(() => addressValues(answer?.address));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (k: keyof CompanyValues) => (value: string | null) => setV((old) => ({ ...old, [k]: value ?? '' }));
   const groupOptions = optionsOf(groups.data, 'customergroup_id', ['customergroup_name']);
   if (v.customergroup && !groupOptions.some((o) => o.value === v.customergroup)) {
-    groupOptions.push({ value: v.customergroup, label: String(answer.data.customergroup_id__label ?? v.customergroup) });
+    groupOptions.push({ value: v.customergroup, label: String(answer?.data.customergroup_id__label ?? v.customergroup) });
   }
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setErrors({});
     const country = resolveCountry(countries.data, address.country, address.countryName);
+    const fields = {
+      customergroup_id: Number(v.customergroup),
+      company_name: v.name.trim(),
+      company_shortname: v.shortname.trim(),
+      company_buchungskreis: v.buchungskreis.trim(),
+      ...(isBlankAddress(address) && !answer?.address ? {} : { address: addressInput(address, Number(country.id), answer?.address) }),
+    };
+    const onError = (error: Error) => {
+      if (error instanceof ApiError && error.status === 422) setErrors(error.fieldErrors());
+      notifyError(errorMessage(error), t('masterdata.company.save_error'));
+    };
+    if (!answer) {
+      create.mutate(fields, {
+        onSuccess: (created) => {
+          notifySuccess(t('masterdata.company.created'));
+          onCreated?.(Number(created.data.company_id));
+        },
+        onError,
+      });
+      return;
+    }
     save.mutate(
-      {
-        company_id: Number(answer.data.company_id),
-        row_version: Number(answer.data.row_version ?? 0),
-        customergroup_id: Number(v.customergroup),
-        company_name: v.name.trim(),
-        company_shortname: v.shortname.trim(),
-        company_buchungskreis: v.buchungskreis.trim(),
-        ...(isBlankAddress(address) && !answer.address ? {} : { address: addressInput(address, Number(country.id), answer.address) }),
-      },
+      { company_id: Number(answer.data.company_id), row_version: Number(answer.data.row_version ?? 0), ...fields },
       {
         onSuccess: () => {
           notifySuccess(t('masterdata.company.saved'));
           onDone();
         },
-        onError: (error) => {
-          if (error instanceof ApiError && error.status === 422) setErrors(error.fieldErrors());
-          notifyError(errorMessage(error), t('masterdata.company.save_error'));
-        },
+        onError,
       },
     );
   };
@@ -138,13 +183,13 @@ function CompanyForm({ answer, editing, onDone }: { answer: CompanyAnswer; editi
             onChange={(e) => set('buchungskreis')(e.currentTarget.value)} error={errors.company_buchungskreis} />
         </SimpleGrid>
         <AddressFields value={address} onChange={setAddress} countries={countries.data} errors={errors}
-          storedState={String(answer.address?.state ?? '')} storedZip={String(answer.address?.city_zip ?? '')} disabled={readOnly} />
+          storedState={String(answer?.address?.state ?? '')} storedZip={String(answer?.address?.city_zip ?? '')} disabled={readOnly} />
         {editing && (
           <Group justify="flex-end">
             <Button variant="default" onClick={onDone}>
               {t('form.cancel')}
             </Button>
-            <Button type="submit" loading={save.isPending}>
+            <Button type="submit" loading={save.isPending || create.isPending}>
               {t('general.save')}
             </Button>
           </Group>

@@ -1,11 +1,11 @@
 import { ActionIcon, Alert, Button, Card, Group, Loader, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { IconCheck, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
+import { type KeyboardEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useCreateTaxRate, useDeleteTaxRates, useTaxRates } from '../api/tax-rates';
+import { type TaxRate, useCreateTaxRate, useDeleteTaxRates, useTaxRates, useUpdateTaxRate } from '../api/tax-rates';
 
 /** The tax rates tab of a company: administrators list, add and delete them; anyone else is told they may not. */
 export default function TaxRatesPanel({ companyId }: { companyId: number }) {
@@ -33,9 +33,10 @@ export default function TaxRatesPanel({ companyId }: { companyId: number }) {
   );
 }
 
-function TaxRateTable({ companyId, rows }: { companyId: number; rows: { taxrate_id: number; taxrate_code: string; taxrate_value: number }[] }) {
+function TaxRateTable({ companyId, rows }: { companyId: number; rows: TaxRate[] }) {
   const { t } = useTranslation();
   const remove = useDeleteTaxRates(companyId);
+  const [editing, setEditing] = useState<number | null>(null);
   if (rows.length === 0)
     return (
       <Text c="dimmed" data-testid="empty-state">
@@ -65,19 +66,86 @@ function TaxRateTable({ companyId, rows }: { companyId: number; rows: { taxrate_
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {rows.map((r) => (
-          <Table.Tr key={r.taxrate_id}>
-            <Table.Td>{r.taxrate_code}</Table.Td>
-            <Table.Td>{r.taxrate_value} %</Table.Td>
-            <Table.Td>
-              <ActionIcon variant="subtle" color="red" aria-label={`${t('masterdata.tax_rates.delete')} ${r.taxrate_code}`} onClick={() => onDelete(r)}>
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Table.Td>
-          </Table.Tr>
-        ))}
+        {rows.map((r) =>
+          editing === r.taxrate_id ? (
+            <TaxRateEditRow key={r.taxrate_id} companyId={companyId} rate={r} onDone={() => setEditing(null)} />
+          ) : (
+            <Table.Tr key={r.taxrate_id}>
+              <Table.Td>{r.taxrate_code}</Table.Td>
+              <Table.Td>{r.taxrate_value} %</Table.Td>
+              <Table.Td>
+                <Group gap={4} justify="flex-end" wrap="nowrap">
+                  <ActionIcon variant="subtle" aria-label={`${t('masterdata.tax_rates.edit')} ${r.taxrate_code}`} onClick={() => setEditing(r.taxrate_id)}>
+                    <IconPencil size={16} />
+                  </ActionIcon>
+                  <ActionIcon variant="subtle" color="red" aria-label={`${t('masterdata.tax_rates.delete')} ${r.taxrate_code}`} onClick={() => onDelete(r)}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ),
+        )}
       </Table.Tbody>
     </Table>
+  );
+}
+
+/** One rate changed in place (PUT); Enter saves, Escape cancels; a 422 marks its field. */
+function TaxRateEditRow({ companyId, rate, onDone }: { companyId: number; rate: TaxRate; onDone: () => void }) {
+  const { t } = useTranslation();
+  const update = useUpdateTaxRate(companyId);
+  const [code, setCode] = useState(rate.taxrate_code);
+  const [value, setValue] = useState<number | string>(rate.taxrate_value);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const invalid = !code.trim() || value === '';
+  const save = () => {
+    if (invalid) return;
+    setErrors({});
+    update.mutate(
+      { taxrate_id: rate.taxrate_id, row_version: rate.row_version, taxrate_code: code.trim(), taxrate_value: Number(value) },
+      {
+        onSuccess: () => {
+          notifySuccess(t('masterdata.tax_rates.saved'));
+          onDone();
+        },
+        onError: (e) => {
+          if (e instanceof ApiError && e.status === 422) setErrors(e.fieldErrors());
+          notifyError(errorMessage(e), t('masterdata.tax_rates.save_error'));
+        },
+      },
+    );
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      save();
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      onDone();
+    }
+  };
+  return (
+    <Table.Tr onKeyDown={onKeyDown}>
+      <Table.Td>
+        <TextInput size="xs" data-autofocus autoFocus aria-label={t('masterdata.tax_rates.code')} value={code} maxLength={50}
+          onChange={(e) => setCode(e.currentTarget.value)} error={errors.taxrate_code} />
+      </Table.Td>
+      <Table.Td>
+        <NumberInput size="xs" aria-label={t('masterdata.tax_rates.value')} value={value} onChange={setValue} min={0} max={100}
+          decimalScale={4} error={errors.taxrate_value} />
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4} justify="flex-end" wrap="nowrap">
+          <ActionIcon variant="filled" aria-label={t('masterdata.tax_rates.save')} onClick={save} loading={update.isPending} disabled={invalid}>
+            <IconCheck size={16} />
+          </ActionIcon>
+          <ActionIcon variant="subtle" color="gray" aria-label={t('form.cancel')} onClick={onDone}>
+            <IconX size={16} />
+          </ActionIcon>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
   );
 }
 

@@ -1,0 +1,197 @@
+import { Anchor, Breadcrumbs, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useAbility } from '../../../lib/ability-context';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import type { Row } from '../../../lib/table-definition';
+import { type AreaInput, useArea, useSaveArea } from '../api/area';
+import { useEntityDefinition } from '../api/get-definition';
+import { useLookup } from '../api/list-lookup';
+import { useEditParam } from '../hooks/use-edit-param';
+import { LoadState } from './load-state';
+import { optionsOf } from './options';
+import { PageHeader } from './page-header';
+import type { RelationTabsSlot } from './relation-slot';
+
+/**
+ * /app/table/area/view/{id} (edit with ?edit=true) and /app/table/area/create:
+ * an area of a location with its usage period, written through the generic
+ * table API; the relation tabs (contracts, points of sale, service objects) below.
+ */
+export default function AreaPage({ relationTabs: RelationTabs }: { relationTabs?: RelationTabsSlot }) {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const ability = useAbility();
+  const area = useArea(Number(id));
+  const definition = useEntityDefinition('area');
+  const [editing, setEdit] = useEditParam();
+
+  if (!id) {
+    return (
+      <Stack gap="md" maw={1200}>
+        <Stack gap={4}>
+          <Breadcrumbs>
+            <Anchor component={Link} to="/app/table/area" size="sm">
+              {t('masterdata.area.list')}
+            </Anchor>
+            <span>{t('masterdata.area.new')}</span>
+          </Breadcrumbs>
+          <Title order={2}>{t('masterdata.area.new')}</Title>
+        </Stack>
+        <Paper withBorder p="lg" radius="md">
+          <AreaForm row={null} editing onDone={() => navigate('/app/table/area')}
+            onCreated={(newId) => navigate(`/app/table/area/view/${newId}`)} />
+        </Paper>
+      </Stack>
+    );
+  }
+  if (!area.isSuccess) return <LoadState query={area} />;
+  const title = String(area.data.area_name ?? `#${id}`);
+  return (
+    <Stack gap="md" maw={1200}>
+      <PageHeader table="area" listLabel={t('masterdata.area.list')} title={title}
+        onEdit={!editing && ability.can('update', 'area') ? () => setEdit(true) : undefined} />
+      <Paper withBorder p="lg" radius="md">
+        <AreaForm key={`${editing}-${String(area.data.row_version)}`} row={area.data} editing={editing} onDone={() => setEdit(false)} />
+      </Paper>
+      {RelationTabs && definition.data && <RelationTabs table="area" id={id} def={definition.data} relations={definition.data.relations ?? []} />}
+    </Stack>
+  );
+}
+
+interface AreaValues {
+  location: string;
+  areatype: string;
+  name: string;
+  external: string;
+  space: number | string;
+  usagetype: string;
+  from: string;
+  to: string;
+}
+
+function areaValues(row: Row | null): AreaValues {
+  const id = (k: string) => (row?.[k] != null ? String(row[k]) : '');
+  return {
+    location: id('location_id'),
+    areatype: id('areatype_id'),
+    name: String(row?.area_name ?? ''),
+    external: String(row?.area_name_external ?? ''),
+    space: row?.area_space_value != null ? Number(row.area_space_value) : '',
+    usagetype: id('usagetype_id'),
+    from: String(row?.area_usage_valid_from ?? ''),
+    to: String(row?.area_usage_valid_to ?? ''),
+  };
+}
+
+/** The options of a lookup, with the stored choice kept (by its label) when the list does not hold it. */
+function withStored(options: { value: string; label: string }[], value: string, label: unknown) {
+  if (value && !options.some((o) => o.value === value)) return [...options, { value, label: String(label ?? value) }];
+  return options;
+}
+
+interface AreaFormProps {
+  /** The stored area; null: a new one (onCreated gets its id). */
+  row: Row | null;
+  editing: boolean;
+  onDone: () => void;
+  onCreated?: (id: number) => void;
+}
+
+/** The area's fields; read-only unless editing. Cancelling changed fields asks first. */
+function AreaForm({ row, editing, onDone, onCreated }: AreaFormProps) {
+  const { t } = useTranslation();
+  const locations = useLookup('location');
+  const areatypes = useLookup('areatype');
+  const usagetypes = useLookup('usagetype');
+  const save = useSaveArea();
+  const [initial] = useState(() => areaValues(row));
+  const [v, setV] = useState(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = (k: keyof AreaValues) => (value: string | number | null) => setV((old) => ({ ...old, [k]: value ?? '' }));
+  const dirty = JSON.stringify(v) !== JSON.stringify(initial);
+  const toBeforeFrom = Boolean(v.from && v.to && v.to < v.from);
+
+  const cancel = () => {
+    if (!dirty) return onDone();
+    modals.openConfirmModal({
+      title: t('masterdata.discard.title'),
+      children: <Text size="sm">{t('masterdata.discard.text')}</Text>,
+      labels: { confirm: t('masterdata.discard.confirm'), cancel: t('masterdata.discard.keep') },
+      confirmProps: { color: 'red' },
+      centered: true,
+      onConfirm: onDone,
+    });
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setErrors({});
+    const input: AreaInput = {
+      location_id: Number(v.location),
+      areatype_id: Number(v.areatype),
+      area_name: v.name.trim(),
+      area_name_external: v.external.trim() || null,
+      area_space_value: Number(v.space),
+      usagetype_id: Number(v.usagetype),
+      area_usage_valid_from: v.from,
+      area_usage_valid_to: v.to || null,
+    };
+    save.mutate(
+      { id: row ? Number(row.area_id) : undefined, rowVersion: row ? Number(row.row_version ?? 0) : undefined, input },
+      {
+        onSuccess: (answer) => {
+          notifySuccess(t('masterdata.area.saved'));
+          if (row) onDone();
+          else onCreated?.(Number(answer.data.area_id));
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 422) setErrors(error.fieldErrors());
+          notifyError(errorMessage(error), t('masterdata.area.save_error'));
+        },
+      },
+    );
+  };
+  const readOnly = !editing;
+  return (
+    <form onSubmit={submit} aria-label={t('masterdata.area.form')}>
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Select required searchable disabled={readOnly} label={t('masterdata.area.location')} value={v.location} onChange={set('location')}
+            data={withStored(optionsOf(locations.data, 'location_id', ['location_name']), v.location, row?.location_id__label)}
+            error={errors.location_id} />
+          <Select required disabled={readOnly} label={t('masterdata.area.type')} value={v.areatype} onChange={set('areatype')}
+            data={withStored(optionsOf(areatypes.data, 'areatype_id', ['areatype_name']), v.areatype, row?.areatype_id__label)}
+            error={errors.areatype_id} />
+          <TextInput required disabled={readOnly} label={t('masterdata.area.name')} value={v.name}
+            onChange={(e) => set('name')(e.currentTarget.value)} error={errors.area_name} />
+          <TextInput disabled={readOnly} label={t('masterdata.area.name_external')} value={v.external}
+            onChange={(e) => set('external')(e.currentTarget.value)} error={errors.area_name_external} />
+          <NumberInput required disabled={readOnly} label={t('masterdata.area.space')} value={v.space} onChange={set('space')} min={0}
+            decimalScale={2} rightSection={<Text size="sm" c="dimmed">m²</Text>} error={errors.area_space_value} />
+          <Select required disabled={readOnly} label={t('masterdata.area.usagetype')} value={v.usagetype} onChange={set('usagetype')}
+            data={withStored(optionsOf(usagetypes.data, 'usagetype_id', ['usagetype_name']), v.usagetype, row?.usagetype_id__label)}
+            error={errors.usagetype_id} />
+          <TextInput required disabled={readOnly} type="date" label={t('masterdata.area.valid_from')} value={v.from}
+            onChange={(e) => set('from')(e.currentTarget.value)} error={errors.area_usage_valid_from} />
+          <TextInput disabled={readOnly} type="date" label={t('masterdata.area.valid_to')} value={v.to} min={v.from || undefined}
+            onChange={(e) => set('to')(e.currentTarget.value)}
+            error={errors.area_usage_valid_to ?? (toBeforeFrom ? t('masterdata.area.to_before_from') : undefined)} />
+        </SimpleGrid>
+        {editing && (
+          <Group justify="flex-end">
+            <Button variant="default" onClick={cancel}>
+              {t('form.cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending} disabled={toBeforeFrom}>
+              {t('general.save')}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}
