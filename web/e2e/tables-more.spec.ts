@@ -137,17 +137,17 @@ test.describe('generic screens, continued', () => {
 
   test('a stale edit says someone else changed the record; reloading shows their change', async ({ page, browser, expected }) => {
     // The stale save is refused (409 Conflict); the page offers to reload.
-    expected.response(409, /\/api\/\?area$/);
+    expected.response(409, /\/api\/\?partnercompany$/);
     await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/area/view/3?edit=true');
+    await page.goto('/app/table/partnercompany/view/1?edit=true');
     const name = page.getByRole('textbox', { name: /^Name/ });
     await expect(name).not.toHaveValue('');
     await name.fill('Mine');
 
     // Meanwhile someone else opens the same record in their browser and saves a change.
-    const theirs = `Standort ${Date.now() % 100000}`;
-    const other = await otherPerson(browser, 'team_lead@demo.test', expected);
-    await other.goto('/app/table/area/view/3?edit=true');
+    const theirs = `Partner ${Date.now() % 100000}`;
+    const other = await otherPerson(browser, 'admin@demo.test', expected);
+    await other.goto('/app/table/partnercompany/view/1?edit=true');
     const otherName = other.getByRole('textbox', { name: /^Name/ });
     await expect(otherName).not.toHaveValue('');
     await otherName.fill(theirs);
@@ -168,6 +168,11 @@ test.describe('generic screens, continued', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Saved', { exact: true })).toBeVisible();
     await expect(page.getByRole('heading', { name: `${theirs} Nord`, level: 1 })).toBeVisible();
+    // Other specs know the demo partner company by its name: give it back.
+    await page.goto('/app/table/partnercompany/view/1?edit=true');
+    await name.fill('Rheinland Immobilien GmbH');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('heading', { name: 'Rheinland Immobilien GmbH', level: 1 })).toBeVisible();
   });
 
   test('in German: the list, the form labels and a validation message', async ({ page }) => {

@@ -40,7 +40,7 @@ export default function AreaPage({ relationTabs: RelationTabs }: { relationTabs?
             </Anchor>
             <span>{t('masterdata.area.new')}</span>
           </Breadcrumbs>
-          <Title order={2}>{t('masterdata.area.new')}</Title>
+          <Title order={1}>{t('masterdata.area.new')}</Title>
         </Stack>
         <Paper withBorder p="lg" radius="md">
           <AreaForm row={null} editing onDone={() => navigate('/app/table/area')}

@@ -82,7 +82,7 @@ function CompanyCreatePage() {
           </Anchor>
           <span>{t('masterdata.company.new')}</span>
         </Breadcrumbs>
-        <Title order={2}>{t('masterdata.company.new')}</Title>
+        <Title order={1}>{t('masterdata.company.new')}</Title>
       </Stack>
       <Paper withBorder p="lg" radius="md">
         <CompanyForm answer={null} editing onDone={() => navigate('/app/table/company')}

@@ -24,7 +24,7 @@ export function PageHeader({ table, listLabel, title, onEdit }: PageHeaderProps)
           </Anchor>
           <span>{title}</span>
         </Breadcrumbs>
-        <Title order={2}>{title}</Title>
+        <Title order={1}>{title}</Title>
       </Stack>
       <Group gap="xs">
         <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} component={Link} to={`/app/table/${table}`}>
