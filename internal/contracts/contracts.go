@@ -63,6 +63,7 @@ func New(d Deps) *Service {
 func Bind(srv *httpapi.Server, s *Service) {
 	h := &handler{s: s, log: srv.Logger()}
 	srv.Handle("GET /contracts/tax-rates", h.taxRates)
+	srv.Handle("GET /contracts/deadlines", h.deadlines)
 	srv.Handle("GET /contracts/{id}", h.contract)
 	srv.Handle("POST /contracts/step/0", h.createStep0)
 	srv.Handle("PUT /contracts/step/0/{id}", h.updateStep0)

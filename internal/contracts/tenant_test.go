@@ -75,3 +75,53 @@ func TestEveryPathStaysInItsTenant(t *testing.T) {
 		}
 	})
 }
+
+// TestDeadlineListStaysInItsTenant: GET /contracts/deadlines shows an
+// external lead every deadline of the contracts of the lead's own customer
+// group and nothing of another group, whatever the window or the page.
+func TestDeadlineListStaysInItsTenant(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ta := apptest.NewApp(t, d)
+		ctx := context.Background()
+		// lead@ belongs to the group of company 1, lead.b@ to that of company 3.
+		for user, company := range map[string]int64{lead: 1, leadB: 3} {
+			own := map[int64]bool{}
+			rows, err := d.QueryContext(ctx, `SELECT a.contractaction_id FROM contractaction a JOIN contract c ON c.contract_id = a.contract_id
+				JOIN company co ON co.company_id = c.company_id
+				WHERE co.customergroup_id = (SELECT customergroup_id FROM company WHERE company_id = ?)`, company)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var id int64
+				if err := rows.Scan(&id); err != nil {
+					t.Fatal(err)
+				}
+				own[id] = true
+			}
+			rows.Close()
+			if len(own) == 0 || int64(len(own)) == count(t, d, `SELECT COUNT(*) FROM contractaction`) {
+				t.Fatalf("%s: %d own deadlines: nothing to test", user, len(own))
+			}
+			token := ta.Token(user)
+			for _, query := range []string{"?per_page=500", "?per_page=500&order=desc", "?from=2000-01-01&to=2100-12-31&per_page=500",
+				"?per_page=500&order_by=contract_id__label&status=active,unactive,cancelled,pulled,stopped"} {
+				r := ta.Do("GET", "/contracts/deadlines"+query, token, nil)
+				if r.Status != 200 {
+					t.Fatalf("%s %s: %d %s", user, query, r.Status, r.Body)
+				}
+				l := decodeDeadlines(t, r)
+				seen := 0
+				for _, row := range l.Data {
+					if !own[row.ID] {
+						t.Fatalf("%s %s: deadline %d of another customer group (contract %d)", user, query, row.ID, row.ContractID)
+					}
+					seen++
+				}
+				if seen != len(own) || l.Links.Pagination.Total != int64(len(own)) {
+					t.Fatalf("%s %s: %d rows, total %d; want all %d own deadlines", user, query, seen, l.Links.Pagination.Total, len(own))
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,317 @@
+package contracts
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"portfolio/internal/access"
+	"portfolio/internal/apperr"
+	"portfolio/internal/httpapi"
+	"portfolio/internal/tables"
+)
+
+// Page sizes of GET /contracts/deadlines: 50 unless per_page says
+// otherwise, and never more than 500 (the contracts of one page are read
+// with one "in" condition, which the engine caps at 1,000 values).
+const (
+	deadlinesPerPage    = 50
+	deadlinesMaxPerPage = 500
+)
+
+// deadlineOrders are the columns the deadline list may be sorted by: the
+// deadline's own indexed columns and its contract's label.
+var deadlineOrders = map[string]bool{
+	fieldNotice: true, fieldStatus: true, "contractaction_type": true, "contractaction_id": true,
+	"contractaction_acting_by": true, "contract_id__label": true,
+}
+
+// deadlineStatuses are the statuses the list may be narrowed to.
+var deadlineStatuses = map[string]bool{
+	StatusActive: true, StatusInactive: true, StatusCancelled: true, StatusPulled: true, StatusStopped: true,
+}
+
+// DeadlineQuery asks for one page of the caller's deadlines.
+type DeadlineQuery struct {
+	// From and To bound the notice date (YYYY-MM-DD, both included; empty:
+	// open).
+	From, To string
+	// Statuses narrow the list to these statuses (empty: all).
+	Statuses []string
+	// Keyword is the engine's keyword search over the deadline's labels.
+	Keyword string
+	Page    int
+	PerPage int
+	// OrderBy is one of deadlineOrders (default: the notice date), Order
+	// ASC or DESC.
+	OrderBy, Order string
+}
+
+// DeadlineRow is one row of GET /contracts/deadlines: the deadline with its
+// contract, the contract's point of sale and company, and its traffic
+// light as of today.
+type DeadlineRow struct {
+	ID            int64   `json:"contractaction_id"`
+	ContractID    int64   `json:"contract_id"`
+	ContractLabel *string `json:"contract_id__label"`
+	PosID         *int64  `json:"pos_id"`
+	PosLabel      *string `json:"pos_id__label"`
+	CompanyID     *int64  `json:"company_id"`
+	CompanyLabel  *string `json:"company_id__label"`
+	Type          string  `json:"contractaction_type"`
+	ActingBy      *string `json:"contractaction_acting_by"`
+	NoticeDate    *string `json:"contractaction_notice_date"`
+	TrafficLight  Light   `json:"traffic_light"`
+	Status        string  `json:"contractaction_status"`
+	RowVersion    int64   `json:"row_version"`
+}
+
+// DeadlinePage is the answer of GET /contracts/deadlines, shaped like the
+// other custom lists.
+type DeadlinePage struct {
+	Data  []DeadlineRow `json:"data"`
+	Links struct {
+		Pagination Pagination `json:"pagination"`
+	} `json:"links"`
+}
+
+// Pagination is the pagination member of a custom list answer.
+type Pagination struct {
+	CurrentPage int   `json:"current_page"`
+	LastPage    int64 `json:"last_page"`
+	PerPage     int   `json:"per_page"`
+	Total       int64 `json:"total"`
+}
+
+// deadlineColumns are the columns the page statement reads.
+var deadlineColumns = []string{"contract_id", "contract_id__label", "contractaction_type", "contractaction_acting_by",
+	fieldNotice, fieldStatus}
+
+// contractColumns are the columns read of the page's contracts.
+var contractColumns = []string{"pos_id", "pos_id__label", "company_id", "company_id__label"}
+
+// ParseDeadlineQuery reads the query parameters of GET /contracts/deadlines:
+// from, to, status (repeated or comma-separated), keyword, page, per_page,
+// order_by and order; 422 on a malformed one (at ["query", name]).
+func ParseDeadlineQuery(v url.Values) (DeadlineQuery, error) {
+	c, err := tables.ParseCustomQuery(v)
+	if err != nil {
+		return DeadlineQuery{}, err
+	}
+	q := DeadlineQuery{Keyword: c.Keyword, Page: max(c.Page, 1), PerPage: c.PerPage, OrderBy: c.OrderBy, Order: c.Order}
+	if q.PerPage == 0 {
+		q.PerPage = deadlinesPerPage
+	}
+	if q.PerPage > deadlinesMaxPerPage {
+		return q, queryError("per_page", "validation.max_value", "value_error", map[string]string{"max": fmt.Sprint(deadlinesMaxPerPage)})
+	}
+	if q.OrderBy == "" {
+		q.OrderBy = fieldNotice
+	}
+	if !deadlineOrders[q.OrderBy] {
+		return q, queryError("order_by", "validation.one_of", "enum", map[string]string{"values": strings.Join(sortedNames(deadlineOrders), ", ")})
+	}
+	for _, name := range []string{"from", "to"} {
+		s := v.Get(name)
+		if s == "" {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, s); err != nil {
+			return q, queryError(name, "validation.type.date", "type_error", nil)
+		}
+		if name == "from" {
+			q.From = s
+		} else {
+			q.To = s
+		}
+	}
+	if q.From != "" && q.To != "" && q.To < q.From {
+		return q, queryError("to", "validation.date_after", "date_after", map[string]string{"attribute": "from"})
+	}
+	for _, raw := range v["status"] {
+		for _, s := range strings.Split(raw, ",") {
+			if s = strings.TrimSpace(s); s == "" {
+				continue
+			}
+			if !deadlineStatuses[s] {
+				return q, queryError("status", "validation.one_of", "enum", map[string]string{"values": strings.Join(sortedNames(deadlineStatuses), ", ")})
+			}
+			q.Statuses = append(q.Statuses, s)
+		}
+	}
+	return q, nil
+}
+
+// queryError is the 422 answer for query parameter name.
+func queryError(name, key, typ string, args map[string]string) error {
+	a := map[string]string{"field": name}
+	for k, v := range args {
+		a[k] = v
+	}
+	return apperr.Validation(apperr.FieldError{Field: name, Loc: []any{"query", name}, Key: key, Type: typ, Args: a})
+}
+
+// sortedNames lists the keys of set in order.
+func sortedNames(set map[string]bool) []string { return slices.Sorted(maps.Keys(set)) }
+
+// Deadlines answers one page of the deadlines of the caller's contracts.
+//
+// Rights: the list right on deadlines (contractaction) and on contracts,
+// since every row shows its contract's point of sale and company (403
+// otherwise, before anything is read). Tenant: both statements are the
+// engine's lists, so each row is one the caller's generic deadline list
+// would show, and the contracts are read within the same scope.
+func (s *Service) Deadlines(ctx context.Context, q DeadlineQuery) (*DeadlinePage, error) {
+	for _, entity := range []string{entityDeadline, entityContract} {
+		if err := s.engine.Require(ctx, access.ActionList, entity); err != nil {
+			return nil, err
+		}
+	}
+	lq := tables.ListQuery{Entity: entityDeadline, Search: q.Keyword, OrderBy: q.OrderBy, OrderDir: q.Order,
+		Page: q.Page, PerPage: q.PerPage, Count: true, Columns: deadlineColumns, Filter: noticeWindow(q.From, q.To)}
+	if len(q.Statuses) > 0 {
+		statuses := make([]any, len(q.Statuses))
+		for i, st := range q.Statuses {
+			statuses[i] = st
+		}
+		lq.Data = map[string]any{fieldStatus: statuses}
+	}
+	page, err := s.deadlinePage(ctx, lq)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.addContracts(ctx, page.Data); err != nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+// noticeWindow is the engine filter "notice date from from to to" (nil:
+// no window).
+func noticeWindow(from, to string) json.RawMessage {
+	var conds []map[string]string
+	if from != "" {
+		conds = append(conds, map[string]string{"field": fieldNotice, "op": "gte", "value": from})
+	}
+	if to != "" {
+		conds = append(conds, map[string]string{"field": fieldNotice, "op": "lte", "value": to})
+	}
+	if len(conds) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(conds) // plain strings: cannot fail
+	return b
+}
+
+// deadlinePage reads the page of deadlines and its pagination.
+func (s *Service) deadlinePage(ctx context.Context, lq tables.ListQuery) (*DeadlinePage, error) {
+	cur, err := s.engine.ListIn(ctx, s.db, lq)
+	if err != nil {
+		return nil, err
+	}
+	defer cur.Close()
+	today := s.now().UTC()
+	page := &DeadlinePage{Data: make([]DeadlineRow, 0, lq.PerPage)}
+	for cur.Next() {
+		rec := cur.Record()
+		r := DeadlineRow{ContractLabel: optString(rec["contract_id__label"]), ActingBy: optString(rec["contractaction_acting_by"]),
+			NoticeDate: optString(rec[fieldNotice])}
+		r.ID, _ = rec["contractaction_id"].(int64)
+		r.ContractID, _ = rec["contract_id"].(int64)
+		r.RowVersion, _ = rec["row_version"].(int64)
+		r.Type, _ = rec["contractaction_type"].(string)
+		r.Status, _ = rec[fieldStatus].(string)
+		if r.NoticeDate != nil {
+			r.TrafficLight = s.lights.lightOf(*r.NoticeDate, r.Status, today)
+		}
+		page.Data = append(page.Data, r)
+	}
+	if err := cur.Err(); err != nil {
+		return nil, err
+	}
+	p := cur.Page()
+	var total int64
+	if p.Total != nil {
+		total = *p.Total
+	}
+	page.Links.Pagination = Pagination{CurrentPage: lq.Page, PerPage: lq.PerPage, Total: total,
+		LastPage: max((total+int64(lq.PerPage)-1)/int64(lq.PerPage), 1)}
+	return page, nil
+}
+
+// addContracts fills in the point of sale and company of each row's
+// contract, read with one engine list of the page's contracts.
+func (s *Service) addContracts(ctx context.Context, rows []DeadlineRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	seen := map[int64]bool{}
+	ids := make([]any, 0, len(rows))
+	for _, r := range rows {
+		if !seen[r.ContractID] {
+			seen[r.ContractID] = true
+			ids = append(ids, r.ContractID)
+		}
+	}
+	cur, err := s.engine.ListIn(ctx, s.db, tables.ListQuery{Entity: entityContract, Data: map[string]any{"contract_id": ids},
+		PerPage: len(ids), Columns: contractColumns})
+	if err != nil {
+		return err
+	}
+	defer cur.Close()
+	type where struct {
+		pos, company           *int64
+		posLabel, companyLabel *string
+	}
+	found := make(map[int64]where, len(ids))
+	for cur.Next() {
+		rec := cur.Record()
+		id, _ := rec["contract_id"].(int64)
+		found[id] = where{pos: optID(rec["pos_id"]), company: optID(rec["company_id"]),
+			posLabel: optString(rec["pos_id__label"]), companyLabel: optString(rec["company_id__label"])}
+	}
+	if err := cur.Err(); err != nil {
+		return err
+	}
+	for i := range rows {
+		w := found[rows[i].ContractID]
+		rows[i].PosID, rows[i].PosLabel, rows[i].CompanyID, rows[i].CompanyLabel = w.pos, w.posLabel, w.company, w.companyLabel
+	}
+	return nil
+}
+
+func optString(v any) *string {
+	s, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	return &s
+}
+
+func optID(v any) *int64 {
+	n, ok := v.(int64)
+	if !ok {
+		return nil
+	}
+	return &n
+}
+
+// deadlines serves GET /contracts/deadlines.
+func (h *handler) deadlines(w http.ResponseWriter, r *http.Request) error {
+	q, err := ParseDeadlineQuery(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	page, err := h.s.Deadlines(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, page)
+	return nil
+}
