@@ -89,6 +89,11 @@ var scenarios = map[string]scenario{
 	"list-page-count": {"POST", "/api/?pos",
 		`{"action":"read-rich","entity":"pos","per_page":50,"current_page":1,"order_by":"pos_name","order_dir":"ASC","filter":[{"field":"pos_name","op":"contains","value":"a"}],"count":true}`,
 		"list-page with the total"},
+	// Issue 12: the deadline list of every contract the caller sees.
+	"deadlines": {"GET", "/contracts/deadlines?per_page=50&order_by=contractaction_notice_date", "",
+		"one page of 50 deadlines sorted by notice date, with the total"},
+	"deadlines-window": {"GET", "/contracts/deadlines?per_page=50&from=2027-01-01&to=2027-12-31&status=active", "",
+		"one page of 50 active deadlines with a notice date in 2027, by notice date, with the total"},
 	"create": {"POST", "/api/?tag", `{"action":"create","entity":"tag","data":{"tag_name":"load-<n>"}}`,
 		"create a tag"},
 	"raw": {"GET", "/healthz", "", "-method, -path and -body as given"},
@@ -152,7 +157,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.password, "password", demoPassword, "login password (default: the demo password; env PORTFOLIO_LOAD_PASSWORD)")
 	fs.StringVar(&cfg.browserHash, "browser-hash", "load-tool", "user_browser_hash sent at login")
 	fs.BoolVar(&cfg.login, "login", true, "log in and send the access token (false for public endpoints such as /healthz)")
-	fs.StringVar(&cfg.scenario, "scenario", "list-page", "list-page, list-page-count, list-all, sort, sort-count, search, search-count, range-sort, range-sort-count, create or raw")
+	fs.StringVar(&cfg.scenario, "scenario", "list-page", "list-page, list-page-count, list-all, sort, sort-count, search, search-count, range-sort, range-sort-count, deadlines, deadlines-window, create or raw")
 	fs.StringVar(&cfg.method, "method", "", "HTTP method (default: the scenario's)")
 	fs.StringVar(&cfg.path, "path", "", "path and query, e.g. /api/?contract (default: the scenario's)")
 	fs.StringVar(&cfg.body, "body", "", "request body, JSON (default: the scenario's); <n> and <run> are replaced")
