@@ -1,6 +1,7 @@
 package contracts_test
 
 import (
+	"context"
 	"testing"
 
 	"portfolio/internal/db"
@@ -42,17 +43,35 @@ func TestCriteriaRules(t *testing.T) {
 		base := obj{"valid_from": "2026-01-01"}
 		ta.Run(t, []apptest.Scenario{
 			link("a value on criteria 1", 201, withKV(base, "criteria_id", 1, "value", 120.5)),
-			// The engine drops a value hidden by the definition (value is
-			// shown for criteria 1 and 39 only): nothing of it is stored.
-			{Name: "a value on another criterion is not stored", Method: "POST", Path: "/api/", As: admin, Status: 201,
-				Absent: []string{`"value"`}, Body: obj{"action": "link", "entity": "contract_criteria_rel", "id": contract,
-					"data": withKV(base, "criteria_id", choicesID, "choice_id", choice["choice_id"], "value", 3)}},
+			// Only criteria 1 and 39 take a value: a value on another one
+			// is refused, not dropped.
+			link("a value on another criterion is refused", 422,
+				withKV(base, "criteria_id", choicesID, "choice_id", choice["choice_id"], "value", 3),
+				`"loc":["body","value"]`, "Only the criteria 1 and 39 take a numeric value."),
+			link("an empty value on another criterion is no value", 201,
+				withKV(base, "criteria_id", choicesID, "choice_id", choice["choice_id"], "value", nil, "valid_from", "2025-01-01")),
 			link("the choice is required when the criterion has choices", 422,
 				withKV(base, "criteria_id", choicesID), `"loc":["body","choice_id"]`),
 			link("valid to before valid from", 422,
 				withKV(base, "criteria_id", choicesID, "choice_id", choice["choice_id"], "valid_to", "2025-01-01"), `"loc":["body","valid_to"]`),
-			link("a choice", 201, withKV(base, "criteria_id", choicesID, "choice_id", choice["choice_id"], "valid_to", "2027-01-01")),
 		})
+		var linked obj
+		ta.Run(t, []apptest.Scenario{withCheck(
+			link("a choice", 201, withKV(base, "criteria_id", choicesID, "choice_id", choice["choice_id"], "valid_to", "2027-01-01")), &linked)})
+		update := func(name string, status int, data obj, contains ...string) apptest.Scenario {
+			data["contract_criteria_id"] = linked["contract_criteria_id"]
+			return apptest.Scenario{Name: name, Method: "POST", Path: "/api/", As: admin, Status: status, Contains: contains,
+				Body: obj{"action": "update-link", "entity": "contract_criteria_rel", "id": contract, "data": data}}
+		}
+		ta.Run(t, []apptest.Scenario{
+			update("a value added to another criterion's link is refused", 422, obj{"value": 7}, `"loc":["body","value"]`),
+			update("the link changes otherwise", 200, obj{"comment": "checked"}, `"comment":"checked"`),
+		})
+		var stored any
+		if err := d.QueryRowContext(context.Background(), `SELECT value FROM contract_criteria WHERE contract_criteria_id = ?`,
+			linked["contract_criteria_id"]).Scan(&stored); err != nil || stored != nil {
+			t.Fatalf("the refused value was stored: %v (%v)", stored, err)
+		}
 	})
 }
 

@@ -39,6 +39,7 @@ const (
 func (s *Service) registerHooks() {
 	s.engine.OnWrite(entityDeadline, tables.HookFunc(s.beforeDeadlineWrite))
 	s.engine.OnWrite(entityContract, tables.HookFunc(s.beforeContractWrite))
+	s.engine.OnLink(relContractCriteria, checkCriteriaLink)
 }
 
 // beforeDeadlineWrite checks a status change and computes the deadline's

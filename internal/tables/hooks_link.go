@@ -20,6 +20,14 @@ type LinkChange struct {
 	Relation string
 	OwnerID  int64
 	OtherID  int64
+	// Values are the link row's attributes as they will be stored
+	// (canonical values, the definitions' defaults and show rules applied).
+	Values validate.Record
+	// Sent are the attributes as the request gave them (for a changed link:
+	// merged with the stored ones), before the show rules emptied those that
+	// do not apply: a hook that must refuse a value rather than let the
+	// definitions drop it reads them here.
+	Sent validate.Record
 }
 
 // OnLink registers the hook of a relation (by API name). Modules register
@@ -34,12 +42,12 @@ func (e *Engine) OnLink(relation string, h LinkHook) {
 
 // checkLinkHook runs the hook of t's relation, if any, for the link of
 // owner to the row rec names in column otherColumn.
-func (e *Engine) checkLinkHook(ctx context.Context, q db.Querier, t *target, ownerID int64, otherColumn string, rec validate.Record) error {
+func (e *Engine) checkLinkHook(ctx context.Context, q db.Querier, t *target, ownerID int64, otherColumn string, rec, sent validate.Record) error {
 	api := t.rel.APIName(t.owner.Name)
 	h, ok := e.linkHooks[api]
 	if !ok {
 		return nil
 	}
 	otherID, _ := rec[otherColumn].(int64)
-	return h(ctx, q, LinkChange{Relation: api, OwnerID: ownerID, OtherID: otherID})
+	return h(ctx, q, LinkChange{Relation: api, OwnerID: ownerID, OtherID: otherID, Values: rec, Sent: sent})
 }

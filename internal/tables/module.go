@@ -179,11 +179,11 @@ func (e *Engine) linkIn(ctx context.Context, tx *db.Tx, c *caller, cmd LinkComma
 	if err != nil {
 		return nil, err
 	}
-	rec, err := e.linkRecord(ctx, tx, c, t, own, other, cmd, labels)
+	rec, sent, err := e.linkRecord(ctx, tx, c, t, own, other, cmd, labels)
 	if err != nil {
 		return nil, err
 	}
-	if err := e.checkLinkHook(ctx, tx, t, cmd.OwnerID, other.Column, rec); err != nil {
+	if err := e.checkLinkHook(ctx, tx, t, cmd.OwnerID, other.Column, rec, sent); err != nil {
 		return nil, err
 	}
 	out, err := e.insertLink(ctx, tx, t.link, rec)
@@ -265,11 +265,11 @@ func (e *Engine) ChangeLinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (
 	if err != nil {
 		return nil, err
 	}
-	rec, err := e.linkRecord(ctx, tx, c, t, own, other, LinkCommand{Relation: cmd.Relation, OwnerID: cmd.OwnerID, Data: merged}, labels)
+	rec, sent, err := e.linkRecord(ctx, tx, c, t, own, other, LinkCommand{Relation: cmd.Relation, OwnerID: cmd.OwnerID, Data: merged}, labels)
 	if err != nil {
 		return nil, err
 	}
-	if err := e.checkLinkHook(ctx, tx, t, cmd.OwnerID, other.Column, rec); err != nil {
+	if err := e.checkLinkHook(ctx, tx, t, cmd.OwnerID, other.Column, rec, sent); err != nil {
 		return nil, err
 	}
 	before, after := map[string]any{other.Column: otherID}, map[string]any{other.Column: otherID}

@@ -77,9 +77,12 @@ func (e *Engine) Link(ctx context.Context, cmd LinkCommand) (*WriteAnswer, error
 	return &WriteAnswer{Data: out}, nil
 }
 
-// linkRecord builds and checks the values of a new link row.
+// linkRecord builds and checks the values of a new link row. It answers
+// the row as it will be stored and the values as sent (sent: before the
+// definitions' show rules emptied the attributes that do not apply), for
+// the relation's link hook.
 func (e *Engine) linkRecord(ctx context.Context, tx *db.Tx, c *caller, t *target, own, other schema.LinkEnd,
-	cmd LinkCommand, labels *messageTexts) (validate.Record, error) {
+	cmd LinkCommand, labels *messageTexts) (rec, sent validate.Record, err error) {
 	key := &schema.Field{Name: other.Column, Type: schema.TypeID, Kind: schema.KindList, Ref: other.Entity}
 	fields := []*schema.Field{key}
 	for i := range t.link.Attrs {
@@ -92,27 +95,31 @@ func (e *Engine) linkRecord(ctx context.Context, tx *db.Tx, c *caller, t *target
 		ch.fail(other.Column, "validation.required", "missing", nil)
 	}
 	if err := ch.err(); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	sent = make(validate.Record, len(ch.rec))
+	for k, v := range ch.rec {
+		sent[k] = v
 	}
 	ch.rec[own.Column] = cmd.OwnerID
 	ch.fill()
 	env := &validate.Env{Creating: true, Today: e.today(), Label: ch.label, Text: labels.ruleText,
 		OptionsFilled: e.optionsFilled(ctx, tx, c, fake, fields)}
 	if err := ch.hide(env); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	errs, err := validate.Check(fields, ch.rec, env)
 	if err != nil {
-		return nil, fmt.Errorf("tables: validate link %s: %w", t.link.Table, err)
+		return nil, nil, fmt.Errorf("tables: validate link %s: %w", t.link.Table, err)
 	}
 	ch.errs = append(ch.errs, errs...)
 	if err := ch.err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := e.checkRefs(ctx, tx, c, ch); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return ch.rec, nil
+	return ch.rec, sent, nil
 }
 
 // applyTo takes the request's values for fields (a link's key and
