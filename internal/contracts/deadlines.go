@@ -305,52 +305,6 @@ func checkTransition(ctx context.Context, w *tables.WriteContext) error {
 	return refuse()
 }
 
-// recomputeBatch is how many deadlines the nightly recomputation reads and
-// writes in one transaction: short enough not to hold SQLite's write lock
-// for long.
-const recomputeBatch = 2000
-
-// RecomputeNoticeDates stores the notice dates of every active option and
-// extension as of today: once a notice date passes, the next use of the
-// option counts. It runs nightly (job deadline_notice_dates) as the
-// system, in batches, writing only the deadlines whose date moves; it
-// answers how many moved.
-func (s *Service) RecomputeNoticeDates(ctx context.Context) (int, error) {
-	ctx = tables.AsSystem(ctx)
-	moved := 0
-	var after int64
-	for {
-		var rows []deadlineRow
-		err := s.db.InTx(ctx, func(tx *db.Tx) error {
-			var err error
-			rows, err = s.deadlineRows(ctx, tx, `d.contractaction_id > ? AND d.contractaction_status = ?
-				AND d.contractaction_type IN (?, ?, ?) ORDER BY d.contractaction_id LIMIT ?`,
-				after, StatusActive, TypeActiveOption, TypeAutomaticOption, TypeAutomaticExtension, recomputeBatch)
-			if err != nil {
-				return err
-			}
-			for _, r := range rows {
-				n, err := NoticeDate(deadlineOf(r.rec, r.end), s.now())
-				if err != nil || sameDate(n.Date, r.notice) {
-					continue
-				}
-				if _, err := s.engine.DeriveIn(ctx, tx, entityDeadline, r.id, validate.Record{fieldNotice: dateValue(n.Date)}); err != nil {
-					return err
-				}
-				moved++
-			}
-			return nil
-		})
-		if err != nil {
-			return moved, fmt.Errorf("contracts: recompute notice dates: %w", err)
-		}
-		if len(rows) < recomputeBatch {
-			return moved, nil
-		}
-		after = rows[len(rows)-1].id
-	}
-}
-
 // sameDate reports whether two optional dates are the same day.
 func sameDate(a, b *time.Time) bool {
 	if a == nil || b == nil {

@@ -198,6 +198,17 @@ func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Re
 	return t.tx.ExecContext(ctx, Rebind(t.dialect, query), args...)
 }
 
+// PrepareContext prepares a statement for many executions inside the
+// transaction (a bulk write: SQLite parses and plans each statement
+// anew otherwise). The caller closes it before the transaction ends.
+func (t *Tx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	s, err := t.tx.PrepareContext(ctx, Rebind(t.dialect, query))
+	if err != nil {
+		return nil, fmt.Errorf("db: prepare: %w", err)
+	}
+	return s, nil
+}
+
 // QueryContext runs a query inside the transaction.
 func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	return t.tx.QueryContext(ctx, Rebind(t.dialect, query), args...)
