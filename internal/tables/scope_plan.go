@@ -67,10 +67,15 @@ func WalkSortIndex(mine, all int64, limit int) bool {
 }
 
 // tenantShares caches, per entity and tenant, how many of the entity's
-// rows the tenant owns.
+// rows the tenant owns. One request at a time measures a share (inflight):
+// counting a large tenant's rows takes a good part of a second, and when
+// every concurrent request of a busy list measured at once (on start, or
+// whenever a share expired) none finished for many seconds. Meanwhile the
+// others use the expired share, or wait for the first one.
 type tenantShares struct {
-	mu sync.Mutex
-	m  map[shareKey]shareEntry
+	mu       sync.Mutex
+	m        map[shareKey]shareEntry
+	inflight map[shareKey]chan struct{}
 }
 
 // scopeFor returns the scope to list rows of ent with: correlated when the
@@ -91,16 +96,55 @@ func (e *Engine) scopeFor(ctx context.Context, q db.Querier, c *caller, p *listP
 }
 
 // tenantShare counts the rows of ent in the tenant of sc and in all,
-// measured once per tenantShareTTL.
+// measured once per tenantShareTTL by one request at a time (see
+// tenantShares); the measurement runs to its end even when the request
+// that started it goes away.
 func (e *Engine) tenantShare(ctx context.Context, q db.Querier, sc Scope, ent *schema.Entity) (mine, all int64, err error) {
 	key := shareKey{ent.Name, sc.customergroup, sc.partnergroup}
-	now := e.now()
-	e.shares.mu.Lock()
-	entry, ok := e.shares.m[key]
-	e.shares.mu.Unlock()
-	if ok && now.Before(entry.until) {
-		return entry.mine, entry.all, nil
+	for {
+		now := e.now()
+		e.shares.mu.Lock()
+		entry, ok := e.shares.m[key]
+		if ok && now.Before(entry.until) {
+			e.shares.mu.Unlock()
+			return entry.mine, entry.all, nil
+		}
+		wait, busy := e.shares.inflight[key]
+		if busy && ok {
+			e.shares.mu.Unlock()
+			return entry.mine, entry.all, nil // expired, but being measured again
+		}
+		if !busy {
+			if e.shares.inflight == nil {
+				e.shares.inflight = map[shareKey]chan struct{}{}
+			}
+			done := make(chan struct{})
+			e.shares.inflight[key] = done
+			e.shares.mu.Unlock()
+			mine, all, err = e.measureShare(context.WithoutCancel(ctx), q, sc, ent)
+			e.shares.mu.Lock()
+			if err == nil {
+				if e.shares.m == nil {
+					e.shares.m = map[shareKey]shareEntry{}
+				}
+				e.shares.m[key] = shareEntry{mine: mine, all: all, until: now.Add(tenantShareTTL)}
+			}
+			delete(e.shares.inflight, key)
+			close(done)
+			e.shares.mu.Unlock()
+			return mine, all, err
+		}
+		e.shares.mu.Unlock()
+		select {
+		case <-wait: // measured (or failed): look again
+		case <-ctx.Done():
+			return 0, 0, fmt.Errorf("tables: wait for the tenant's share of %s: %w", ent.Name, ctx.Err())
+		}
 	}
+}
+
+// measureShare counts the rows of ent in the tenant of sc and in all.
+func (e *Engine) measureShare(ctx context.Context, q db.Querier, sc Scope, ent *schema.Entity) (mine, all int64, err error) {
 	s := newSource(e.env(), sc, ent)
 	where, err := s.where()
 	if err != nil {
@@ -118,11 +162,5 @@ func (e *Engine) tenantShare(ctx context.Context, q db.Querier, sc Scope, ent *s
 	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+ident(ent.Table)).Scan(&all); err != nil {
 		return 0, 0, fmt.Errorf("tables: count %s: %w", ent.Name, err)
 	}
-	e.shares.mu.Lock()
-	if e.shares.m == nil {
-		e.shares.m = map[shareKey]shareEntry{}
-	}
-	e.shares.m[key] = shareEntry{mine: mine, all: all, until: now.Add(tenantShareTTL)}
-	e.shares.mu.Unlock()
 	return mine, all, nil
 }
