@@ -265,9 +265,21 @@ func TestRecomputeNoticeDates(t *testing.T) {
 		if stale == 0 {
 			t.Fatal("the demo data has no option whose notice date passes within three years")
 		}
+		versions := func() (sum int64) {
+			t.Helper()
+			if err := d.QueryRowContext(ctx, `SELECT COALESCE(SUM(row_version), 0) FROM contractaction`).Scan(&sum); err != nil {
+				t.Fatal(err)
+			}
+			return sum
+		}
+		before := versions()
 		moved, err := svc.RecomputeNoticeDates(ctx)
 		if err != nil || moved == 0 {
 			t.Fatalf("moved %d: %v", moved, err)
+		}
+		// Each moved deadline gets the next row_version, and only those.
+		if after := versions(); after != before+int64(moved) {
+			t.Fatalf("row versions grew by %d for %d moved deadlines", after-before, moved)
 		}
 		var unlimitedPast, history int
 		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM contractaction WHERE contractaction_type = 'automatic_extension'
