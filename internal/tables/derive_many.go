@@ -35,7 +35,8 @@ const (
 // concurrent write moved it) and one history row each, as DeriveIn writes
 // them; records within the caller's tenant only (404 otherwise). The
 // stored values are read in chunks of keys and the history rows are
-// inserted in multi-row statements. It answers how many records changed.
+// inserted in multi-row statements. Each record appears once in rows. It
+// answers how many records changed.
 func (e *Engine) DeriveManyIn(ctx context.Context, tx *db.Tx, entity string, rows []Derived) (int, error) {
 	ent, err := e.entity(entity)
 	if err != nil {
