@@ -44,7 +44,7 @@ type Cursor struct {
 	// A cached total waiting for confirmation (see confirm).
 	cached    *countEntry
 	rowGen    int64
-	recount   func() (int64, error)
+	recount   func(minGeneration int64) (int64, error)
 	confirmed bool
 	served    *atomic.Int64
 }
@@ -54,7 +54,7 @@ type Cursor struct {
 // was counted at; otherwise the last page tells the total by itself
 // (offset + rows), and any other page asks recount once the rows are read
 // and their connection is free.
-func (c *Cursor) confirm(cached countEntry, recount func() (int64, error)) {
+func (c *Cursor) confirm(cached countEntry, recount func(minGeneration int64) (int64, error)) {
 	c.cached, c.recount = &cached, recount
 	c.dest = append(c.dest, &c.rowGen)
 }
@@ -107,8 +107,8 @@ func (c *Cursor) settle() {
 		c.page.Total = &n
 		return
 	}
-	_ = c.rows.Close() // free the connection before counting
-	n, err := c.recount()
+	_ = c.rows.Close()            // free the connection before counting
+	n, err := c.recount(c.rowGen) // a total at least as new as the rows
 	if err != nil {
 		c.err = err
 		return

@@ -463,7 +463,7 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 				if entry, ok := e.counts.get(key.key); ok {
 					cached = &entry
 				} else {
-					n, err := e.countFresh(ctx, q, p.t.ent.Name, cst, key)
+					n, err := e.countFresh(ctx, q, p.t.ent.Name, cst, key, 0)
 					if err != nil {
 						return nil, err
 					}
@@ -496,12 +496,12 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	cur.page.Total = total
 	if cached != nil {
 		cur.served = &e.counts.served
-		cur.confirm(*cached, func() (int64, error) {
+		cur.confirm(*cached, func(minGeneration int64) (int64, error) {
 			cst, err := p.countStatement(x, c.scope)
 			if err != nil {
 				return 0, err
 			}
-			return e.countFresh(ctx, q, p.t.ent.Name, cst, key)
+			return e.countFresh(ctx, q, p.t.ent.Name, cst, key, minGeneration)
 		})
 	}
 	return cur, nil
