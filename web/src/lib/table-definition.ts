@@ -69,7 +69,12 @@ export interface RefDefinition {
   table: string;
   key: string;
   label: string[];
-  where?: { target: string; source?: string; value?: Literal; if_filled?: boolean }[];
+  /**
+   * The narrowing of the options: rows whose `target` column equals the
+   * sibling `source` (or the constant `value`), or, with `via`, rows linked
+   * to the sibling's value through their many-to-many relation `via`.
+   */
+  where?: { target?: string; source?: string; value?: Literal; if_filled?: boolean; via?: string }[];
 }
 
 export interface FieldOption {
