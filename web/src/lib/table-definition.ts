@@ -174,6 +174,24 @@ export function embeddedFields(attrs: readonly AttributeDefinition[]): Set<strin
   return out;
 }
 
+/**
+ * Derived fields that repeat the label of a sibling reference (a ticket's
+ * board_name beside its board_id, an address's city_zip beside its city_id):
+ * the reference shows that label already, so the generic screens show the
+ * reference only. The API still answers them.
+ */
+export function companionFields(attrs: readonly AttributeDefinition[]): Set<string> {
+  const byName = new Map(attrs.map((a) => [a.attribute, a]));
+  const out = new Set<string>();
+  for (const a of attrs) {
+    const d = a.derived;
+    if (d?.fn !== 'ref' || d.args?.length !== 1 || !d.field) continue;
+    const ref = byName.get(d.args[0])?.ref;
+    if (ref?.label.includes(d.field)) out.add(a.attribute);
+  }
+  return out;
+}
+
 /** The end field paired with a date-picker start field (…start_date → …end_date, …_from → …_to). */
 export function rangeEndField(start: string): string | null {
   if (start.endsWith('start_date')) return `${start.slice(0, -'start_date'.length)}end_date`;
