@@ -5,9 +5,10 @@ import { type KeyboardEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAbility } from '../../lib/ability-context';
-import { searchableScreens } from '../menu';
+import { isComingSoon, searchableScreens } from '../menu';
 import { matchesSearch } from '../menu-search-text';
 import classes from './menu-search.module.css';
+import { SoonBadge } from './soon-badge';
 
 /** Results shown at most. */
 const MAX_RESULTS = 12;
@@ -110,7 +111,7 @@ export function MenuSearch() {
                     onClick={() => go(r.entry.to)}
                   >
                     <Text span fw={500}>
-                      {r.label}
+                      {r.label} {isComingSoon(r.entry) && <SoonBadge />}
                     </Text>
                     <Text span c="dimmed" size="sm">
                       {r.section}
