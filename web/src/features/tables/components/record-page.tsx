@@ -37,16 +37,14 @@ function Header({ table, title, id }: { table: string; title: string; id?: strin
         </Anchor>
         <span>{title}</span>
       </Breadcrumbs>
-      <Group gap="xs" align="baseline" wrap="nowrap">
-        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
-          {title}
-        </Title>
+      <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+        {title}
         {key && (
-          <Text c="dimmed" fw={500} data-testid="record-key" style={{ whiteSpace: 'nowrap' }}>
+          <Text span c="dimmed" fw={500} fz="lg" ml="xs" data-testid="record-key" style={{ whiteSpace: 'nowrap' }}>
             {key}
           </Text>
         )}
-      </Group>
+      </Title>
     </Stack>
   );
 }
