@@ -32,6 +32,10 @@ test.describe('on a phone', () => {
   test('the menu leads to the contract list, whose name column comes first', async ({ page }) => {
     await logIn(page, 'admin@demo.test');
     await expect(page).toHaveURL(/\/app$/);
+    // Every button of the header fits: the user menu (profile, log out) too.
+    for (const name of ['Open menu', 'Search', /^Language/, /skin$/, /User menu/]) {
+      await expectWithinWidth(page.getByRole('banner').getByRole('button', { name }));
+    }
 
     // The menu hides behind the burger and opens over the page.
     await expect(mainMenu(page)).not.toBeInViewport();

@@ -1,4 +1,4 @@
-import { Button, Kbd, Modal, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Button, Kbd, Modal, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useHotkeys, useOs } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { type KeyboardEvent, useId, useMemo, useState } from 'react';
@@ -73,9 +73,14 @@ export function MenuSearch() {
         rightSection={<Kbd size="xs" visibleFrom="md">{shortcut}</Kbd>}
         onClick={open}
         aria-keyshortcuts="Control+K Meta+K"
+        visibleFrom="sm"
       >
         {t('menu_search.open')}
       </Button>
+      {/* A phone shows the magnifier only: the header's buttons need the room. */}
+      <ActionIcon variant="default" size="lg" onClick={open} aria-label={t('menu_search.open')} hiddenFrom="sm">
+        <IconSearch size={16} aria-hidden />
+      </ActionIcon>
       <Modal opened={opened} onClose={finish} title={t('menu_search.title')} size="lg">
         <Stack gap="xs">
           <TextInput
