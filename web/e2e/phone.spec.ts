@@ -10,6 +10,8 @@ import { logIn, mainMenu, snap } from './helpers';
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
 
 const PHONE_WIDTH = 390;
+/** A page's first load may take a while on a busy machine: its first sign is waited for longer. */
+const LOADED = { timeout: 30_000 };
 
 /** The page is no wider than the phone: nothing to scroll sideways (grids scroll inside themselves). */
 async function expectNoSidewaysScroll(page: Page) {
@@ -49,9 +51,9 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
     await expect(mainMenu(page)).not.toBeInViewport();
 
-    await expect(page.getByRole('heading', { level: 1, name: 'Contracts' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Contracts' })).toBeVisible(LOADED);
     const grid = page.getByRole('grid', { name: 'Contracts' });
-    await expect(grid.locator('tbody tr').first()).toBeVisible();
+    await expect(grid.locator('tbody tr').first()).toBeVisible(LOADED);
     // The label column first, whole on screen; the id is no column of its own.
     const name = grid.getByRole('columnheader', { name: /^Name/ });
     await expectWithinWidth(name);
@@ -67,12 +69,13 @@ test.describe('on a phone', () => {
     await page.goto('/app/table/contract');
     const grid = page.getByRole('grid', { name: 'Contracts' });
     const first = grid.locator('tbody tr').first();
+    await expect(first).toBeVisible(LOADED);
     const contractName = (await first.getByRole('gridcell').nth(1).textContent())?.trim() ?? '';
     await first.getByRole('gridcell').nth(1).click();
     await expect(page).toHaveURL(/\/app\/table\/contract\/view\/\d+$/);
 
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await expect(page.getByTestId('record-key')).toHaveText(/^#\d+$/);
+    await expect(page.getByTestId('record-key')).toHaveText(/^#\d+$/, LOADED);
     const form = page.getByRole('form', { name: 'Record' });
     await expect(form.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(contractName);
     // The key is no field of the form; a reference shows its label once.
@@ -89,7 +92,7 @@ test.describe('on a phone', () => {
   test('the create form offers only the locations of the chosen point of sale', async ({ page }) => {
     await logIn(page, 'admin@demo.test');
     await page.goto('/app/table/contract/create');
-    await expect(page.getByRole('heading', { level: 1, name: 'New contract' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'New contract' })).toBeVisible(LOADED);
     const form = page.getByRole('form', { name: 'Record' });
     await expectWithinWidth(form.getByRole('textbox', { name: /^Name/ }));
 
