@@ -14,9 +14,10 @@ export function SoonBadge() {
         component="span"
         size="xs"
         radius="sm"
-        variant="light"
+        variant="filled"
         color="yellow"
-        c="dark.8"
+        // Black on yellow reads in both skins (over 10:1).
+        c="black"
         title={t('menu.soon_hint')}
         aria-hidden
         style={{ flexShrink: 0 }}
