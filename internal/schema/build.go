@@ -139,6 +139,13 @@ func (f Field) whereIfFilled(target, source string) Field {
 	return f
 }
 
+// whereLinked narrows to the referenced rows linked to source's value
+// through their many-to-many relation via.
+func (f Field) whereLinked(via, source string) Field {
+	f.OptionsWhere = append(append([]Match(nil), f.OptionsWhere...), Match{Via: via, Source: source})
+	return f
+}
+
 func (f Field) whereValue(target string, v Literal) Field {
 	f.OptionsWhere = append(append([]Match(nil), f.OptionsWhere...), Match{Target: target, Value: v})
 	return f

@@ -132,7 +132,7 @@ func contracts() ([]Entity, []Link) {
 				ref("contracttype_id", "contracttype"),
 				ref("company_id", "company"),
 				ref("pos_id", "pos").where("company_id", "company_id"),
-				ref("location_id", "location"),
+				ref("location_id", "location").whereLinked("pos", "pos_id"),
 				ref("currency_id", "currency"),
 				day("contract_begin_date").index(),
 				day("contract_end_date").after("contract_begin_date").index(),

@@ -481,6 +481,10 @@ func (r *Registry) validateField(ownerName string, f *Field, has func(string) bo
 			fail("options filter without a reference")
 			break
 		}
+		if m.Via != "" {
+			r.validateLinkedMatch(target, m, ownerFieldRef(owner, m.Source), fail)
+			continue
+		}
 		if _, ok := target.Field(m.Target); !ok {
 			fail("options filter: %s has no field %q", f.Ref, m.Target)
 		}
@@ -640,6 +644,37 @@ func (r *Registry) validateDerivation(e *Entity, f *Field) error {
 		return fmt.Errorf("unknown derivation %q", d.Func)
 	}
 	return nil
+}
+
+// ownerFieldRef is the entity sibling field name of owner refers to ("" when
+// there is no such field or it refers to nothing).
+func ownerFieldRef(owner *Entity, name string) string {
+	if owner == nil {
+		return ""
+	}
+	if f, ok := owner.Field(name); ok {
+		return f.Ref
+	}
+	return ""
+}
+
+// validateLinkedMatch checks a narrowing through a link: Via is a
+// many-to-many relation of the referenced entity whose far end is what the
+// sibling Source refers to, and nothing else is set.
+func (r *Registry) validateLinkedMatch(target *Entity, m Match, sourceRef string, fail func(string, ...any)) {
+	if m.Target != "" || !m.Value.IsZero() || m.IfFilled {
+		fail("options filter via %s takes only a sibling field", m.Via)
+	}
+	rel, ok := target.Relation(m.Via)
+	if !ok || rel.Kind != ManyToMany {
+		fail("options filter via %q: not a many-to-many relation of %s", m.Via, target.Name)
+		return
+	}
+	if sourceRef == "" {
+		fail("options filter via %s: sibling %q is no list field", m.Via, m.Source)
+	} else if rel.Target != sourceRef {
+		fail("options filter via %s links %s, but sibling %q refers to %s", m.Via, rel.Target, m.Source, sourceRef)
+	}
 }
 
 // RelationField finds a field of the rows of relation rel: a link attribute

@@ -123,6 +123,18 @@ func TestNewRejectsInconsistentDefinitions(t *testing.T) {
 			ls[0].Attrs = append(ls[0].Attrs, str("tag_name", 10))
 			return es, ls
 		}, `attribute "tag_name" clashes with a field of tag`},
+		{"narrowing via no relation of the target", func(es []Entity, ls []Link) ([]Entity, []Link) {
+			thing(es).Fields = append(thing(es).Fields, ref("tag_id", "tag").whereLinked("things", "customergroup_id"))
+			return es, ls
+		}, `options filter via "things": not a many-to-many relation of tag`},
+		{"narrowing via a link to another entity", func(es []Entity, ls []Link) ([]Entity, []Link) {
+			thing(es).Fields = append(thing(es).Fields, ref("other_id", "customergroup").whereLinked("tags", "customergroup_id"))
+			return es, ls
+		}, `options filter via tags links tag, but sibling "customergroup_id" refers to customergroup`},
+		{"narrowing via a link by no list field", func(es []Entity, ls []Link) ([]Entity, []Link) {
+			thing(es).Fields = append(thing(es).Fields, ref("other_id", "customergroup").whereLinked("tags", "thing_name"))
+			return es, ls
+		}, `sibling "thing_name" is no list field`},
 		{"relation API names collide", func(es []Entity, ls []Link) ([]Entity, []Link) {
 			// thing + x_parts and thing_x + parts are both thing_x_parts_rel.
 			thing(es).Relations = append(thing(es).Relations, hasMany("x_parts", "part", "thing_id"))

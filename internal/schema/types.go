@@ -183,11 +183,18 @@ func (r Requirement) Always() bool { return !r.Optional && r.When == nil }
 // Target column equals this row's Source field (bankdata of the chosen
 // partner company, choices of the chosen criteria; when Source holds several
 // values, any of them), or equals the constant Value (parent teams are intern
-// teams). Exactly one of Source and Value is set.
+// teams), or, with Via, that are linked to Source's value through their
+// many-to-many relation Via (a contract's location is one of the chosen
+// point of sale's locations). Exactly one of Source and Value is set, and
+// exactly one of Target and Via.
 type Match struct {
-	Target string  `json:"target"`
+	Target string  `json:"target,omitempty"`
 	Source string  `json:"source,omitempty"`
 	Value  Literal `json:"value,omitzero"`
+	// Via names a many-to-many relation of the referenced entity whose far
+	// end is the entity Source refers to; any link row counts, whatever its
+	// own attributes (validity periods) say.
+	Via string `json:"via,omitempty"`
 	// IfFilled narrows only while Source has a value; an empty Source
 	// offers every row (otherwise an empty Source offers none).
 	IfFilled bool `json:"if_filled,omitempty"`

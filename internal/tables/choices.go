@@ -15,8 +15,8 @@ import (
 // being written (422 validation.not_available):
 //
 //   - the field's OptionsWhere narrowing by sibling fields (a point of sale's
-//     contact person belongs to its company; a narrowing by an empty sibling
-//     offers nothing);
+//     contact person belongs to its company; a contract's location is linked
+//     to its point of sale; a narrowing by an empty sibling offers nothing);
 //   - the limits the modules' choice rules set for the caller (OnChoices:
 //     external users' locked customer group, partner group and teams, the
 //     ticket limits of non-director external users).
@@ -89,9 +89,9 @@ func matchFrag(target *schema.Entity, m Match) (frag, error) {
 // rec, besides being visible: the field's OptionsWhere and the choice
 // rules. ok is false when there is no choice at all.
 func (e *Engine) choiceConds(c *caller, ent *schema.Entity, f *schema.Field, target *schema.Entity, rec validate.Record) ([]frag, bool, error) {
-	narrow, ok := optionConds(f, target, rec)
-	if !ok {
-		return nil, false, nil
+	narrow, ok, err := e.optionConds(f, target, rec)
+	if err != nil || !ok {
+		return nil, false, err
 	}
 	limits, _, ok, err := e.ruleLimits(c, ent, f, target)
 	if err != nil || !ok {

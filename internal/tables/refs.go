@@ -142,30 +142,78 @@ func (e *Engine) optionsFilled(ctx context.Context, q db.Querier, c *caller, ent
 // optionConds renders a list field's OptionsWhere for rec over the
 // referenced rows aliased t; ok is false when a sibling it narrows by is
 // empty (no options).
-func optionConds(f *schema.Field, target *schema.Entity, rec validate.Record) ([]frag, bool) {
+func (e *Engine) optionConds(f *schema.Field, target *schema.Entity, rec validate.Record) ([]frag, bool, error) {
 	var conds []frag
 	for _, m := range f.OptionsWhere {
 		v := rec[m.Source]
 		if m.Source == "" {
 			v, _ = validate.Coerce(fieldType(target, m.Target), m.Value.String())
 		}
-		ids, isList := v.([]int64)
-		switch {
-		case validate.Empty(v) && m.IfFilled:
+		if validate.Empty(v) && m.IfFilled {
 			continue
-		case validate.Empty(v):
-			return nil, false
-		case isList:
-			args := make([]any, len(ids))
-			for i, id := range ids {
-				args[i] = id
-			}
-			conds = append(conds, frag{sql: col("t", m.Target) + " IN (" + placeholders(len(ids)) + ")", args: args})
-		default:
-			conds = append(conds, frag{sql: col("t", m.Target) + " = ?", args: []any{v}})
 		}
+		if validate.Empty(v) {
+			return nil, false, nil
+		}
+		args := valueArgs(v)
+		if m.Via != "" {
+			fr, err := e.linkedFrag(target, m.Via, args)
+			if err != nil {
+				return nil, false, fmt.Errorf("tables: options of %s: %w", f.Name, err)
+			}
+			conds = append(conds, fr)
+			continue
+		}
+		conds = append(conds, inFrag(col("t", m.Target), args))
 	}
-	return conds, true
+	return conds, true, nil
+}
+
+// valueArgs spreads a canonical value (one value or a list of ids) into
+// statement arguments.
+func valueArgs(v any) []any {
+	ids, isList := v.([]int64)
+	if !isList {
+		return []any{v}
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return args
+}
+
+// inFrag renders "expr is one of args" (one argument: equal).
+func inFrag(expr string, args []any) frag {
+	if len(args) == 1 {
+		return frag{sql: expr + " = ?", args: args}
+	}
+	return frag{sql: expr + " IN (" + placeholders(len(args)) + ")", args: args}
+}
+
+// linkedFrag renders "the target row aliased t is linked through its
+// many-to-many relation via to one of the rows args". The link table is
+// read bare: it only tells which pairs exist, and the rows on both ends
+// are checked for the caller's tenant on their own (the sibling's value
+// as a reference, the target row by the statement this joins).
+func (e *Engine) linkedFrag(target *schema.Entity, via string, args []any) (frag, error) {
+	rel, ok := target.Relation(via)
+	if !ok || rel.Kind != schema.ManyToMany {
+		return frag{}, fmt.Errorf("%q is not a many-to-many relation of %s", via, target.Name)
+	}
+	l, ok := e.reg.Link(rel.Link)
+	if !ok {
+		return frag{}, fmt.Errorf("unknown link %q", rel.Link)
+	}
+	own, other, ok := l.End(target.Name)
+	if !ok {
+		return frag{}, fmt.Errorf("link %s does not join %s", l.Table, target.Name)
+	}
+	far := inFrag(col("nl", other.Column), args)
+	return frag{
+		sql:  "EXISTS (SELECT 1 FROM " + ident(l.Table) + " nl WHERE " + col("nl", own.Column) + " = " + col("t", target.PK) + " AND " + far.sql + ")",
+		args: far.args,
+	}, nil
 }
 
 func fieldType(e *schema.Entity, name string) schema.DataType {

@@ -124,6 +124,7 @@ func (s *sampler) narrow(ent *schema.Entity, out, override obj) {
 			continue
 		}
 		over, key := obj{}, f.Ref
+		links := map[string]any{} // via relation: the sibling value to link to
 		for _, m := range f.OptionsWhere {
 			v := any(literal(m.Value))
 			if m.Source != "" {
@@ -142,6 +143,11 @@ func (s *sampler) narrow(ent *schema.Entity, out, override obj) {
 					out[m.Source] = v
 				}
 			}
+			if m.Via != "" {
+				links[m.Via] = v
+				key += fmt.Sprintf("|via %s=%v", m.Via, v)
+				continue
+			}
 			if tf, ok := target.Field(m.Target); ok && tf.Through != "" && tf.Multiple {
 				if n, ok := v.(int64); ok {
 					v = []int64{n}
@@ -156,6 +162,9 @@ func (s *sampler) narrow(ent *schema.Entity, out, override obj) {
 		id, ok := s.ids[key]
 		if !ok {
 			id = s.fresh(f.Ref, over)
+			for via, v := range links {
+				s.link(target, via, id, v)
+			}
 			s.ids[key] = id
 		}
 		if f.Through != "" && f.Multiple {
@@ -178,6 +187,13 @@ func (s *sampler) siblingsOf(ent, target *schema.Entity, f *schema.Field, named 
 			continue
 		}
 		src, _ := ent.Field(m.Source)
+		if m.Via != "" {
+			if out[m.Source] == nil && src != nil {
+				out[m.Source] = s.value(ent, src, false)
+			}
+			s.link(target, m.Via, named, out[m.Source])
+			continue
+		}
 		if tf, ok := target.Field(m.Target); !ok || !tf.Stored() || src == nil || src.Through != "" {
 			continue
 		}
@@ -423,6 +439,31 @@ func fromPattern(t testing.TB, pattern string, variant int) string {
 	}
 	gen(re)
 	return b.String()
+}
+
+// link links row key of ent to row other through ent's many-to-many
+// relation via, unless they are linked already.
+func (s *sampler) link(ent *schema.Entity, via string, key, other any) {
+	s.t.Helper()
+	rel, _ := ent.Relation(via)
+	l, ok := s.reg.Link(rel.Link)
+	if !ok {
+		s.t.Fatalf("link of %s.%s", ent.Name, via)
+	}
+	own, far, _ := l.End(ent.Name)
+	ctx := context.Background()
+	var n int
+	q := fmt.Sprintf(`SELECT COUNT(*) FROM "%s" WHERE "%s" = ? AND "%s" = ?`, l.Table, own.Column, far.Column)
+	if err := s.e.DB.QueryRowContext(ctx, q, key, other).Scan(&n); err != nil {
+		s.t.Fatalf("read %s: %v", l.Table, err)
+	}
+	if n > 0 {
+		return
+	}
+	q = fmt.Sprintf(`INSERT INTO "%s" ("%s", "%s") VALUES (?, ?)`, l.Table, own.Column, far.Column)
+	if _, err := s.e.DB.ExecContext(ctx, q, key, other); err != nil {
+		s.t.Fatalf("link %s %v to %v: %v", l.Table, key, other, err)
+	}
 }
 
 // insertRaw stores a row of an entity the API may not create (text

@@ -834,6 +834,14 @@ func (b *tenantBuilder) narrowingRecord(t *testing.T, holder *schema.Entity, f *
 	t.Helper()
 	rec := obj{}
 	for _, m := range f.OptionsWhere {
+		if m.Via != "" {
+			v, ok := b.linkedTo(target, m.Via, key)
+			if !ok {
+				return nil, false
+			}
+			rec[m.Source] = v
+			continue
+		}
 		tf, ok := target.Field(m.Target)
 		if m.Source == "" || !ok || !tf.Stored() {
 			return nil, false
@@ -852,6 +860,23 @@ func (b *tenantBuilder) narrowingRecord(t *testing.T, holder *schema.Entity, f *
 		}
 	}
 	return rec, true
+}
+
+// linkedTo returns a row linked to row key of target through its
+// many-to-many relation via; ok is false when there is none.
+func (b *tenantBuilder) linkedTo(target *schema.Entity, via string, key int64) (int64, bool) {
+	rel, _ := target.Relation(via)
+	l, ok := schema.Default().Link(rel.Link)
+	if !ok {
+		return 0, false
+	}
+	own, far, _ := l.End(target.Name)
+	var v int64
+	q := fmt.Sprintf(`SELECT MIN(%q) FROM %q WHERE %q = ?`, far.Column, l.Table, own.Column)
+	if err := b.d.QueryRowContext(context.Background(), q, key).Scan(&v); err != nil {
+		return 0, false // no link (MIN of nothing is NULL)
+	}
+	return v, true
 }
 
 // checkWrites: update, delete and bulk delete of rows v cannot see, and

@@ -17,9 +17,16 @@ export function page(importer: () => Promise<{ default: ComponentType }>): { laz
 
 const placeholderChunk = () => import('./pages/screen-placeholder-page');
 
+/**
+ * The route handle of a screen still to come (a placeholder page): the menu's
+ * list of coming screens (menu.ts, COMING_SOON) is checked against it.
+ */
+export const COMING_SOON_HANDLE = { comingSoon: true } as const;
+
 /** The honest placeholder of a screen built by a later release, named by a text key. */
-export function namedScreen(screenKey: string): { lazy: () => Promise<LazyResult> } {
+export function namedScreen(screenKey: string): { lazy: () => Promise<LazyResult>; handle: typeof COMING_SOON_HANDLE } {
   return {
+    handle: COMING_SOON_HANDLE,
     lazy: async () => {
       const { NamedPlaceholderPage } = await importWithTimeout(placeholderChunk);
       return { Component: () => <NamedPlaceholderPage screenKey={screenKey} /> };
@@ -28,8 +35,9 @@ export function namedScreen(screenKey: string): { lazy: () => Promise<LazyResult
 }
 
 /** The placeholder of a generic table screen, naming the table from the route. */
-export function tableScreen(kind: TableRouteKind, table?: string): { lazy: () => Promise<LazyResult> } {
+export function tableScreen(kind: TableRouteKind, table?: string): { lazy: () => Promise<LazyResult>; handle: typeof COMING_SOON_HANDLE } {
   return {
+    handle: COMING_SOON_HANDLE,
     lazy: async () => {
       const { TablePlaceholderPage } = await importWithTimeout(placeholderChunk);
       return { Component: () => <TablePlaceholderPage kind={kind} table={table} /> };

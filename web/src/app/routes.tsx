@@ -13,7 +13,7 @@ import { FullLayout } from './layouts/full-layout';
 import { RootShell } from './layouts/root-shell';
 import { importWithTimeout } from '../lib/lazy-import';
 import { useSession } from '../lib/use-session';
-import { namedScreen, page, tableScreen } from './lazy-route';
+import { COMING_SOON_HANDLE, namedScreen, page, tableScreen } from './lazy-route';
 import { ROUTE_PERMISSIONS } from './menu';
 import { RouteErrorPage } from './pages/route-error-page';
 
@@ -179,7 +179,7 @@ export const routes: RouteObject[] = [
             errorElement: <RouteErrorPage />,
             children: [
               { path: 'not-authorized', ...page(() => import('./pages/not-authorized-page')) },
-              { path: 'comming-soon', ...page(() => import('./pages/coming-soon-page')) },
+              { path: 'comming-soon', handle: COMING_SOON_HANDLE, ...page(() => import('./pages/coming-soon-page')) },
               { path: 'error-404', ...page(() => import('./pages/not-found-page')) },
             ],
           },

@@ -69,7 +69,12 @@ export interface RefDefinition {
   table: string;
   key: string;
   label: string[];
-  where?: { target: string; source?: string; value?: Literal; if_filled?: boolean }[];
+  /**
+   * The narrowing of the options: rows whose `target` column equals the
+   * sibling `source` (or the constant `value`), or, with `via`, rows linked
+   * to the sibling's value through their many-to-many relation `via`.
+   */
+  where?: { target?: string; source?: string; value?: Literal; if_filled?: boolean; via?: string }[];
 }
 
 export interface FieldOption {
@@ -165,6 +170,24 @@ export function embeddedFields(attrs: readonly AttributeDefinition[]): Set<strin
       const end = rangeEndField(a.attribute);
       if (end && attrs.some((b) => b.attribute === end)) out.add(end);
     }
+  }
+  return out;
+}
+
+/**
+ * Derived fields that repeat the label of a sibling reference (a ticket's
+ * board_name beside its board_id, an address's city_zip beside its city_id):
+ * the reference shows that label already, so the generic screens show the
+ * reference only. The API still answers them.
+ */
+export function companionFields(attrs: readonly AttributeDefinition[]): Set<string> {
+  const byName = new Map(attrs.map((a) => [a.attribute, a]));
+  const out = new Set<string>();
+  for (const a of attrs) {
+    const d = a.derived;
+    if (d?.fn !== 'ref' || d.args?.length !== 1 || !d.field) continue;
+    const ref = byName.get(d.args[0])?.ref;
+    if (ref?.label.includes(d.field)) out.add(a.attribute);
   }
   return out;
 }

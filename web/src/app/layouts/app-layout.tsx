@@ -55,7 +55,8 @@ export function AppLayout() {
             aria-label={opened ? t('layout.close_menu') : t('layout.open_menu')}
           />
           <UnstyledButton component={Link} to="/app" aria-label={t('layout.home')}>
-            <Brand />
+            {/* On a phone the header's buttons need the room: the icon stands for the name. */}
+            <Brand nameFrom="xs" />
           </UnstyledButton>
           <div style={{ flex: 1 }} />
           <Group gap={4} wrap="nowrap" ml="auto">

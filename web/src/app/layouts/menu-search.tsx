@@ -1,13 +1,14 @@
-import { Button, Kbd, Modal, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Button, Kbd, Modal, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useHotkeys, useOs } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { type KeyboardEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAbility } from '../../lib/ability-context';
-import { searchableScreens } from '../menu';
+import { isComingSoon, searchableScreens } from '../menu';
 import { matchesSearch } from '../menu-search-text';
 import classes from './menu-search.module.css';
+import { SoonBadge } from './soon-badge';
 
 /** Results shown at most. */
 const MAX_RESULTS = 12;
@@ -72,9 +73,14 @@ export function MenuSearch() {
         rightSection={<Kbd size="xs" visibleFrom="md">{shortcut}</Kbd>}
         onClick={open}
         aria-keyshortcuts="Control+K Meta+K"
+        visibleFrom="sm"
       >
         {t('menu_search.open')}
       </Button>
+      {/* A phone shows the magnifier only: the header's buttons need the room. */}
+      <ActionIcon variant="default" size="lg" onClick={open} aria-label={t('menu_search.open')} hiddenFrom="sm">
+        <IconSearch size={16} aria-hidden />
+      </ActionIcon>
       <Modal opened={opened} onClose={finish} title={t('menu_search.title')} size="lg">
         <Stack gap="xs">
           <TextInput
@@ -110,7 +116,7 @@ export function MenuSearch() {
                     onClick={() => go(r.entry.to)}
                   >
                     <Text span fw={500}>
-                      {r.label}
+                      {r.label} {isComingSoon(r.entry) && <SoonBadge />}
                     </Text>
                     <Text span c="dimmed" size="sm">
                       {r.section}

@@ -1,7 +1,8 @@
 import { NavLink, ScrollArea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import type { MenuSection } from '../menu';
+import { isComingSoon, type MenuSection } from '../menu';
+import { SoonBadge } from './soon-badge';
 
 function isActive(pathname: string, search: string, to: string): boolean {
   const [path, query] = to.split('?');
@@ -29,6 +30,7 @@ export function SideMenu({ sections, onNavigate }: { sections: MenuSection[]; on
                 to={entry.to}
                 label={t(entry.labelKey)}
                 leftSection={<SectionIcon size={18} stroke={1.6} aria-hidden />}
+                rightSection={isComingSoon(entry) ? <SoonBadge /> : undefined}
                 active={activeSection}
                 onClick={onNavigate}
                 variant="light"
@@ -50,6 +52,7 @@ export function SideMenu({ sections, onNavigate }: { sections: MenuSection[]; on
                   component={Link}
                   to={entry.to}
                   label={t(entry.labelKey)}
+                  rightSection={isComingSoon(entry) ? <SoonBadge /> : undefined}
                   active={isActive(pathname, search, entry.to)}
                   onClick={onNavigate}
                   variant="light"

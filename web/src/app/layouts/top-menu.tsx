@@ -2,7 +2,8 @@ import { Button, Group, Menu } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { MenuSection } from '../menu';
+import { isComingSoon, type MenuSection } from '../menu';
+import { SoonBadge } from './soon-badge';
 
 /**
  * The horizontal menu: one drop-down per section, in the header. It wraps onto
@@ -27,6 +28,7 @@ export function TopMenu({ sections }: { sections: MenuSection[] }) {
                 size="compact-sm"
                 style={{ flexShrink: 0 }}
                 leftSection={<SectionIcon size={16} aria-hidden />}
+                rightSection={isComingSoon(entry) ? <SoonBadge /> : undefined}
               >
                 {t(entry.labelKey)}
               </Button>
@@ -48,7 +50,12 @@ export function TopMenu({ sections }: { sections: MenuSection[] }) {
               </Menu.Target>
               <Menu.Dropdown mah="70vh" style={{ overflowY: 'auto' }}>
                 {section.entries.map((entry) => (
-                  <Menu.Item key={`${section.id}-${entry.id}`} component={Link} to={entry.to}>
+                  <Menu.Item
+                    key={`${section.id}-${entry.id}`}
+                    component={Link}
+                    to={entry.to}
+                    rightSection={isComingSoon(entry) ? <SoonBadge /> : undefined}
+                  >
                     {t(entry.labelKey)}
                   </Menu.Item>
                 ))}

@@ -4,7 +4,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAbility } from '../../lib/ability-context';
-import { visibleMenu } from '../menu';
+import { SoonBadge } from '../layouts/soon-badge';
+import { isComingSoon, visibleMenu } from '../menu';
 
 /** /app/menu: the same entries as the menu, as tiles. */
 export function MenuPage() {
@@ -36,6 +37,7 @@ export function MenuPage() {
                     <Group gap={4} wrap="nowrap">
                       <IconChevronRight size={14} aria-hidden />
                       {t(entry.labelKey)}
+                      {isComingSoon(entry) && <SoonBadge />}
                     </Group>
                   </Anchor>
                 ))}

@@ -399,6 +399,12 @@ export function FieldInput(props: FieldInputProps) {
     );
   }
 
+  // A computed value with fixed choices (a ticket's deadline status) shows its label, not its code.
+  if (readOnly && attr.options?.length) {
+    const option = attr.options.find((o) => String(o.value) === String(value));
+    return <TextInput {...common} value={option?.label ?? (value === null || value === undefined ? '' : String(value))} />;
+  }
+
   const email = attr.rules?.some((r) => r.rule === 'email');
   return (
     <TextInput

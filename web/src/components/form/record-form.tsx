@@ -2,7 +2,7 @@ import '@mantine/dates/styles.css';
 import { SimpleGrid } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
-import { type AttributeDefinition, type Cond, embeddedFields, type Row } from '../../lib/table-definition';
+import { type AttributeDefinition, type Cond, companionFields, embeddedFields, type Row } from '../../lib/table-definition';
 import { isRequiredNow, isVisible, isWritable } from '../../lib/validation';
 import { FieldInput, type FormServices } from './field-input';
 import type { RecordFormState } from './use-record-form';
@@ -18,6 +18,8 @@ export interface RecordFormProps {
    * its list fields take their options from the server's options action.
    */
   entity?: string;
+  /** The record's key field: the page shows it by its title ("#12"), not as a field. */
+  primaryKey?: string;
 }
 
 const WIDE_KINDS = new Set(['textarea', 'html']);
@@ -39,15 +41,18 @@ export function optionsFilledFields(attrs: readonly AttributeDefinition[]): Set<
 }
 
 /** The fields of a generic form, in definition order, honouring visibility, read-only and rules. */
-export function RecordForm({ form, row, services, columns = 2, entity }: RecordFormProps) {
+export function RecordForm({ form, row, services, columns = 2, entity, primaryKey }: RecordFormProps) {
   const { i18n } = useTranslation();
   const { attributes, values, errors, env, mode } = form;
   const creating = mode === 'create';
   const embedded = embeddedFields(attributes);
+  // One label per field: a reference shows its row's label, so its derived copy goes.
+  const companions = companionFields(attributes);
   const byName = new Map(attributes.map((a) => [a.attribute, a]));
   const needOptions = optionsFilledFields(attributes);
   const shown = attributes.filter((a: AttributeDefinition) => {
-    if (embedded.has(a.attribute) || (a.write_only && mode === 'view')) return false;
+    if (embedded.has(a.attribute) || companions.has(a.attribute) || a.attribute === primaryKey) return false;
+    if (a.write_only && mode === 'view') return false;
     if (creating && (a.read_only || a.derived) && !a.default) return false; // nothing to show yet
     return isVisible(a, values, env);
   });

@@ -3,12 +3,13 @@ import { IconPencil } from '@tabler/icons-react';
 import { type KeyboardEvent, type ReactNode, useState } from 'react';
 import type { CellEditorProps, DataTableColumn } from '../../../components/data-table/data-table';
 import { columnWidth, type FormatContext, formatCell, isNumeric } from '../../../components/data-table/format';
-import type { AttributeDefinition, Row } from '../../../lib/table-definition';
+import { type AttributeDefinition, companionFields, type Row } from '../../../lib/table-definition';
 import classes from './columns.module.css';
 
-/** Attributes that make sense as list columns. */
+/** Attributes that make sense as list columns: one per field, so no copy of a reference's label. */
 export function listableAttributes(attrs: readonly AttributeDefinition[]): AttributeDefinition[] {
-  return attrs.filter((a) => !a.write_only && a.attribute_datatype_hint !== 'password');
+  const companions = companionFields(attrs);
+  return attrs.filter((a) => !a.write_only && a.attribute_datatype_hint !== 'password' && !companions.has(a.attribute));
 }
 
 /** The entity's key fields: its primary key (shown as a narrow "#") and its label fields (shown first). */

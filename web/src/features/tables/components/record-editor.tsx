@@ -116,7 +116,7 @@ export function RecordEditor({
 
   const body = (
     <Stack gap="md">
-      <RecordForm form={form} row={row} services={services} columns={columns} entity={table} />
+      <RecordForm form={form} row={row} services={services} columns={columns} entity={table} primaryKey={mode === 'create' ? undefined : def.primary_key} />
       {shownError && (
         <Alert color="red" role="alert" variant="light">
           {shownError}

@@ -1,4 +1,4 @@
-import { Anchor, Breadcrumbs, Button, Group, Loader, Paper, Stack, Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconEdit, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,18 +25,25 @@ export default function RecordPage() {
   return id ? <ExistingRecord key={`${table}/${id}`} table={table} id={id} def={definition.data} /> : <NewRecord table={table} def={definition.data} />;
 }
 
-function Header({ table, title }: { table: string; title: string }) {
+/** The page's title; a record's key shows beside it as "#12" (no form field of its own). */
+function Header({ table, title, id }: { table: string; title: string; id?: string }) {
   const { t } = useTranslation();
+  const key = id !== undefined && title !== `#${id}` ? `#${id}` : null;
   return (
-    <Stack gap={4}>
+    <Stack gap={4} miw={0}>
       <Breadcrumbs>
         <Anchor component={Link} to={`/app/table/${table}`} size="sm">
           {tableLabel(t, table)}
         </Anchor>
         <span>{title}</span>
       </Breadcrumbs>
-      <Title order={1} size="h2">
+      <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
         {title}
+        {key && (
+          <Text span c="dimmed" fw={500} fz="lg" ml="xs" data-testid="record-key" style={{ whiteSpace: 'nowrap' }}>
+            {key}
+          </Text>
+        )}
       </Title>
     </Stack>
   );
@@ -107,7 +114,7 @@ function ExistingRecord({ table, id, def }: { table: string; id: string; def: Ta
   return (
     <Stack gap="md" maw={1200}>
       <Group justify="space-between" align="flex-end">
-        <Header table={table} title={title} />
+        <Header table={table} title={title} id={id} />
         <Group gap="xs">
           <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} component={Link} to={`/app/table/${table}`}>
             {t('form.back_to_list')}
