@@ -1,8 +1,9 @@
 import { Anchor, Breadcrumbs, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { StaleEditDialog } from '../../../components/form/stale-edit-dialog';
+import { UnsavedChangesGuard } from '../../../components/form/unsaved-changes-guard';
 import { useAbility } from '../../../lib/ability-context';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -11,8 +12,9 @@ import { type AreaInput, useArea, useSaveArea } from '../api/area';
 import { useEntityDefinition } from '../api/get-definition';
 import { useLookup } from '../api/list-lookup';
 import { useEditParam } from '../hooks/use-edit-param';
+import { useFormLeave } from './form-leave';
 import { LoadState } from './load-state';
-import { optionsOf } from './options';
+import { optionsOf, withStored } from './options';
 import { PageHeader } from './page-header';
 import type { RelationTabsSlot } from './relation-slot';
 
@@ -56,7 +58,8 @@ export default function AreaPage({ relationTabs: RelationTabs }: { relationTabs?
       <PageHeader table="area" listLabel={t('masterdata.area.list')} title={title}
         onEdit={!editing && ability.can('update', 'area') ? () => setEdit(true) : undefined} />
       <Paper withBorder p="lg" radius="md">
-        <AreaForm key={`${editing}-${String(area.data.row_version)}`} row={area.data} editing={editing} onDone={() => setEdit(false)} />
+        <AreaForm key={`${editing}-${String(area.data.row_version)}`} row={area.data} editing={editing} onDone={() => setEdit(false)}
+          onReload={() => void area.refetch()} />
       </Paper>
       {RelationTabs && definition.data && <RelationTabs table="area" id={id} def={definition.data} relations={definition.data.relations ?? []} />}
     </Stack>
@@ -88,22 +91,21 @@ function areaValues(row: Row | null): AreaValues {
   };
 }
 
-/** The options of a lookup, with the stored choice kept (by its label) when the list does not hold it. */
-function withStored(options: { value: string; label: string }[], value: string, label: unknown) {
-  if (value && !options.some((o) => o.value === value)) return [...options, { value, label: String(label ?? value) }];
-  return options;
-}
-
 interface AreaFormProps {
   /** The stored area; null: a new one (onCreated gets its id). */
   row: Row | null;
   editing: boolean;
   onDone: () => void;
   onCreated?: (id: number) => void;
+  /** Loads the stored area again (after a 409: someone else changed it). */
+  onReload?: () => void;
 }
 
-/** The area's fields; read-only unless editing. Cancelling changed fields asks first. */
-function AreaForm({ row, editing, onDone, onCreated }: AreaFormProps) {
+/**
+ * The area's fields; read-only unless editing. Cancelling or leaving with
+ * changed fields asks first; a stale save (409) offers to reload the area.
+ */
+function AreaForm({ row, editing, onDone, onCreated, onReload }: AreaFormProps) {
   const { t } = useTranslation();
   const locations = useLookup('location');
   const areatypes = useLookup('areatype');
@@ -115,18 +117,8 @@ function AreaForm({ row, editing, onDone, onCreated }: AreaFormProps) {
   const set = (k: keyof AreaValues) => (value: string | number | null) => setV((old) => ({ ...old, [k]: value ?? '' }));
   const dirty = JSON.stringify(v) !== JSON.stringify(initial);
   const toBeforeFrom = Boolean(v.from && v.to && v.to < v.from);
-
-  const cancel = () => {
-    if (!dirty) return onDone();
-    modals.openConfirmModal({
-      title: t('masterdata.discard.title'),
-      children: <Text size="sm">{t('masterdata.discard.text')}</Text>,
-      labels: { confirm: t('masterdata.discard.confirm'), cancel: t('masterdata.discard.keep') },
-      confirmProps: { color: 'red' },
-      centered: true,
-      onConfirm: onDone,
-    });
-  };
+  const [stale, setStale] = useState(false);
+  const { released, release, leave } = useFormLeave(dirty);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setErrors({});
@@ -145,10 +137,10 @@ function AreaForm({ row, editing, onDone, onCreated }: AreaFormProps) {
       {
         onSuccess: (answer) => {
           notifySuccess(t('masterdata.area.saved'));
-          if (row) onDone();
-          else onCreated?.(Number(answer.data.area_id));
+          release(() => (row ? onDone() : onCreated?.(Number(answer.data.area_id))));
         },
         onError: (error) => {
+          if (error instanceof ApiError && error.status === 409) return setStale(true);
           if (error instanceof ApiError && error.status === 422) setErrors(error.fieldErrors());
           notifyError(errorMessage(error), t('masterdata.area.save_error'));
         },
@@ -183,7 +175,7 @@ function AreaForm({ row, editing, onDone, onCreated }: AreaFormProps) {
         </SimpleGrid>
         {editing && (
           <Group justify="flex-end">
-            <Button variant="default" onClick={cancel}>
+            <Button variant="default" onClick={() => leave(onDone)}>
               {t('form.cancel')}
             </Button>
             <Button type="submit" loading={save.isPending} disabled={toBeforeFrom}>
@@ -192,6 +184,11 @@ function AreaForm({ row, editing, onDone, onCreated }: AreaFormProps) {
           </Group>
         )}
       </Stack>
+      {editing && <UnsavedChangesGuard dirty={dirty && !save.isPending} released={released} ignoreSearch />}
+      <StaleEditDialog opened={stale} onKeep={() => setStale(false)} onReload={() => {
+        setStale(false);
+        onReload?.();
+      }} />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { IconReceiptTax } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { UnsavedChangesGuard } from '../../../components/form/unsaved-changes-guard';
 import { useAbility } from '../../../lib/ability-context';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -15,7 +16,8 @@ import { useLookup } from '../api/list-lookup';
 import { useUpdateCompany } from '../api/update-company';
 import { useEditParam } from '../hooks/use-edit-param';
 import { AddressFields, resolveCountry } from './address-fields';
-import { optionsOf } from './options';
+import { useFormLeave } from './form-leave';
+import { optionsOf, withStored } from './options';
 import { LoadState } from './load-state';
 import { PageHeader } from './page-header';
 import type { RelationTabsSlot } from './relation-slot';
@@ -117,21 +119,22 @@ interface CompanyFormProps {
   onCreated?: (id: number) => void;
 }
 
-/** The company's fields and its address; read-only unless editing. */
+/** The company's fields and its address; read-only unless editing. Cancelling or leaving with changes asks first. */
 function CompanyForm({ answer, editing, onDone, onCreated }: CompanyFormProps) {
   const { t } = useTranslation();
   const groups = useLookup('customergroup');
   const countries = useLookup('country');
   const save = useUpdateCompany();
   const create = useCreateCompany();
-  const [v, setV] = useState(() => companyValues(answer?.data));
-  const [address, setAddress] = useState<AddressValues>(() => addressValues(answer?.address));
+  const [initial] = useState(() => ({ company: companyValues(answer?.data), address: addressValues(answer?.address) }));
+  const [v, setV] = useState(initial.company);
+  const [address, setAddress] = useState<AddressValues>(initial.address);
+  const dirty = JSON.stringify({ company: v, address }) !== JSON.stringify(initial);
+  const { released, release, leave } = useFormLeave(dirty);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (k: keyof CompanyValues) => (value: string | null) => setV((old) => ({ ...old, [k]: value ?? '' }));
-  const groupOptions = optionsOf(groups.data, 'customergroup_id', ['customergroup_name']);
-  if (v.customergroup && !groupOptions.some((o) => o.value === v.customergroup)) {
-    groupOptions.push({ value: v.customergroup, label: String(answer?.data.customergroup_id__label ?? v.customergroup) });
-  }
+  const groupOptions = withStored(optionsOf(groups.data, 'customergroup_id', ['customergroup_name']), v.customergroup,
+    answer?.data.customergroup_id__label);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setErrors({});
@@ -151,7 +154,7 @@ function CompanyForm({ answer, editing, onDone, onCreated }: CompanyFormProps) {
       create.mutate(fields, {
         onSuccess: (created) => {
           notifySuccess(t('masterdata.company.created'));
-          onCreated?.(Number(created.data.company_id));
+          release(() => onCreated?.(Number(created.data.company_id)));
         },
         onError,
       });
@@ -162,7 +165,7 @@ function CompanyForm({ answer, editing, onDone, onCreated }: CompanyFormProps) {
       {
         onSuccess: () => {
           notifySuccess(t('masterdata.company.saved'));
-          onDone();
+          release(onDone);
         },
         onError,
       },
@@ -186,7 +189,7 @@ function CompanyForm({ answer, editing, onDone, onCreated }: CompanyFormProps) {
           storedState={String(answer?.address?.state ?? '')} storedZip={String(answer?.address?.city_zip ?? '')} disabled={readOnly} />
         {editing && (
           <Group justify="flex-end">
-            <Button variant="default" onClick={onDone}>
+            <Button variant="default" onClick={() => leave(onDone)}>
               {t('form.cancel')}
             </Button>
             <Button type="submit" loading={save.isPending || create.isPending}>
@@ -195,6 +198,7 @@ function CompanyForm({ answer, editing, onDone, onCreated }: CompanyFormProps) {
           </Group>
         )}
       </Stack>
+      {editing && <UnsavedChangesGuard dirty={dirty && !save.isPending && !create.isPending} released={released} ignoreSearch />}
     </form>
   );
 }
