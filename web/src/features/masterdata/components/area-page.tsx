@@ -31,6 +31,8 @@ export default function AreaPage({ relationTabs: RelationTabs }: { relationTabs?
   const area = useArea(Number(id));
   const definition = useEntityDefinition('area');
   const [editing, setEdit] = useEditParam();
+  // Bumped by a reload after a stale save: the form starts again from the stored record.
+  const [reloads, setReloads] = useState(0);
 
   if (!id) {
     return (
@@ -58,8 +60,8 @@ export default function AreaPage({ relationTabs: RelationTabs }: { relationTabs?
       <PageHeader table="area" listLabel={t('masterdata.area.list')} title={title}
         onEdit={!editing && ability.can('update', 'area') ? () => setEdit(true) : undefined} />
       <Paper withBorder p="lg" radius="md">
-        <AreaForm key={`${editing}-${String(area.data.row_version)}`} row={area.data} editing={editing} onDone={() => setEdit(false)}
-          onReload={() => void area.refetch()} />
+        <AreaForm key={`${editing}-${String(area.data.row_version)}-${reloads}`} row={area.data} editing={editing} onDone={() => setEdit(false)}
+          onReload={() => void area.refetch().then(() => setReloads((n) => n + 1))} />
       </Paper>
       {RelationTabs && definition.data && <RelationTabs table="area" id={id} def={definition.data} relations={definition.data.relations ?? []} />}
     </Stack>

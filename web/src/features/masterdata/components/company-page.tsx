@@ -186,7 +186,7 @@ function CompanyForm({ answer, editing, onDone, onCreated }: CompanyFormProps) {
             onChange={(e) => set('buchungskreis')(e.currentTarget.value)} error={errors.company_buchungskreis} />
         </SimpleGrid>
         <AddressFields value={address} onChange={setAddress} countries={countries.data} errors={errors}
-          storedState={String(answer?.address?.state ?? '')} storedZip={String(answer?.address?.city_zip ?? '')} disabled={readOnly} />
+          storedState={String(answer?.address?.state ?? '')} storedZip={String(answer?.address?.city_zip ?? '')} disabled={readOnly} optional />
         {editing && (
           <Group justify="flex-end">
             <Button variant="default" onClick={() => leave(onDone)}>

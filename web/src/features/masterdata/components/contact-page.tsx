@@ -33,6 +33,8 @@ export default function ContactPage({ relationTabs: RelationTabs }: { relationTa
   const contact = useContact(Number(id));
   const definition = useEntityDefinition('contactperson');
   const [editing, setEdit] = useEditParam();
+  // Bumped by a reload after a stale save: the form starts again from the stored record.
+  const [reloads, setReloads] = useState(0);
 
   if (!id) return <ContactCreatePage />;
   if (!contact.isSuccess) return <LoadState query={contact} />;
@@ -44,8 +46,8 @@ export default function ContactPage({ relationTabs: RelationTabs }: { relationTa
       <PageHeader table="contactperson" listLabel={t('masterdata.contact.list')} title={title}
         onEdit={!editing && ability.can('update', 'contactperson') ? () => setEdit(true) : undefined} />
       <Paper withBorder p="lg" radius="md">
-        <ContactForm key={`${editing}-${String(row.row_version)}`} answer={contact.data} editing={editing} onDone={() => setEdit(false)}
-          onReload={() => void contact.refetch()} />
+        <ContactForm key={`${editing}-${String(row.row_version)}-${reloads}`} answer={contact.data} editing={editing} onDone={() => setEdit(false)}
+          onReload={() => void contact.refetch().then(() => setReloads((n) => n + 1))} />
       </Paper>
       {RelationTabs && definition.data && relations.length > 0 && (
         <RelationTabs table="contactperson" id={id} def={definition.data} relations={relations} />
@@ -181,7 +183,7 @@ function ContactForm({ answer, editing, onDone, onCreated, onReload }: ContactFo
           <Text c="dimmed" data-testid="empty-state">{t('masterdata.contact.address_empty')}</Text>
         ) : (
           <AddressFields value={v.address} onChange={(address) => setV((old) => ({ ...old, address }))} countries={countries.data} errors={errors}
-            storedState={String(answer?.address?.state ?? '')} storedZip={String(answer?.address?.city_zip ?? '')} disabled={readOnly} />
+            storedState={String(answer?.address?.state ?? '')} storedZip={String(answer?.address?.city_zip ?? '')} disabled={readOnly} optional />
         )}
 
         {editing && (
