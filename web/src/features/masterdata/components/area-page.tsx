@@ -1,21 +1,18 @@
-import { Anchor, Breadcrumbs, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
-import { StaleEditDialog } from '../../../components/form/stale-edit-dialog';
-import { UnsavedChangesGuard } from '../../../components/form/unsaved-changes-guard';
+import { useNavigate, useParams } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import type { Row } from '../../../lib/table-definition';
 import { type AreaInput, useArea, useSaveArea } from '../api/area';
 import { useEntityDefinition } from '../api/get-definition';
 import { useLookup } from '../api/list-lookup';
 import { useEditParam } from '../hooks/use-edit-param';
-import { useFormLeave } from './form-leave';
+import { FormFooter, useFormState } from './form-state';
 import { LoadState } from './load-state';
 import { optionsOf, withStored } from './options';
-import { PageHeader } from './page-header';
+import { NewRecordPage, PageHeader } from './page-header';
 import type { RelationTabsSlot } from './relation-slot';
 
 /**
@@ -36,21 +33,10 @@ export default function AreaPage({ relationTabs: RelationTabs }: { relationTabs?
 
   if (!id) {
     return (
-      <Stack gap="md" maw={1200}>
-        <Stack gap={4}>
-          <Breadcrumbs>
-            <Anchor component={Link} to="/app/table/area" size="sm">
-              {t('masterdata.area.list')}
-            </Anchor>
-            <span>{t('masterdata.area.new')}</span>
-          </Breadcrumbs>
-          <Title order={1}>{t('masterdata.area.new')}</Title>
-        </Stack>
-        <Paper withBorder p="lg" radius="md">
+      <NewRecordPage table="area" listLabel={t('masterdata.area.list')} title={t('masterdata.area.new')}>
           <AreaForm row={null} editing onDone={() => navigate('/app/table/area')}
             onCreated={(newId) => navigate(`/app/table/area/view/${newId}`)} />
-        </Paper>
-      </Stack>
+      </NewRecordPage>
     );
   }
   if (!area.isSuccess) return <LoadState query={area} />;
@@ -113,14 +99,10 @@ function AreaForm({ row, editing, onDone, onCreated, onReload }: AreaFormProps) 
   const areatypes = useLookup('areatype');
   const usagetypes = useLookup('usagetype');
   const save = useSaveArea();
-  const [initial] = useState(() => areaValues(row));
-  const [v, setV] = useState(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useFormState(() => areaValues(row), t('masterdata.area.save_error'));
+  const { v, setV, errors, setErrors } = form;
   const set = (k: keyof AreaValues) => (value: string | number | null) => setV((old) => ({ ...old, [k]: value ?? '' }));
-  const dirty = JSON.stringify(v) !== JSON.stringify(initial);
   const toBeforeFrom = Boolean(v.from && v.to && v.to < v.from);
-  const [stale, setStale] = useState(false);
-  const { released, release, leave } = useFormLeave(dirty);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setErrors({});
@@ -139,13 +121,9 @@ function AreaForm({ row, editing, onDone, onCreated, onReload }: AreaFormProps) 
       {
         onSuccess: (answer) => {
           notifySuccess(t('masterdata.area.saved'));
-          release(() => (row ? onDone() : onCreated?.(Number(answer.data.area_id))));
+          form.release(() => (row ? onDone() : onCreated?.(Number(answer.data.area_id))));
         },
-        onError: (error) => {
-          if (error instanceof ApiError && error.status === 409) return setStale(true);
-          if (error instanceof ApiError && error.status === 422) setErrors(error.fieldErrors());
-          notifyError(errorMessage(error), t('masterdata.area.save_error'));
-        },
+        onError: form.onSaveError,
       },
     );
   };
@@ -175,22 +153,8 @@ function AreaForm({ row, editing, onDone, onCreated, onReload }: AreaFormProps) 
             onChange={(e) => set('to')(e.currentTarget.value)}
             error={errors.area_usage_valid_to ?? (toBeforeFrom ? t('masterdata.area.to_before_from') : undefined)} />
         </SimpleGrid>
-        {editing && (
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => leave(onDone)}>
-              {t('form.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={toBeforeFrom}>
-              {t('general.save')}
-            </Button>
-          </Group>
-        )}
+        <FormFooter form={form} editing={editing} saving={save.isPending} saveDisabled={toBeforeFrom} onDone={onDone} onReload={onReload} />
       </Stack>
-      {editing && <UnsavedChangesGuard dirty={dirty && !save.isPending} released={released} ignoreSearch />}
-      <StaleEditDialog opened={stale} onKeep={() => setStale(false)} onReload={() => {
-        setStale(false);
-        onReload?.();
-      }} />
     </form>
   );
 }

@@ -1,12 +1,9 @@
-import { Anchor, Breadcrumbs, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
-import { StaleEditDialog } from '../../../components/form/stale-edit-dialog';
-import { UnsavedChangesGuard } from '../../../components/form/unsaved-changes-guard';
+import { useNavigate, useParams } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { type ContactAnswer, useContact } from '../api/get-contact';
 import { useEntityDefinition } from '../api/get-definition';
 import { useLookup } from '../api/list-lookup';
@@ -14,10 +11,10 @@ import { useSaveContact } from '../api/save-contact';
 import { useEditParam } from '../hooks/use-edit-param';
 import { type ContactValues, type DetailsValues, contactFormValues, contactInput, contactShortname } from '../model/contact-form';
 import { AddressFields, resolveCountry } from './address-fields';
-import { useFormLeave } from './form-leave';
+import { FormFooter, useFormState } from './form-state';
 import { LoadState } from './load-state';
 import { optionsOf, withStored } from './options';
-import { PageHeader } from './page-header';
+import { NewRecordPage, PageHeader } from './page-header';
 import type { RelationTabsSlot } from './relation-slot';
 
 /**
@@ -61,21 +58,10 @@ function ContactCreatePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <Stack gap="md" maw={1200}>
-      <Stack gap={4}>
-        <Breadcrumbs>
-          <Anchor component={Link} to="/app/table/contactperson" size="sm">
-            {t('masterdata.contact.list')}
-          </Anchor>
-          <span>{t('masterdata.contact.new')}</span>
-        </Breadcrumbs>
-        <Title order={1}>{t('masterdata.contact.new')}</Title>
-      </Stack>
-      <Paper withBorder p="lg" radius="md">
+    <NewRecordPage table="contactperson" listLabel={t('masterdata.contact.list')} title={t('masterdata.contact.new')}>
         <ContactForm answer={null} editing onDone={() => navigate('/app/table/contactperson')}
           onCreated={(newId) => navigate(`/app/table/contactperson/view/${newId}`)} />
-      </Paper>
-    </Stack>
+    </NewRecordPage>
   );
 }
 
@@ -102,12 +88,8 @@ function ContactForm({ answer, editing, onDone, onCreated, onReload }: ContactFo
   const partners = useLookup('partnercompany');
   const countries = useLookup('country');
   const save = useSaveContact();
-  const [initial] = useState(() => contactFormValues(answer));
-  const [v, setV] = useState(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [stale, setStale] = useState(false);
-  const dirty = JSON.stringify(v) !== JSON.stringify(initial);
-  const { released, release, leave } = useFormLeave(dirty);
+  const form = useFormState(() => contactFormValues(answer), t('masterdata.contact.save_error'));
+  const { v, setV, errors, setErrors } = form;
   const row = answer?.data;
   const set = (k: keyof ContactValues) => (value: string | null) => setV((old) => ({ ...old, contact: { ...old.contact, [k]: value ?? '' } }));
   const setDetail = (k: keyof DetailsValues) => (value: string) => setV((old) => ({ ...old, details: { ...old.details, [k]: value } }));
@@ -120,13 +102,9 @@ function ContactForm({ answer, editing, onDone, onCreated, onReload }: ContactFo
     save.mutate(contactInput(v, Number(country.id), answer), {
       onSuccess: (saved) => {
         notifySuccess(t(answer ? 'masterdata.contact.saved' : 'masterdata.contact.created'));
-        release(() => (answer ? onDone() : onCreated?.(Number(saved.data.contactperson_id))));
+        form.release(() => (answer ? onDone() : onCreated?.(Number(saved.data.contactperson_id))));
       },
-      onError: (error) => {
-        if (error instanceof ApiError && error.status === 409) return setStale(true);
-        if (error instanceof ApiError && error.status === 422) setErrors(error.fieldErrors());
-        notifyError(errorMessage(error), t('masterdata.contact.save_error'));
-      },
+      onError: form.onSaveError,
     });
   };
   const readOnly = !editing;
@@ -186,22 +164,8 @@ function ContactForm({ answer, editing, onDone, onCreated, onReload }: ContactFo
             storedState={String(answer?.address?.state ?? '')} storedZip={String(answer?.address?.city_zip ?? '')} disabled={readOnly} optional />
         )}
 
-        {editing && (
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => leave(onDone)}>
-              {t('form.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('general.save')}
-            </Button>
-          </Group>
-        )}
+        <FormFooter form={form} editing={editing} saving={save.isPending} onDone={onDone} onReload={onReload} />
       </Stack>
-      {editing && <UnsavedChangesGuard dirty={dirty && !save.isPending} released={released} ignoreSearch />}
-      <StaleEditDialog opened={stale} onKeep={() => setStale(false)} onReload={() => {
-        setStale(false);
-        onReload?.();
-      }} />
     </form>
   );
 }

@@ -1,4 +1,5 @@
-import { Anchor, Breadcrumbs, Button, Group, Stack, Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Button, Group, Paper, Stack, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { IconArrowLeft, IconEdit } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -37,5 +38,33 @@ export function PageHeader({ table, listLabel, title, onEdit }: PageHeaderProps)
         )}
       </Group>
     </Group>
+  );
+}
+
+export interface NewRecordPageProps {
+  /** The list the new record belongs to: /app/table/{table}. */
+  table: string;
+  listLabel: string;
+  title: string;
+  children: ReactNode;
+}
+
+/** The frame of a custom create page: breadcrumbs back to the list, the title and the form's paper. */
+export function NewRecordPage({ table, listLabel, title, children }: NewRecordPageProps) {
+  return (
+    <Stack gap="md" maw={1200}>
+      <Stack gap={4}>
+        <Breadcrumbs>
+          <Anchor component={Link} to={`/app/table/${table}`} size="sm">
+            {listLabel}
+          </Anchor>
+          <span>{title}</span>
+        </Breadcrumbs>
+        <Title order={1}>{title}</Title>
+      </Stack>
+      <Paper withBorder p="lg" radius="md">
+        {children}
+      </Paper>
+    </Stack>
   );
 }
