@@ -65,15 +65,7 @@ func (h *handler) createCompany(w http.ResponseWriter, r *http.Request) error {
 // row_version changes its address, one without address_id gives it a new
 // one. Company and address are written in one transaction.
 func (h *handler) updateCompany(w http.ResponseWriter, r *http.Request) error {
-	b, err := reqbody.Read(r)
-	if err != nil {
-		return err
-	}
-	id, err := b.TakeID("company_id", true)
-	if err != nil {
-		return err
-	}
-	version, err := b.RowVersion()
+	b, id, version, err := readUpdate(r, "company_id")
 	if err != nil {
 		return err
 	}

@@ -92,15 +92,7 @@ func (h *handler) createContact(w http.ResponseWriter, r *http.Request) error {
 // changes its own contact details (address), one without the key gives it
 // new ones. One transaction.
 func (h *handler) updateContact(w http.ResponseWriter, r *http.Request) error {
-	b, err := reqbody.Read(r)
-	if err != nil {
-		return err
-	}
-	id, err := b.TakeID("contactperson_id", true)
-	if err != nil {
-		return err
-	}
-	version, err := b.RowVersion()
+	b, id, version, err := readUpdate(r, "contactperson_id")
 	if err != nil {
 		return err
 	}

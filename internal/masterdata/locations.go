@@ -62,15 +62,7 @@ func (h *handler) createLocation(w http.ResponseWriter, r *http.Request) error {
 // location's own address) and row_version changes the address, one
 // without address_id gives the location a new one.
 func (h *handler) updateLocation(w http.ResponseWriter, r *http.Request) error {
-	b, err := reqbody.Read(r)
-	if err != nil {
-		return err
-	}
-	id, err := b.TakeID("location_id", true)
-	if err != nil {
-		return err
-	}
-	version, err := b.RowVersion()
+	b, id, version, err := readUpdate(r, "location_id")
 	if err != nil {
 		return err
 	}

@@ -57,15 +57,7 @@ func (h *handler) createPartner(w http.ResponseWriter, r *http.Request) error {
 // row_version name the partner company; a partnergroup object moves it to
 // that group (or a new one) in the same transaction.
 func (h *handler) updatePartner(w http.ResponseWriter, r *http.Request) error {
-	b, err := reqbody.Read(r)
-	if err != nil {
-		return err
-	}
-	id, err := b.TakeID("partnercompany_id", true)
-	if err != nil {
-		return err
-	}
-	version, err := b.RowVersion()
+	b, id, version, err := readUpdate(r, "partnercompany_id")
 	if err != nil {
 		return err
 	}

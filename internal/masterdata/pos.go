@@ -23,15 +23,7 @@ func (h *handler) createPos(w http.ResponseWriter, r *http.Request) error {
 
 // updatePos serves PUT /pos: the same fields with pos_id and row_version.
 func (h *handler) updatePos(w http.ResponseWriter, r *http.Request) error {
-	b, err := reqbody.Read(r)
-	if err != nil {
-		return err
-	}
-	id, err := b.TakeID("pos_id", true)
-	if err != nil {
-		return err
-	}
-	version, err := b.RowVersion()
+	b, id, version, err := readUpdate(r, "pos_id")
 	if err != nil {
 		return err
 	}

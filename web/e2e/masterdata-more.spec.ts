@@ -88,7 +88,8 @@ test.describe('master data screens', () => {
   test('an administrator creates a contact person with an address and sees it on its page', async ({ page }) => {
     await logIn(page, 'admin@demo.test');
     await page.goto('/app/table/contactperson/create');
-    await expect(page.getByRole('heading', { name: 'New contact person' })).toBeVisible();
+    // The page and its lookups load lazily; a busy machine needs more than the default.
+    await expect(page.getByRole('heading', { name: 'New contact person' })).toBeVisible({ timeout: 30_000 });
     const form = page.getByRole('form', { name: 'Contact person' });
     await choose(page, /^Salutation/, /Frau|Herr/);
     await form.getByRole('textbox', { name: /^First name/ }).fill('Erika');
@@ -107,6 +108,7 @@ test.describe('master data screens', () => {
     await expect(page).toHaveURL(/\/app\/table\/contactperson\/view\/\d+$/);
     await expect(page.getByRole('heading', { name: 'Erika Mustermann-E2E' })).toBeVisible();
     await page.reload();
+    await expect(page.getByRole('heading', { name: 'Erika Mustermann-E2E' })).toBeVisible({ timeout: 30_000 });
     const saved = page.getByRole('form', { name: 'Contact person' });
     await expect(saved.getByRole('textbox', { name: /^Short name/ })).toHaveValue('EM');
     await expect(saved.getByRole('textbox', { name: /^E-mail/ })).toHaveValue('erika.e2e@example.com');

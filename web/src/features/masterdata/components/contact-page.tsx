@@ -116,7 +116,7 @@ function ContactForm({ answer, editing, onDone, onCreated, onReload }: ContactFo
           <Select required disabled={readOnly} label={t('masterdata.contact.salutation')} value={v.contact.salutation} onChange={set('salutation')}
             data={withStored(optionsOf(salutations.data, 'contactsalutation_id', ['contactsalutation_name']), v.contact.salutation, row?.contactsalutation_id__label)}
             error={errors.contactsalutation_id} />
-          <Select clearable disabled={readOnly} label={t('masterdata.contact.title')} value={v.contact.title} onChange={set('title')}
+          <Select clearable disabled={readOnly} label={t('masterdata.contact.title')} value={v.contact.title || null} onChange={set('title')}
             data={withStored(optionsOf(titles.data, 'contacttitle_id', ['contacttitle_name']), v.contact.title, row?.contacttitle_id__label)}
             error={errors.contacttitle_id} />
           <TextInput required disabled={readOnly} label={t('masterdata.contact.firstname')} value={v.contact.firstname}
@@ -129,10 +129,10 @@ function ContactForm({ answer, editing, onDone, onCreated, onReload }: ContactFo
             onChange={(e) => set('function')(e.currentTarget.value)} error={errors.contactperson_function} />
           <TextInput disabled={readOnly} label={t('masterdata.contact.department')} value={v.contact.department}
             onChange={(e) => set('department')(e.currentTarget.value)} error={errors.contactperson_department} />
-          <Select clearable searchable disabled={readOnly} label={t('masterdata.contact.company')} value={v.contact.company} onChange={set('company')}
+          <Select clearable searchable disabled={readOnly} label={t('masterdata.contact.company')} value={v.contact.company || null} onChange={set('company')}
             data={withStored(optionsOf(companies.data, 'company_id', ['company_name']), v.contact.company, row?.company_id__label)}
             error={errors.company_id} />
-          <Select clearable searchable disabled={readOnly} label={t('masterdata.contact.partnercompany')} value={v.contact.partnercompany}
+          <Select clearable searchable disabled={readOnly} label={t('masterdata.contact.partnercompany')} value={v.contact.partnercompany || null}
             onChange={set('partnercompany')}
             data={withStored(optionsOf(partners.data, 'partnercompany_id', ['partnercompany_name']), v.contact.partnercompany, row?.partnercompany_id__label)}
             error={errors.partnercompany_id} />
