@@ -86,6 +86,8 @@ test.describe('master data screens', () => {
   });
 
   test('an administrator creates a contact person with an address and sees it on its page', async ({ page }) => {
+    // Create, then load the page afresh: two lazy page loads with their lookups.
+    test.slow();
     await logIn(page, 'admin@demo.test');
     await page.goto('/app/table/contactperson/create');
     // The page and its lookups load lazily; a busy machine needs more than the default.
