@@ -1,113 +1,19 @@
 package contracts
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/reqbody"
 	"portfolio/internal/tables"
-	"portfolio/internal/validate"
 )
 
 // The contract steps of the create and edit page: 0 the basic data, 2 the
 // recurring payments, 7 the documents. Each step is one transaction and
 // answers the contract as GET /contracts/{id} does.
-
-// body is a decoded JSON object request.
-type body map[string]any
-
-// readBody decodes a JSON object body (415, 400, 422 as the generic API).
-func readBody(r *http.Request) (body, error) {
-	var raw json.RawMessage
-	if err := httpapi.DecodeJSON(r, &raw, false); err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil || m == nil {
-		return nil, fieldError(nil, "body", "server.tables.not_an_object", "type_error")
-	}
-	return m, nil
-}
-
-// fieldError is a 422 on field, at loc ["body", field] or, inside a
-// list, at loc [path..., field].
-func fieldError(path []any, field, key, typ string) error {
-	fe := apperr.FieldError{Field: field, Key: key, Type: typ, Args: map[string]string{"field": field}}
-	if path != nil {
-		fe.Loc = append([]any{}, path...)
-		if field != "" {
-			fe.Loc = append(fe.Loc, field)
-		}
-	}
-	return apperr.Validation(fe)
-}
-
-// nested moves the field errors of err under loc path (a row of a list);
-// other errors pass unchanged.
-func nested(err error, path ...any) error {
-	e, ok := apperr.As(err)
-	if !ok || e.Kind != apperr.KindValidation {
-		return err
-	}
-	for i := range e.Fields {
-		if e.Fields[i].Loc == nil {
-			e.Fields[i].Loc = append(append([]any{}, path...), e.Fields[i].Field)
-		}
-	}
-	return e
-}
-
-// takeID removes member name and answers it as a record key (0 when
-// absent and not required).
-func (b body) takeID(name string, required bool) (int64, error) {
-	v := b[name]
-	delete(b, name)
-	if v == nil {
-		if required {
-			return 0, fieldError(nil, name, "validation.required", "missing")
-		}
-		return 0, nil
-	}
-	return asID(v, nil, name)
-}
-
-// asID reads a record key at loc path/field.
-func asID(v any, path []any, field string) (int64, error) {
-	id, err := validate.Coerce("id", v)
-	n, ok := id.(int64)
-	if err != nil || !ok || n <= 0 {
-		return 0, fieldError(path, field, "validation.type.id", "type_error")
-	}
-	return n, nil
-}
-
-// takeList removes member name and answers it as a list of objects.
-func (b body) takeList(name string) ([]map[string]any, error) {
-	v := b[name]
-	delete(b, name)
-	if v == nil {
-		return nil, nil
-	}
-	l, ok := v.([]any)
-	if !ok {
-		return nil, fieldError(nil, name, "validation.type.list", "type_error")
-	}
-	out := make([]map[string]any, len(l))
-	for i, x := range l {
-		m, ok := x.(map[string]any)
-		if !ok {
-			return nil, fieldError([]any{name, i}, "", "server.tables.not_an_object", "type_error")
-		}
-		out[i] = m
-	}
-	return out, nil
-}
 
 // answerContract writes contract id as GET /contracts/{id} answers it.
 func (s *Service) answerContract(ctx context.Context, w http.ResponseWriter, status int, id int64) error {
@@ -123,7 +29,7 @@ func (s *Service) answerContract(ctx context.Context, w http.ResponseWriter, sta
 // basic data (the engine checks the fields: end not before begin,
 // contract_migration_checked defaults to 0).
 func (h *handler) createStep0(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
@@ -147,11 +53,11 @@ func (h *handler) updateStep0(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
-	version, err := b.takeID("row_version", true)
+	version, err := b.TakeID("row_version", true)
 	if err != nil {
 		return err
 	}
@@ -181,19 +87,19 @@ const (
 // updated, rows without created; the contract's other rows are kept,
 // except those named in remove_ids, which are deleted. All or nothing.
 func (h *handler) savePayments(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
-	contract, err := b.takeID("contract_id", true)
+	contract, err := b.TakeID("contract_id", true)
 	if err != nil {
 		return err
 	}
-	rows, err := b.takeList(fieldPayments)
+	rows, err := b.TakeList(fieldPayments)
 	if err != nil {
 		return err
 	}
-	remove, err := b.takeIDs(fieldRemoveIDs)
+	remove, err := b.TakeIDs(fieldRemoveIDs)
 	if err != nil {
 		return err
 	}
@@ -220,57 +126,35 @@ func (h *handler) savePayments(w http.ResponseWriter, r *http.Request) error {
 	return h.s.answerContract(ctx, w, http.StatusOK, contract)
 }
 
-// takeIDs removes member name and answers it as a list of record keys.
-func (b body) takeIDs(name string) ([]int64, error) {
-	v := b[name]
-	delete(b, name)
-	if v == nil {
-		return nil, nil
-	}
-	l, ok := v.([]any)
-	if !ok {
-		return nil, fieldError(nil, name, "validation.type.list", "type_error")
-	}
-	out := make([]int64, len(l))
-	for i, x := range l {
-		id, err := asID(x, []any{name}, "")
-		if err != nil {
-			return nil, fieldError([]any{name, i}, "", "validation.type.id", "type_error")
-		}
-		out[i] = id
-	}
-	return out, nil
-}
-
 // savePayment creates or updates row i of the request for contract.
 func (s *Service) savePayment(ctx context.Context, tx *db.Tx, contract int64, i int, row map[string]any) error {
 	path := []any{fieldPayments, i}
-	data := body{}
+	data := reqbody.Body{}
 	for k, v := range row {
 		data[k] = v
 	}
-	id, err := data.takeID("recurringpayment_id", false)
+	id, err := data.TakeID("recurringpayment_id", false)
 	if err != nil {
-		return nested(err, path...)
+		return reqbody.Under(err, path...)
 	}
 	if other, ok := data["contract_id"]; ok && other != nil {
-		if n, err := asID(other, path, "contract_id"); err != nil || n != contract {
-			return fieldError(path, "contract_id", "server.contracts.row_of_other_contract", "value_error")
+		if n, err := reqbody.ID(other, path, "contract_id"); err != nil || n != contract {
+			return reqbody.FieldError(path, "contract_id", "server.contracts.row_of_other_contract", "value_error")
 		}
 	}
 	data["contract_id"] = contract
 	if id == 0 {
 		_, err := s.engine.CreateIn(ctx, tx, entityPayment, data)
-		return nested(err, path...)
+		return reqbody.Under(err, path...)
 	}
-	version, err := data.takeID("row_version", true)
+	version, err := data.TakeID("row_version", true)
 	if err != nil {
-		return nested(err, path...)
+		return reqbody.Under(err, path...)
 	}
 	if err := s.ownPayment(ctx, tx, contract, path, id); err != nil {
 		return err
 	}
-	return nested(s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: entityPayment, ID: id, RowVersion: version, Data: data}), path...)
+	return reqbody.Under(s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: entityPayment, ID: id, RowVersion: version, Data: data}), path...)
 }
 
 // ownPayment answers 422 on the row's recurringpayment_id unless payment
@@ -279,13 +163,13 @@ func (s *Service) savePayment(ctx context.Context, tx *db.Tx, contract int64, i 
 func (s *Service) ownPayment(ctx context.Context, tx *db.Tx, contract int64, path []any, id int64) error {
 	rec, _, err := s.engine.GetIn(ctx, tx, entityPayment, id)
 	if apperr.IsKind(err, apperr.KindNotFound) {
-		return fieldError(path, "recurringpayment_id", "server.contracts.row_of_other_contract", "value_error")
+		return reqbody.FieldError(path, "recurringpayment_id", "server.contracts.row_of_other_contract", "value_error")
 	}
 	if err != nil {
 		return err
 	}
 	if owner, _ := rec["contract_id"].(int64); owner != contract {
-		return fieldError(path, "recurringpayment_id", "server.contracts.row_of_other_contract", "value_error")
+		return reqbody.FieldError(path, "recurringpayment_id", "server.contracts.row_of_other_contract", "value_error")
 	}
 	return nil
 }
@@ -295,13 +179,13 @@ func (s *Service) removePayment(ctx context.Context, tx *db.Tx, contract int64, 
 	path := []any{fieldRemoveIDs, i}
 	rec, version, err := s.engine.GetIn(ctx, tx, entityPayment, id)
 	if apperr.IsKind(err, apperr.KindNotFound) {
-		return fieldError(path, "", "server.contracts.row_of_other_contract", "value_error")
+		return reqbody.FieldError(path, "", "server.contracts.row_of_other_contract", "value_error")
 	}
 	if err != nil {
 		return err
 	}
 	if owner, _ := rec["contract_id"].(int64); owner != contract {
-		return fieldError(path, "", "server.contracts.row_of_other_contract", "value_error")
+		return reqbody.FieldError(path, "", "server.contracts.row_of_other_contract", "value_error")
 	}
 	return s.engine.DeleteIn(ctx, tx, entityPayment, id, version)
 }
@@ -312,15 +196,15 @@ func (s *Service) removePayment(ctx context.Context, tx *db.Tx, contract int64, 
 // document's type and sub type. A document the caller does not see (of
 // another tenant) answers 404. All or nothing.
 func (h *handler) linkDocuments(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
-	contract, err := b.takeID("contract_id", true)
+	contract, err := b.TakeID("contract_id", true)
 	if err != nil {
 		return err
 	}
-	objs, err := b.takeList(fieldDocuments)
+	objs, err := b.TakeList(fieldDocuments)
 	if err != nil {
 		return err
 	}
@@ -345,13 +229,13 @@ func (h *handler) linkDocuments(w http.ResponseWriter, r *http.Request) error {
 // linkDocument links entry i of documentsobjects to contract.
 func (s *Service) linkDocument(ctx context.Context, tx *db.Tx, contract int64, i int, o map[string]any) error {
 	path := []any{fieldDocuments, i}
-	data := body{}
+	data := reqbody.Body{}
 	for k, v := range o {
 		data[k] = v
 	}
-	doc, err := data.takeID("document_id", true)
+	doc, err := data.TakeID("document_id", true)
 	if err != nil {
-		return nested(err, path...)
+		return reqbody.Under(err, path...)
 	}
 	if err := s.engine.MustSeeIn(ctx, tx, entityDocument, doc); err != nil {
 		return err
@@ -373,9 +257,9 @@ func (s *Service) linkDocument(ctx context.Context, tx *db.Tx, contract int64, i
 		}
 		err = s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: entityDocument, ID: doc, RowVersion: version, Data: typed})
 		if err != nil {
-			return nested(err, path...)
+			return reqbody.Under(err, path...)
 		}
 	}
 	_, err = s.engine.LinkIn(ctx, tx, tables.LinkCommand{Relation: relContractDocs, OwnerID: contract, Data: link})
-	return nested(err, path...)
+	return reqbody.Under(err, path...)
 }

@@ -8,25 +8,30 @@ import (
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
+	"portfolio/internal/reqbody"
 	"portfolio/internal/tables"
 )
 
-// addressInput is the address object of a company or location form:
-// address_street, address_house_number, address_extra and either city_id
-// or city_zip, city_name and country_id (the city is found, or created
-// with the state looked up from the zip code). On an update, edit=true
-// with address_id and row_version changes the stored address; without
-// address_id a new address is made.
-type addressInput struct {
+// partInput is a nested object of a form that is a row of its own, an
+// address or a contact person's contact details. Without its key it makes
+// a new row; with its key (the parent's own row, checked by the caller)
+// and row_version it changes the stored one.
+//
+// An address has address_street, address_house_number, address_extra and
+// either city_id or city_zip, city_name and country_id (the city is found,
+// or created with the state looked up from the zip code); the app sends
+// edit=true on an update.
+type partInput struct {
+	entity     string
 	edit       bool
 	id         int64
 	rowVersion int64
-	data       body
+	data       reqbody.Body
 }
 
 // readAddress takes the address member of b (nil when absent).
-func (s *Service) readAddress(ctx context.Context, b body) (*addressInput, error) {
-	in, err := readAddress(b)
+func (s *Service) readAddress(ctx context.Context, b reqbody.Body) (*partInput, error) {
+	in, err := readPart(b, "address")
 	if err != nil || in == nil {
 		return nil, err
 	}
@@ -40,21 +45,23 @@ func (s *Service) readAddress(ctx context.Context, b body) (*addressInput, error
 	return in, nil
 }
 
-func readAddress(b body) (*addressInput, error) {
-	obj, err := b.takeObject("address")
+// readPart takes member entity of b (nil when absent): its edit flag, its
+// key <entity>_id and, with a key, its row_version.
+func readPart(b reqbody.Body, entity string) (*partInput, error) {
+	obj, err := b.TakeObject(entity)
 	if err != nil || obj == nil {
 		return nil, err
 	}
-	in := &addressInput{data: obj}
-	if in.edit, err = obj.takeBool("edit"); err != nil {
-		return nil, nested("address", err)
+	in := &partInput{entity: entity, data: obj}
+	if in.edit, err = obj.TakeBool("edit"); err != nil {
+		return nil, reqbody.Prefixed(entity, err)
 	}
-	if in.id, err = obj.takeID("address_id", false); err != nil {
-		return nil, nested("address", err)
+	if in.id, err = obj.TakeID(entity+"_id", false); err != nil {
+		return nil, reqbody.Prefixed(entity, err)
 	}
 	if in.id > 0 {
-		if in.rowVersion, err = obj.takeID("row_version", false); err != nil {
-			return nil, nested("address", err)
+		if in.rowVersion, err = obj.TakeID("row_version", false); err != nil {
+			return nil, reqbody.Prefixed(entity, err)
 		}
 	} else {
 		delete(obj, "row_version")
@@ -64,30 +71,37 @@ func readAddress(b body) (*addressInput, error) {
 
 // saveAddress stores in inside tx: a new address (answering its key and
 // true) or, with address_id, the stored one changed (its key and false).
-func (s *Service) saveAddress(ctx context.Context, tx *db.Tx, in *addressInput) (int64, bool, error) {
-	data := in.data
-	if err := s.resolveCity(ctx, tx, data); err != nil {
-		return 0, false, nested("address", err)
+func (s *Service) saveAddress(ctx context.Context, tx *db.Tx, in *partInput) (int64, bool, error) {
+	if err := s.resolveCity(ctx, tx, in.data); err != nil {
+		return 0, false, reqbody.Prefixed(in.entity, err)
 	}
+	return s.savePart(ctx, tx, in)
+}
+
+// savePart stores in inside tx: a new row, which joins the caller's
+// tenant through the record that refers to it next (answering its key
+// and true), or, with its key, the stored one changed (its key and
+// false). Field errors are named "<entity>.<field>".
+func (s *Service) savePart(ctx context.Context, tx *db.Tx, in *partInput) (int64, bool, error) {
 	if in.id > 0 {
 		if in.rowVersion == 0 {
-			return 0, false, nested("address", missing("row_version"))
+			return 0, false, reqbody.Prefixed(in.entity, reqbody.Missing("row_version"))
 		}
-		err := s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: "address", ID: in.id, RowVersion: in.rowVersion, Data: data})
-		return in.id, false, nested("address", err)
+		err := s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: in.entity, ID: in.id, RowVersion: in.rowVersion, Data: in.data})
+		return in.id, false, reqbody.Prefixed(in.entity, err)
 	}
-	id, err := s.engine.CreateIn(ctx, tx, "address", data, tables.LinkedLater())
-	return id, true, nested("address", err)
+	id, err := s.engine.CreateIn(ctx, tx, in.entity, in.data, tables.LinkedLater())
+	return id, true, reqbody.Prefixed(in.entity, err)
 }
 
 // resolveCity replaces city_zip, city_name and country_id in data by the
 // city_id of that city, created when it does not exist yet (its state
 // from the postal codes; an unknown zip code is refused on city_zip).
 // Data that names city_id is left alone.
-func (s *Service) resolveCity(ctx context.Context, tx *db.Tx, data body) error {
-	zip, _ := data.take("city_zip").(string)
-	name, _ := data.take("city_name").(string)
-	country, err := data.takeID("country_id", false)
+func (s *Service) resolveCity(ctx context.Context, tx *db.Tx, data reqbody.Body) error {
+	zip, _ := data.Take("city_zip").(string)
+	name, _ := data.Take("city_name").(string)
+	country, err := data.TakeID("country_id", false)
 	if err != nil {
 		return err
 	}
@@ -96,11 +110,11 @@ func (s *Service) resolveCity(ctx context.Context, tx *db.Tx, data body) error {
 	}
 	switch {
 	case zip == "":
-		return missing("city_zip")
+		return reqbody.Missing("city_zip")
 	case name == "":
-		return missing("city_name")
+		return reqbody.Missing("city_name")
 	case country == 0:
-		return missing("country_id")
+		return reqbody.Missing("country_id")
 	}
 	id, err := s.findCity(ctx, tx, zip, name, country)
 	if err != nil || id > 0 {

@@ -9,6 +9,7 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/reqbody"
 	"portfolio/internal/tables"
 )
 
@@ -34,7 +35,7 @@ func (h *handler) readCompany(w http.ResponseWriter, r *http.Request) error {
 // carries an address object, its address and company details, in one
 // transaction.
 func (h *handler) createCompany(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
@@ -64,15 +65,7 @@ func (h *handler) createCompany(w http.ResponseWriter, r *http.Request) error {
 // row_version changes its address, one without address_id gives it a new
 // one. Company and address are written in one transaction.
 func (h *handler) updateCompany(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
-	if err != nil {
-		return err
-	}
-	id, err := b.takeID("company_id", true)
-	if err != nil {
-		return err
-	}
-	version, err := b.rowVersion()
+	b, id, version, err := readUpdate(r, "company_id")
 	if err != nil {
 		return err
 	}
@@ -98,7 +91,7 @@ func (h *handler) updateCompany(w http.ResponseWriter, r *http.Request) error {
 
 // setCompanyAddress stores addr as the address of company (its company
 // details row, created when the company has none).
-func (s *Service) setCompanyAddress(ctx context.Context, tx *db.Tx, company int64, addr *addressInput) error {
+func (s *Service) setCompanyAddress(ctx context.Context, tx *db.Tx, company int64, addr *partInput) error {
 	if addr.id > 0 {
 		own, err := s.companyAddress(ctx, tx, company)
 		if err != nil {
@@ -120,7 +113,7 @@ func (s *Service) setCompanyAddress(ctx context.Context, tx *db.Tx, company int6
 	if det.id == 0 {
 		id, err := s.engine.CreateIn(ctx, tx, "companydetails", map[string]any{"company_id": company, "address_id": addrID}, tables.Referring(ref))
 		if err != nil {
-			return nested("address", err)
+			return reqbody.Prefixed("address", err)
 		}
 		return s.mustSeeNew(ctx, tx, "companydetails", id, "company_id")
 	}

@@ -8,6 +8,7 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/reqbody"
 	"portfolio/internal/tables"
 )
 
@@ -22,7 +23,7 @@ type locationAnswer struct {
 // either address_id or an address object (a new address, its city found
 // or created from zip, name and country), in one transaction.
 func (h *handler) createLocation(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
@@ -37,7 +38,7 @@ func (h *handler) createLocation(w http.ResponseWriter, r *http.Request) error {
 		var ref tables.NewRow
 		if addr != nil {
 			if addr.id > 0 {
-				return nested("address", apperr.Validation(apperr.FieldError{Field: "address_id", Key: "validation.not_writable", Type: "not_writable"}))
+				return reqbody.Prefixed("address", apperr.Validation(apperr.FieldError{Field: "address_id", Key: "validation.not_writable", Type: "not_writable"}))
 			}
 			addrID, _, err := h.s.saveAddress(ctx, tx, addr)
 			if err != nil {
@@ -61,15 +62,7 @@ func (h *handler) createLocation(w http.ResponseWriter, r *http.Request) error {
 // location's own address) and row_version changes the address, one
 // without address_id gives the location a new one.
 func (h *handler) updateLocation(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
-	if err != nil {
-		return err
-	}
-	id, err := b.takeID("location_id", true)
-	if err != nil {
-		return err
-	}
-	version, err := b.rowVersion()
+	b, id, version, err := readUpdate(r, "location_id")
 	if err != nil {
 		return err
 	}
@@ -151,11 +144,11 @@ func (h *handler) locationPartners(w http.ResponseWriter, r *http.Request) error
 // partnercompany_id, partnertype_id, valid_from and valid_to (optional,
 // after valid_from: 422 otherwise).
 func (h *handler) linkLocationPartner(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
-	location, err := b.takeID("location_id", true)
+	location, err := b.TakeID("location_id", true)
 	if err != nil {
 		return err
 	}

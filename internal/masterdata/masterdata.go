@@ -18,6 +18,7 @@ import (
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/reqbody"
 	"portfolio/internal/tables"
 )
 
@@ -55,6 +56,9 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("POST /partners/{id}/kreditornumber", h.createKreditornumber)
 	srv.Handle("PUT /partners/{id}/kreditornumber/{kreditornumber_id}", h.updateKreditornumber)
 	srv.Handle("GET /contacts", h.listContacts)
+	srv.Handle("GET /contacts/{id}", h.readContact)
+	srv.Handle("POST /contacts", h.createContact)
+	srv.Handle("PUT /contacts", h.updateContact)
 	srv.Handle("POST /pos", h.createPos)
 	srv.Handle("PUT /pos", h.updatePos)
 	srv.Handle("DELETE /pos", h.deletePosLinks)
@@ -112,7 +116,7 @@ func (s *Service) created(ctx context.Context, tx *db.Tx, entity string, data ma
 // createAnswered creates a row of entity from b in a transaction of its own
 // (created: the new row must be the caller's, else 422 on field) and
 // answers it with 201.
-func (h *handler) createAnswered(w http.ResponseWriter, r *http.Request, entity string, b body, field string) error {
+func (h *handler) createAnswered(w http.ResponseWriter, r *http.Request, entity string, b reqbody.Body, field string) error {
 	ctx := r.Context()
 	var id int64
 	err := h.s.db.InTx(ctx, func(tx *db.Tx) error {

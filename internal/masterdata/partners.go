@@ -7,6 +7,7 @@ import (
 
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/reqbody"
 	"portfolio/internal/tables"
 )
 
@@ -23,16 +24,16 @@ type partnerAnswer struct {
 // made of that object's values when it has no partnergroup_id; one
 // transaction.
 func (h *handler) createPartner(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
-	group, err := b.takeObject("partnergroup")
+	group, err := b.TakeObject("partnergroup")
 	if err != nil {
 		return err
 	}
 	if group == nil {
-		return missing("partnergroup")
+		return reqbody.Missing("partnergroup")
 	}
 	ctx := r.Context()
 	var id int64
@@ -56,19 +57,11 @@ func (h *handler) createPartner(w http.ResponseWriter, r *http.Request) error {
 // row_version name the partner company; a partnergroup object moves it to
 // that group (or a new one) in the same transaction.
 func (h *handler) updatePartner(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
+	b, id, version, err := readUpdate(r, "partnercompany_id")
 	if err != nil {
 		return err
 	}
-	id, err := b.takeID("partnercompany_id", true)
-	if err != nil {
-		return err
-	}
-	version, err := b.rowVersion()
-	if err != nil {
-		return err
-	}
-	group, err := b.takeObject("partnergroup")
+	group, err := b.TakeObject("partnergroup")
 	if err != nil {
 		return err
 	}
@@ -95,17 +88,17 @@ func (h *handler) updatePartner(w http.ResponseWriter, r *http.Request) error {
 // partnergroup object: an existing group (its partnergroup_id, checked as
 // a reference by the partner company's write) or a new group created from
 // the object's values, answered as the new row.
-func (s *Service) partnerGroup(ctx context.Context, tx *db.Tx, group body, b body) (tables.NewRow, error) {
-	id, err := group.takeID("partnergroup_id", false)
+func (s *Service) partnerGroup(ctx context.Context, tx *db.Tx, group reqbody.Body, b reqbody.Body) (tables.NewRow, error) {
+	id, err := group.TakeID("partnergroup_id", false)
 	if err != nil {
-		return tables.NewRow{}, nested("partnergroup", err)
+		return tables.NewRow{}, reqbody.Prefixed("partnergroup", err)
 	}
 	if id > 0 {
 		b["partnergroup_id"] = id
-		return tables.NewRow{}, nested("partnergroup", noneLeft(group))
+		return tables.NewRow{}, reqbody.Prefixed("partnergroup", noneLeft(group))
 	}
 	if id, err = s.engine.CreateIn(ctx, tx, "partnergroup", group, tables.LinkedLater()); err != nil {
-		return tables.NewRow{}, nested("partnergroup", err)
+		return tables.NewRow{}, reqbody.Prefixed("partnergroup", err)
 	}
 	b["partnergroup_id"] = id
 	return tables.NewRow{Entity: "partnergroup", ID: id}, nil
@@ -161,7 +154,7 @@ func (h *handler) createBankdata(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
@@ -200,7 +193,7 @@ func (h *handler) updateBankdata(w http.ResponseWriter, r *http.Request) error {
 }
 
 // normalBank writes the IBAN and BIC sent as stored.
-func normalBank(b body) {
+func normalBank(b reqbody.Body) {
 	for _, f := range []string{"bankdata_iban", "bankdata_bic"} {
 		if s, ok := b[f].(string); ok {
 			b[f] = normalIBAN(s)
@@ -209,7 +202,7 @@ func normalBank(b body) {
 }
 
 // checkedBank is normalBank followed by the IBAN check.
-func checkedBank(b body) error {
+func checkedBank(b reqbody.Body) error {
 	normalBank(b)
 	return checkIBAN(b)
 }
@@ -232,7 +225,7 @@ func (h *handler) createKreditornumber(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
@@ -267,18 +260,18 @@ type childUpdate struct {
 	id      int64
 	owner   string
 	ownerID int64
-	edit    func(body) error
+	edit    func(reqbody.Body) error
 	answer  func(ctx context.Context, w http.ResponseWriter, status int, id int64) error
 }
 
 // updateChild reads row_version and the changes, checks the row belongs to
 // its owner (404 otherwise) and updates it.
 func (h *handler) updateChild(w http.ResponseWriter, r *http.Request, u childUpdate) error {
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
-	version, err := b.rowVersion()
+	version, err := b.RowVersion()
 	if err != nil {
 		return err
 	}

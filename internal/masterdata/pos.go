@@ -5,6 +5,7 @@ import (
 
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/reqbody"
 	"portfolio/internal/tables"
 )
 
@@ -12,7 +13,7 @@ import (
 // pos_branchnumber, pos_name_external, pos_internal_id (56 when not
 // sent), pos_opening_date and contactperson_id of a new point of sale.
 func (h *handler) createPos(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
@@ -22,15 +23,7 @@ func (h *handler) createPos(w http.ResponseWriter, r *http.Request) error {
 
 // updatePos serves PUT /pos: the same fields with pos_id and row_version.
 func (h *handler) updatePos(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
-	if err != nil {
-		return err
-	}
-	id, err := b.takeID("pos_id", true)
-	if err != nil {
-		return err
-	}
-	version, err := b.rowVersion()
+	b, id, version, err := readUpdate(r, "pos_id")
 	if err != nil {
 		return err
 	}
@@ -56,18 +49,18 @@ var posLinks = []struct{ member, relation, column string }{
 // document_ids removes those links of that point of sale and nothing else
 // (the areas, tags and documents stay); all or nothing.
 func (h *handler) deletePosLinks(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
-	pos, err := b.takeID("pos_id", true)
+	pos, err := b.TakeID("pos_id", true)
 	if err != nil {
 		return err
 	}
 	lists := make([][]int64, len(posLinks))
 	n := 0
 	for i, l := range posLinks {
-		if lists[i], err = b.takeIDs(l.member); err != nil {
+		if lists[i], err = b.TakeIDs(l.member); err != nil {
 			return err
 		}
 		n += len(lists[i])
@@ -76,7 +69,7 @@ func (h *handler) deletePosLinks(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if n == 0 {
-		return missing("area_ids")
+		return reqbody.Missing("area_ids")
 	}
 	ctx := r.Context()
 	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {

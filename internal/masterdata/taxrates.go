@@ -9,6 +9,7 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/reqbody"
 	"portfolio/internal/tables"
 )
 
@@ -48,7 +49,7 @@ func (h *handler) createTaxRate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
@@ -70,11 +71,11 @@ func (h *handler) updateTaxRate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := readBody(r)
+	b, err := reqbody.Read(r)
 	if err != nil {
 		return err
 	}
-	version, err := b.rowVersion()
+	version, err := b.RowVersion()
 	if err != nil {
 		return err
 	}
@@ -139,15 +140,15 @@ func readIDList(r *http.Request, name string) ([]int64, error) {
 	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
 		var l []any
 		if err := json.Unmarshal(raw, &l); err != nil {
-			return nil, typeError(name, "list")
+			return nil, reqbody.TypeError(name, "list")
 		}
-		ids, err = idList(l, name)
+		ids, err = reqbody.IDList(l, name)
 	} else {
-		b, derr := decodeObject(raw, "body")
+		b, derr := reqbody.Decode(raw, "body")
 		if derr != nil {
 			return nil, derr
 		}
-		if ids, err = b.takeIDs(name); err == nil {
+		if ids, err = b.TakeIDs(name); err == nil {
 			err = noneLeft(b)
 		}
 	}
@@ -155,13 +156,13 @@ func readIDList(r *http.Request, name string) ([]int64, error) {
 		return nil, err
 	}
 	if len(ids) == 0 {
-		return nil, missing(name)
+		return nil, reqbody.Missing(name)
 	}
 	return ids, nil
 }
 
 // noneLeft refuses members of b no handler took.
-func noneLeft(b body) error {
+func noneLeft(b reqbody.Body) error {
 	for k := range b {
 		return apperr.Validation(apperr.FieldError{Field: k, Key: "validation.unknown_field", Type: "extra_forbidden"})
 	}
@@ -170,9 +171,9 @@ func noneLeft(b body) error {
 
 // ownerField sets field of b to owner, the record of the path; a body
 // naming another one is refused (422).
-func ownerField(b body, field string, owner int64) error {
+func ownerField(b reqbody.Body, field string, owner int64) error {
 	if _, ok := b[field]; ok {
-		sent, err := b.takeID(field, false)
+		sent, err := b.TakeID(field, false)
 		if err != nil {
 			return err
 		}

@@ -26,6 +26,7 @@ func TestEveryPathStaysInItsTenant(t *testing.T) {
 		loc := f.firstID(`SELECT MIN(location_id) FROM location WHERE company_id = 1`)
 		addr := f.firstID(`SELECT address_id FROM location WHERE location_id = ?`, loc)
 		area := f.firstID(`SELECT MIN(a.area_id) FROM area a WHERE a.location_id = ?`, loc)
+		contact := f.firstID(`SELECT MIN(contactperson_id) FROM contactperson WHERE company_id = 1`)
 		const missing = int64(999999)
 		calls := []struct {
 			method string
@@ -46,8 +47,12 @@ func TestEveryPathStaysInItsTenant(t *testing.T) {
 			}},
 			{"GET", func(id int64) string { return fmt.Sprintf("/companies/%d", id) }, nil},
 			{"GET", func(id int64) string { return fmt.Sprintf("/locations/%d", id) }, nil},
+			{"PUT", func(int64) string { return "/contacts" }, func(id int64) any {
+				return map[string]any{"contactperson_id": id, "row_version": 1, "contactperson_firstname": "Taken"}
+			}},
+			{"GET", func(id int64) string { return fmt.Sprintf("/contacts/%d", id) }, nil},
 		}
-		ids := map[int]int64{0: company, 1: pos, 2: pos, 3: loc, 4: loc, 5: loc, 6: company, 7: loc}
+		ids := map[int]int64{0: company, 1: pos, 2: pos, 3: loc, 4: loc, 5: loc, 6: company, 7: loc, 8: contact, 9: contact}
 		for i, c := range calls {
 			var foreignBody, missingBody any
 			if c.body != nil {
@@ -73,7 +78,8 @@ func TestEveryPathStaysInItsTenant(t *testing.T) {
 			}
 		}
 		if n := f.count(`SELECT COUNT(*) FROM pos WHERE pos_name = 'Taken'`) + f.count(`SELECT COUNT(*) FROM location WHERE location_name = 'Taken'`) +
-			f.count(`SELECT COUNT(*) FROM company WHERE company_name = 'Taken'`); n != 0 {
+			f.count(`SELECT COUNT(*) FROM company WHERE company_name = 'Taken'`) +
+			f.count(`SELECT COUNT(*) FROM contactperson WHERE contactperson_firstname = 'Taken'`); n != 0 {
 			t.Fatalf("a refused call wrote %d rows", n)
 		}
 		if f.version("location", own) != 1 {

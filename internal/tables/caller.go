@@ -19,10 +19,10 @@ type caller struct {
 	rules []access.Rule
 	scope Scope
 	lang  string
-	// created is a row the caller's module created in this transaction
-	// and is linking to its owner (Engine.LinkNewIn): references to it
-	// count as visible.
-	created *createdRow
+	// created are rows the caller's module created in this transaction
+	// and is linking to their owner (Engine.LinkNewIn) or referring to
+	// (Referring): references to them count as visible.
+	created []createdRow
 }
 
 // createdRow names a row just created by a module.

@@ -166,7 +166,7 @@ func (e *Engine) LinkNewIn(ctx context.Context, tx *db.Tx, cmd LinkCommand, newE
 	if err != nil {
 		return nil, err
 	}
-	c.created = &createdRow{entity: newEntity, id: newID}
+	c.created = []createdRow{{entity: newEntity, id: newID}}
 	return e.linkIn(ctx, tx, c, cmd)
 }
 
@@ -350,7 +350,7 @@ type WriteOption func(*writeOptions)
 
 type writeOptions struct {
 	values      validate.Record
-	created     *createdRow
+	created     []createdRow
 	linkedLater bool
 }
 
@@ -376,15 +376,18 @@ type NewRow struct {
 	ID     int64
 }
 
-// Referring lets the write's reference fields name row, which the module
-// has just created in the same transaction (a new location's new address):
-// it counts as visible to the caller, since it becomes visible to an
-// external caller only through this very record. Every other reference is
-// checked as always. A zero row changes nothing.
-func Referring(row NewRow) WriteOption {
+// Referring lets the write's reference fields name rows, which the module
+// has just created in the same transaction (a new location's new address,
+// a new contact person's address and contact details): they count as
+// visible to the caller, since they become visible to an external caller
+// only through this very record. Every other reference is checked as
+// always. Zero rows change nothing.
+func Referring(rows ...NewRow) WriteOption {
 	return func(o *writeOptions) {
-		if row.ID > 0 {
-			o.created = &createdRow{entity: row.Entity, id: row.ID}
+		for _, row := range rows {
+			if row.ID > 0 {
+				o.created = append(o.created, createdRow{entity: row.Entity, id: row.ID})
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,7 +46,7 @@ func (e *Engine) checkRefs(ctx context.Context, q db.Querier, c *caller, ch *cha
 // allVisible reports whether the caller can see every row ids of ent.
 func (e *Engine) allVisible(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, ids []int64) (bool, error) {
 	for _, id := range ids {
-		if c.created != nil && c.created.entity == ent.Name && c.created.id == id {
+		if slices.Contains(c.created, createdRow{entity: ent.Name, id: id}) {
 			continue
 		}
 		if ok, err := e.visible(ctx, q, c, ent, id); err != nil || !ok {

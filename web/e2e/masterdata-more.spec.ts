@@ -84,4 +84,39 @@ test.describe('master data screens', () => {
     await expect(page.getByLabel(/^Usage valid to/)).toHaveValue('2030-12-31');
     await expect(page.getByRole('tab').first()).toBeVisible();
   });
+
+  test('an administrator creates a contact person with an address and sees it on its page', async ({ page }) => {
+    // Create, then load the page afresh: two lazy page loads with their lookups.
+    test.slow();
+    await logIn(page, 'admin@demo.test');
+    await page.goto('/app/table/contactperson/create');
+    // The page and its lookups load lazily; a busy machine needs more than the default.
+    await expect(page.getByRole('heading', { name: 'New contact person' })).toBeVisible({ timeout: 30_000 });
+    const form = page.getByRole('form', { name: 'Contact person' });
+    await choose(page, /^Salutation/, /Frau|Herr/);
+    await form.getByRole('textbox', { name: /^First name/ }).fill('Erika');
+    await form.getByRole('textbox', { name: /^Last name/ }).fill('Mustermann-E2E');
+    await expect(form.getByRole('textbox', { name: /^Short name/ })).toHaveValue('EM');
+    await choose(page, /^Company/, 'Südmarkt Filialen GmbH');
+    await form.getByRole('textbox', { name: /^E-mail/ }).fill('erika.e2e@example.com');
+    await form.getByRole('textbox', { name: /^Street/ }).fill('Leopoldstraße');
+    await form.getByRole('textbox', { name: /^House number/ }).fill('12');
+    await form.getByRole('textbox', { name: /^Postal code/ }).fill('80802');
+    await form.getByRole('textbox', { name: /^City/ }).fill('München');
+    await expect(form.getByRole('textbox', { name: /^State/ })).toHaveValue('Bayern');
+    await snap(page, 'masterdata-contact-create');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Contact person created')).toBeVisible();
+    await expect(page).toHaveURL(/\/app\/table\/contactperson\/view\/\d+$/);
+    await expect(page.getByRole('heading', { name: 'Erika Mustermann-E2E' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Erika Mustermann-E2E' })).toBeVisible({ timeout: 30_000 });
+    const saved = page.getByRole('form', { name: 'Contact person' });
+    await expect(saved.getByRole('textbox', { name: /^Short name/ })).toHaveValue('EM');
+    await expect(saved.getByRole('textbox', { name: /^E-mail/ })).toHaveValue('erika.e2e@example.com');
+    await expect(saved.getByRole('textbox', { name: /^Street/ })).toHaveValue('Leopoldstraße');
+    await expect(saved.getByRole('textbox', { name: /^State/ })).toHaveValue('Bayern');
+    await expect(saved.getByRole('textbox', { name: /^First name/ })).toBeDisabled();
+  });
 });
+

@@ -49,7 +49,7 @@ function tableRoute(
 /** The generic table screens: each its own lazy chunk. */
 const tableListPage = page(() => import('../features/tables/components/table-list-page'));
 /**
- * The record page. Companies and locations have custom pages (features/masterdata)
+ * The record page. Companies, locations, areas and contact persons have custom pages (features/masterdata)
  * with the generic relation tabs below; points of sale and contracts get the
  * administrator side panel beside the generic page. Each loads only there.
  */
@@ -95,6 +95,7 @@ function withRelationTabs(load: () => Promise<{ default: ComponentType<{ relatio
 const companyPage = withRelationTabs(() => import('../features/masterdata/components/company-page'));
 const locationPage = withRelationTabs(() => import('../features/masterdata/components/location-page'));
 const areaPage = withRelationTabs(() => import('../features/masterdata/components/area-page'));
+const contactPage = withRelationTabs(() => import('../features/masterdata/components/contact-page'));
 const tablePopupPage = page(() => import('../features/tables/components/popup-page'));
 
 /** The custom user and team screens (issue 7); the user page gets the generic relation tabs. */
@@ -239,6 +240,8 @@ export const routes: RouteObject[] = [
                   tableRoute('table/location/view/:id', 'view', locationPage, 'location'),
                   tableRoute('table/area/create', 'create', areaPage, 'area'),
                   tableRoute('table/area/view/:id', 'view', areaPage, 'area'),
+                  tableRoute('table/contactperson/create', 'create', contactPage, 'contactperson'),
+                  tableRoute('table/contactperson/view/:id', 'view', contactPage, 'contactperson'),
                   tableRoute('table/:table', 'list', tableListPage),
                   tableRoute('table/:table/view/:id', 'view', tableRecordPage),
                   tableRoute('table/:table/create', 'create', tableRecordPage),

@@ -6,6 +6,7 @@ export const masterdataKeys = {
   lookup: (entity: string) => [...masterdataKeys.all, 'lookup', entity] as const,
   company: (id: number) => [...masterdataKeys.all, 'company', id] as const,
   location: (id: number) => [...masterdataKeys.all, 'location', id] as const,
+  contact: (id: number) => [...masterdataKeys.all, 'contact', id] as const,
   area: (id: number) => [...masterdataKeys.all, 'area', id] as const,
   locationPartners: (id: number) => [...masterdataKeys.all, 'location-partners', id] as const,
   contacts: (partnerCompanyId: number | null, keyword: string, page: number) =>

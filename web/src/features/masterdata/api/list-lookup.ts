@@ -9,6 +9,8 @@ export type LookupEntity =
   | 'locationtype'
   | 'country'
   | 'contactperson'
+  | 'contactsalutation'
+  | 'contacttitle'
   | 'customergroup'
   | 'partnercompany'
   | 'partnertype'

@@ -1,7 +1,7 @@
 import { Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Row } from '../../../lib/table-definition';
-import type { AddressValues } from '../api/address';
+import { type AddressValues, isBlankAddress } from '../api/address';
 import { useStateOfZip } from '../api/lookup-state';
 import { useDebounced, ZIP_LOOKUP_DEBOUNCE_MS } from '../hooks/use-debounced';
 import { optionsOf } from './options';
@@ -26,6 +26,8 @@ export interface AddressFieldsProps {
   /** The postal code stored with the address: its state is known, so it is not looked up again. */
   storedZip?: string;
   disabled?: boolean;
+  /** The address may stay empty: its fields are required only once one is filled in. */
+  optional?: boolean;
 }
 
 /**
@@ -33,8 +35,9 @@ export interface AddressFieldsProps {
  * the state is looked up 1,600 ms after the last keystroke in the postal
  * code (specification) and shown read-only.
  */
-export function AddressFields({ value, onChange, countries, errors = {}, storedState = '', storedZip = '', disabled }: AddressFieldsProps) {
+export function AddressFields({ value, onChange, countries, errors = {}, storedState = '', storedZip = '', disabled, optional }: AddressFieldsProps) {
   const { t } = useTranslation();
+  const required = !optional || !isBlankAddress(value);
   const set = (k: keyof AddressValues) => (v: string | null) => onChange({ ...value, [k]: v ?? '' });
   const country = resolveCountry(countries, value.country, value.countryName);
   const zip = useDebounced(value.zip.trim(), ZIP_LOOKUP_DEBOUNCE_MS);
@@ -46,18 +49,18 @@ export function AddressFields({ value, onChange, countries, errors = {}, storedS
   const stateText = state.data?.state ?? (zip === '' || state.isError ? '' : storedState);
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }}>
-      <TextInput required disabled={disabled} label={t('masterdata.address.street')} value={value.street}
+      <TextInput required={required} disabled={disabled} label={t('masterdata.address.street')} value={value.street}
         onChange={(e) => set('street')(e.currentTarget.value)} error={err('address_street')} />
-      <TextInput required disabled={disabled} label={t('masterdata.address.house_number')} value={value.house}
+      <TextInput required={required} disabled={disabled} label={t('masterdata.address.house_number')} value={value.house}
         onChange={(e) => set('house')(e.currentTarget.value)} error={err('address_house_number')} />
       <TextInput disabled={disabled} label={t('masterdata.address.extra')} value={value.extra}
         onChange={(e) => set('extra')(e.currentTarget.value)} error={err('address_extra')} />
-      <Select required disabled={disabled} searchable label={t('masterdata.address.country')}
+      <Select required={required} disabled={disabled} searchable label={t('masterdata.address.country')}
         data={optionsOf(countries, 'country_id', ['country_name'])} value={country.id} onChange={set('country')} error={err('country_id')} />
-      <TextInput required disabled={disabled} label={t('masterdata.address.zip')} value={value.zip}
+      <TextInput required={required} disabled={disabled} label={t('masterdata.address.zip')} value={value.zip}
         onChange={(e) => set('zip')(e.currentTarget.value)}
         error={err('city_zip') ?? (state.isError && zip ? t('masterdata.address.zip_unknown') : undefined)} />
-      <TextInput required disabled={disabled} label={t('masterdata.address.city')} value={value.city}
+      <TextInput required={required} disabled={disabled} label={t('masterdata.address.city')} value={value.city}
         onChange={(e) => set('city')(e.currentTarget.value)} placeholder={state.data?.places[0]} error={err('city_name')} />
       <TextInput readOnly disabled={disabled} label={t('masterdata.address.state')} value={stateText} />
     </SimpleGrid>

@@ -86,4 +86,24 @@ describe('the area page', SLOW, () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Save' })).toBeNull(), WAIT);
     expect(server.calls.some((c) => (c.body as { action?: string })?.action === 'update')).toBe(false);
   });
+
+  it('shows the stale-edit dialog when someone else changed the area, and reloads it', async () => {
+    loginAs(admin);
+    const { server } = renderApp('/app/table/area/view/8?edit=true', admin, api(() => json(409, { detail: 'Changed meanwhile', code: 'stale' })));
+    const user = userEvent.setup();
+    const name = await waitFor(() => {
+      const input = screen.getByRole('textbox', { name: /^Name/ });
+      expect(input).toBeEnabled();
+      return input;
+    }, WAIT);
+    await user.type(name, ' Nord');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', { name: 'The record was changed' }, WAIT);
+    const reads = server.calls.filter((c) => (c.body as { action?: string })?.action === 'read').length;
+    await user.click(within(dialog).getByRole('button', { name: 'Reload the record' }));
+    await waitFor(() => expect(server.calls.filter((c) => (c.body as { action?: string })?.action === 'read').length).toBeGreaterThan(reads), WAIT);
+    await waitFor(() => expect(screen.getByRole('textbox', { name: /^Name/ })).toHaveValue('Verkaufsfläche EG'), WAIT);
+    expect(screen.queryByRole('dialog', { name: 'The record was changed' })).toBeNull();
+  });
 });
+

@@ -1,19 +1,18 @@
-import { Anchor, Breadcrumbs, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import type { Row } from '../../../lib/table-definition';
 import { type AreaInput, useArea, useSaveArea } from '../api/area';
 import { useEntityDefinition } from '../api/get-definition';
 import { useLookup } from '../api/list-lookup';
 import { useEditParam } from '../hooks/use-edit-param';
+import { FormFooter, useFormState } from './form-state';
 import { LoadState } from './load-state';
-import { optionsOf } from './options';
-import { PageHeader } from './page-header';
+import { optionsOf, withStored } from './options';
+import { NewRecordPage, PageHeader } from './page-header';
 import type { RelationTabsSlot } from './relation-slot';
 
 /**
@@ -29,24 +28,15 @@ export default function AreaPage({ relationTabs: RelationTabs }: { relationTabs?
   const area = useArea(Number(id));
   const definition = useEntityDefinition('area');
   const [editing, setEdit] = useEditParam();
+  // Bumped by a reload after a stale save: the form starts again from the stored record.
+  const [reloads, setReloads] = useState(0);
 
   if (!id) {
     return (
-      <Stack gap="md" maw={1200}>
-        <Stack gap={4}>
-          <Breadcrumbs>
-            <Anchor component={Link} to="/app/table/area" size="sm">
-              {t('masterdata.area.list')}
-            </Anchor>
-            <span>{t('masterdata.area.new')}</span>
-          </Breadcrumbs>
-          <Title order={1}>{t('masterdata.area.new')}</Title>
-        </Stack>
-        <Paper withBorder p="lg" radius="md">
+      <NewRecordPage table="area" listLabel={t('masterdata.area.list')} title={t('masterdata.area.new')}>
           <AreaForm row={null} editing onDone={() => navigate('/app/table/area')}
             onCreated={(newId) => navigate(`/app/table/area/view/${newId}`)} />
-        </Paper>
-      </Stack>
+      </NewRecordPage>
     );
   }
   if (!area.isSuccess) return <LoadState query={area} />;
@@ -56,7 +46,8 @@ export default function AreaPage({ relationTabs: RelationTabs }: { relationTabs?
       <PageHeader table="area" listLabel={t('masterdata.area.list')} title={title}
         onEdit={!editing && ability.can('update', 'area') ? () => setEdit(true) : undefined} />
       <Paper withBorder p="lg" radius="md">
-        <AreaForm key={`${editing}-${String(area.data.row_version)}`} row={area.data} editing={editing} onDone={() => setEdit(false)} />
+        <AreaForm key={`${editing}-${String(area.data.row_version)}-${reloads}`} row={area.data} editing={editing} onDone={() => setEdit(false)}
+          onReload={() => void area.refetch().then(() => setReloads((n) => n + 1))} />
       </Paper>
       {RelationTabs && definition.data && <RelationTabs table="area" id={id} def={definition.data} relations={definition.data.relations ?? []} />}
     </Stack>
@@ -88,45 +79,30 @@ function areaValues(row: Row | null): AreaValues {
   };
 }
 
-/** The options of a lookup, with the stored choice kept (by its label) when the list does not hold it. */
-function withStored(options: { value: string; label: string }[], value: string, label: unknown) {
-  if (value && !options.some((o) => o.value === value)) return [...options, { value, label: String(label ?? value) }];
-  return options;
-}
-
 interface AreaFormProps {
   /** The stored area; null: a new one (onCreated gets its id). */
   row: Row | null;
   editing: boolean;
   onDone: () => void;
   onCreated?: (id: number) => void;
+  /** Loads the stored area again (after a 409: someone else changed it). */
+  onReload?: () => void;
 }
 
-/** The area's fields; read-only unless editing. Cancelling changed fields asks first. */
-function AreaForm({ row, editing, onDone, onCreated }: AreaFormProps) {
+/**
+ * The area's fields; read-only unless editing. Cancelling or leaving with
+ * changed fields asks first; a stale save (409) offers to reload the area.
+ */
+function AreaForm({ row, editing, onDone, onCreated, onReload }: AreaFormProps) {
   const { t } = useTranslation();
   const locations = useLookup('location');
   const areatypes = useLookup('areatype');
   const usagetypes = useLookup('usagetype');
   const save = useSaveArea();
-  const [initial] = useState(() => areaValues(row));
-  const [v, setV] = useState(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useFormState(() => areaValues(row), t('masterdata.area.save_error'));
+  const { v, setV, errors, setErrors } = form;
   const set = (k: keyof AreaValues) => (value: string | number | null) => setV((old) => ({ ...old, [k]: value ?? '' }));
-  const dirty = JSON.stringify(v) !== JSON.stringify(initial);
   const toBeforeFrom = Boolean(v.from && v.to && v.to < v.from);
-
-  const cancel = () => {
-    if (!dirty) return onDone();
-    modals.openConfirmModal({
-      title: t('masterdata.discard.title'),
-      children: <Text size="sm">{t('masterdata.discard.text')}</Text>,
-      labels: { confirm: t('masterdata.discard.confirm'), cancel: t('masterdata.discard.keep') },
-      confirmProps: { color: 'red' },
-      centered: true,
-      onConfirm: onDone,
-    });
-  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setErrors({});
@@ -145,13 +121,9 @@ function AreaForm({ row, editing, onDone, onCreated }: AreaFormProps) {
       {
         onSuccess: (answer) => {
           notifySuccess(t('masterdata.area.saved'));
-          if (row) onDone();
-          else onCreated?.(Number(answer.data.area_id));
+          form.release(() => (row ? onDone() : onCreated?.(Number(answer.data.area_id))));
         },
-        onError: (error) => {
-          if (error instanceof ApiError && error.status === 422) setErrors(error.fieldErrors());
-          notifyError(errorMessage(error), t('masterdata.area.save_error'));
-        },
+        onError: form.onSaveError,
       },
     );
   };
@@ -181,16 +153,7 @@ function AreaForm({ row, editing, onDone, onCreated }: AreaFormProps) {
             onChange={(e) => set('to')(e.currentTarget.value)}
             error={errors.area_usage_valid_to ?? (toBeforeFrom ? t('masterdata.area.to_before_from') : undefined)} />
         </SimpleGrid>
-        {editing && (
-          <Group justify="flex-end">
-            <Button variant="default" onClick={cancel}>
-              {t('form.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={toBeforeFrom}>
-              {t('general.save')}
-            </Button>
-          </Group>
-        )}
+        <FormFooter form={form} editing={editing} saving={save.isPending} saveDisabled={toBeforeFrom} onDone={onDone} onReload={onReload} />
       </Stack>
     </form>
   );

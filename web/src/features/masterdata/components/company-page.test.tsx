@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { session } from '../../../lib/session';
@@ -152,5 +152,25 @@ describe('the company page', SLOW, () => {
     renderApp('/app/table/company/view/7', admin, (call) => (call.url === '/companies/7' ? json(404, { detail: 'Not found' }) : undefined));
     const text = await screen.findByText('This record does not exist or you may not see it.', {}, WAIT);
     expect(text.closest('[role="alert"]')).not.toBeNull();
+  });
+
+  it('asks before leaving with unsaved changes, by Cancel or by a link', async () => {
+    loginAs(admin);
+    const { server } = renderApp('/app/table/company/view/1?edit=true', admin, api());
+    const user = userEvent.setup();
+    const name = await screen.findByRole('textbox', { name: /^Company name/ }, WAIT);
+    await waitFor(() => expect(name).toBeEnabled(), WAIT);
+    await user.type(name, 'X');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Discard changes?' }, WAIT)).getByRole('button', { name: 'Keep editing' }));
+    expect(screen.getByRole('textbox', { name: /^Company name/ })).toHaveValue('Nordhandel Retail GmbHX');
+    await user.click(screen.getByRole('link', { name: 'Back to the list' }));
+    const leave = await screen.findByRole('dialog', { name: 'Unsaved changes' }, WAIT);
+    await user.click(within(leave).getByRole('button', { name: 'Keep editing' }));
+    expect(screen.getByRole('textbox', { name: /^Company name/ })).toHaveValue('Nordhandel Retail GmbHX');
+    await user.click(screen.getByRole('link', { name: 'Back to the list' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Unsaved changes' }, WAIT)).getByRole('button', { name: 'Discard changes' }));
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: /^Company name/ })).toBeNull(), WAIT);
+    expect(server.calls.some((c) => c.method === 'PUT')).toBe(false);
   });
 });

@@ -1,11 +1,10 @@
-import { Anchor, Breadcrumbs, Button, Group, Paper, Select, SimpleGrid, Stack, Tabs, TextInput, Title } from '@mantine/core';
+import { Paper, Select, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
 import { IconReceiptTax } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import type { Row } from '../../../lib/table-definition';
 import { type AddressValues, addressInput, addressValues, isBlankAddress } from '../api/address';
 import { useCreateCompany } from '../api/create-company';
@@ -15,9 +14,10 @@ import { useLookup } from '../api/list-lookup';
 import { useUpdateCompany } from '../api/update-company';
 import { useEditParam } from '../hooks/use-edit-param';
 import { AddressFields, resolveCountry } from './address-fields';
-import { optionsOf } from './options';
+import { FormFooter, useFormState } from './form-state';
+import { optionsOf, withStored } from './options';
 import { LoadState } from './load-state';
-import { PageHeader } from './page-header';
+import { NewRecordPage, PageHeader } from './page-header';
 import type { RelationTabsSlot } from './relation-slot';
 import TaxRatesPanel from './tax-rates-panel';
 
@@ -37,6 +37,8 @@ export default function CompanyPage({ relationTabs: RelationTabs }: { relationTa
   const company = useCompany(companyId);
   const definition = useEntityDefinition('company');
   const [editing, setEdit] = useEditParam();
+  // Bumped by a reload after a stale save: the form starts again from the stored record.
+  const [reloads, setReloads] = useState(0);
   const isAdmin = ability.can('manage', 'all');
 
   if (!id) return <CompanyCreatePage />;
@@ -48,7 +50,8 @@ export default function CompanyPage({ relationTabs: RelationTabs }: { relationTa
       <PageHeader table="company" listLabel={t('masterdata.company.list')} title={title}
         onEdit={!editing && ability.can('update', 'company') ? () => setEdit(true) : undefined} />
       <Paper withBorder p="lg" radius="md">
-        <CompanyForm key={`${editing}-${String(company.data.data.row_version)}`} answer={company.data} editing={editing} onDone={() => setEdit(false)} />
+        <CompanyForm key={`${editing}-${String(company.data.data.row_version)}-${reloads}`} answer={company.data} editing={editing}
+          onDone={() => setEdit(false)} onReload={() => void company.refetch().then(() => setReloads((n) => n + 1))} />
       </Paper>
       {isAdmin && (
         <Paper withBorder radius="md" p="sm">
@@ -74,21 +77,10 @@ function CompanyCreatePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <Stack gap="md" maw={1200}>
-      <Stack gap={4}>
-        <Breadcrumbs>
-          <Anchor component={Link} to="/app/table/company" size="sm">
-            {t('masterdata.company.list')}
-          </Anchor>
-          <span>{t('masterdata.company.new')}</span>
-        </Breadcrumbs>
-        <Title order={1}>{t('masterdata.company.new')}</Title>
-      </Stack>
-      <Paper withBorder p="lg" radius="md">
+    <NewRecordPage table="company" listLabel={t('masterdata.company.list')} title={t('masterdata.company.new')}>
         <CompanyForm answer={null} editing onDone={() => navigate('/app/table/company')}
           onCreated={(newId) => navigate(`/app/table/company/view/${newId}`)} />
-      </Paper>
-    </Stack>
+    </NewRecordPage>
   );
 }
 
@@ -115,23 +107,28 @@ interface CompanyFormProps {
   editing: boolean;
   onDone: () => void;
   onCreated?: (id: number) => void;
+  /** Loads the stored company again (after a 409: someone else changed it). */
+  onReload?: () => void;
 }
 
-/** The company's fields and its address; read-only unless editing. */
-function CompanyForm({ answer, editing, onDone, onCreated }: CompanyFormProps) {
+/**
+ * The company's fields and its address; read-only unless editing. Cancelling
+ * or leaving with changes asks first; a stale save (409) offers to reload.
+ */
+function CompanyForm({ answer, editing, onDone, onCreated, onReload }: CompanyFormProps) {
   const { t } = useTranslation();
   const groups = useLookup('customergroup');
   const countries = useLookup('country');
   const save = useUpdateCompany();
   const create = useCreateCompany();
-  const [v, setV] = useState(() => companyValues(answer?.data));
-  const [address, setAddress] = useState<AddressValues>(() => addressValues(answer?.address));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const set = (k: keyof CompanyValues) => (value: string | null) => setV((old) => ({ ...old, [k]: value ?? '' }));
-  const groupOptions = optionsOf(groups.data, 'customergroup_id', ['customergroup_name']);
-  if (v.customergroup && !groupOptions.some((o) => o.value === v.customergroup)) {
-    groupOptions.push({ value: v.customergroup, label: String(answer?.data.customergroup_id__label ?? v.customergroup) });
-  }
+  const form = useFormState(() => ({ company: companyValues(answer?.data), address: addressValues(answer?.address) }),
+    t('masterdata.company.save_error'));
+  const { errors, setErrors } = form;
+  const { company: v, address } = form.v;
+  const set = (k: keyof CompanyValues) => (value: string | null) => form.setV((old) => ({ ...old, company: { ...old.company, [k]: value ?? '' } }));
+  const setAddress = (next: AddressValues) => form.setV((old) => ({ ...old, address: next }));
+  const groupOptions = withStored(optionsOf(groups.data, 'customergroup_id', ['customergroup_name']), v.customergroup,
+    answer?.data.customergroup_id__label);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setErrors({});
@@ -143,15 +140,12 @@ function CompanyForm({ answer, editing, onDone, onCreated }: CompanyFormProps) {
       company_buchungskreis: v.buchungskreis.trim(),
       ...(isBlankAddress(address) && !answer?.address ? {} : { address: addressInput(address, Number(country.id), answer?.address) }),
     };
-    const onError = (error: Error) => {
-      if (error instanceof ApiError && error.status === 422) setErrors(error.fieldErrors());
-      notifyError(errorMessage(error), t('masterdata.company.save_error'));
-    };
+    const onError = form.onSaveError;
     if (!answer) {
       create.mutate(fields, {
         onSuccess: (created) => {
           notifySuccess(t('masterdata.company.created'));
-          onCreated?.(Number(created.data.company_id));
+          form.release(() => onCreated?.(Number(created.data.company_id)));
         },
         onError,
       });
@@ -162,7 +156,7 @@ function CompanyForm({ answer, editing, onDone, onCreated }: CompanyFormProps) {
       {
         onSuccess: () => {
           notifySuccess(t('masterdata.company.saved'));
-          onDone();
+          form.release(onDone);
         },
         onError,
       },
@@ -183,17 +177,8 @@ function CompanyForm({ answer, editing, onDone, onCreated }: CompanyFormProps) {
             onChange={(e) => set('buchungskreis')(e.currentTarget.value)} error={errors.company_buchungskreis} />
         </SimpleGrid>
         <AddressFields value={address} onChange={setAddress} countries={countries.data} errors={errors}
-          storedState={String(answer?.address?.state ?? '')} storedZip={String(answer?.address?.city_zip ?? '')} disabled={readOnly} />
-        {editing && (
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onDone}>
-              {t('form.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending || create.isPending}>
-              {t('general.save')}
-            </Button>
-          </Group>
-        )}
+          storedState={String(answer?.address?.state ?? '')} storedZip={String(answer?.address?.city_zip ?? '')} disabled={readOnly} optional />
+        <FormFooter form={form} editing={editing} saving={save.isPending || create.isPending} onDone={onDone} onReload={onReload} />
       </Stack>
     </form>
   );
