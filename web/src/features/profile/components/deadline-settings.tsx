@@ -61,7 +61,7 @@ function DigestForm({ initial }: { initial: DeadlineAlertSettings }) {
         ) : null}
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending} disabled={invalid} leftSection={<IconDeviceFloppy size={16} />}>
-            {t('general.save')}
+            {t('profile.digest_save')}
           </Button>
         </Group>
       </Stack>

@@ -35,13 +35,21 @@ function lightColumn(t: TFunction, thresholds: LightThresholds, today: Date): Da
   return {
     id: 'traffic_light',
     header: t('grid.light'),
-    width: 190,
+    width: 170,
     text: (row) => lightText(t, light(row), daysUntil(row[NOTICE_FIELD], today)),
     render: (row, text) => {
       const l = light(row);
       if (!l) return null;
       return (
-        <Badge color={LIGHT_COLORS[l]} variant={l === 'yellow' ? 'filled' : 'light'} autoContrast radius="sm" data-light={l}>
+        <Badge
+          color={LIGHT_COLORS[l]}
+          variant={l === 'yellow' ? 'filled' : 'light'}
+          autoContrast
+          radius="sm"
+          tt="none"
+          fw={600}
+          data-light={l}
+        >
           {text}
         </Badge>
       );
