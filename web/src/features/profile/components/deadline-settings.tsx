@@ -113,13 +113,18 @@ export function CalendarLinkCard() {
             <Text fz="sm" fw={500} id="profile-calendar-url-label">
               {t('profile.calendar_url')}
             </Text>
-            <Code block aria-labelledby="profile-calendar-url-label" data-testid="calendar-url" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+            <Code
+              block
+              aria-labelledby="profile-calendar-url-label"
+              data-testid="calendar-url"
+              style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}
+            >
               {url}
             </Code>
-            <Group gap="xs" justify="space-between" wrap="nowrap" align="flex-start">
-              <Text fz="xs" c="dimmed">
-                {t('profile.calendar_shown_once')}
-              </Text>
+            <Text fz="xs" c="dimmed">
+              {t('profile.calendar_shown_once')}
+            </Text>
+            <Group justify="flex-end">
               <CopyButton value={url}>
                 {({ copied, copy }) => (
                   <Button
@@ -137,12 +142,7 @@ export function CalendarLinkCard() {
           </Stack>
         ) : null}
         <Group gap="xs" justify="flex-end">
-          <Button
-            variant="default"
-            color="red"
-            leftSection={<IconCalendarX size={16} />}
-            onClick={() => setConfirm(true)}
-          >
+          <Button variant="default" leftSection={<IconCalendarX size={16} />} onClick={() => setConfirm(true)}>
             {t('profile.calendar_revoke')}
           </Button>
           <Button
