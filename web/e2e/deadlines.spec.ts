@@ -15,10 +15,10 @@ for (const skin of ['light', 'dark'] as const) {
     await page.addInitScript((value) => window.localStorage.setItem('portfolio.skin', value), skin);
     await logIn(page, 'team_lead@demo.test');
     await page.goto('/app/deadline-list');
-    await expect(page.getByRole('heading', { name: 'Deadlines list' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Deadlines list' })).toBeVisible({ timeout: 30_000 });
     const grid = page.getByRole('grid');
     // The demo seed puts active deadlines within 30, 90 and 365 days: each light shows its words.
-    await expect(grid.getByText(/^Urgent · /).first()).toBeVisible();
+    await expect(grid.getByText(/^Urgent · /).first()).toBeVisible({ timeout: 30_000 });
 
     await page.getByText('Next 90 days', { exact: true }).click();
     await expect(page).toHaveURL(/contractaction_notice_date/);
@@ -47,7 +47,7 @@ test('the profile shows the digest settings and makes a calendar link that serve
   await logIn(page, 'team_lead@demo.test');
   await page.goto('/app/user/profile');
   const alerts = page.getByRole('region', { name: 'Deadline alerts' });
-  await expect(alerts.getByRole('switch', { name: /Daily digest mail/ })).toBeChecked();
+  await expect(alerts.getByRole('switch', { name: /Daily digest mail/ })).toBeChecked({ timeout: 30_000 });
   for (const d of ['90', '30', '7']) await expect(alerts.getByRole('checkbox', { name: d, exact: true })).toBeChecked();
   await alerts.getByText('14', { exact: true }).click();
   await expect(alerts.getByRole('checkbox', { name: '14', exact: true })).toBeChecked();
