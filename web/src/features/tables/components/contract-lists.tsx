@@ -58,11 +58,11 @@ function lightColumn(t: TFunction, thresholds: LightThresholds, today: Date): Da
 }
 
 const DEADLINE_COLUMNS = [
+  NOTICE_FIELD,
   'contract_id',
   'contractaction_type',
-  'contractaction_acting_by',
-  NOTICE_FIELD,
   STATUS_FIELD,
+  'contractaction_acting_by',
   'contractaction_responsible_user_id',
 ];
 
@@ -75,6 +75,7 @@ export function DeadlineListPage() {
     return {
       title: t('menu.deadline_list'),
       defaultColumns: DEADLINE_COLUMNS,
+      defaultSort: { field: NOTICE_FIELD, dir: 'ASC' },
       extraFields: [NOTICE_FIELD, STATUS_FIELD],
       leadColumns: [lightColumn(t, thresholds, today)],
       toolbar: (state, update) => {

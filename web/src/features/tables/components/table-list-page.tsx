@@ -66,6 +66,8 @@ const TRUNCATE_AT: Record<string, number> = { ticket: 20 };
 export interface ListVariant {
   title?: string;
   defaultColumns?: string[];
+  /** The order while the user has chosen none. */
+  defaultSort?: ListState['sort'];
   /** Fields asked for besides the visible ones (what computed columns need). */
   extraFields?: string[];
   /** Columns shown before the definition's. */
@@ -111,19 +113,20 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
     [attrs, chosen, keys, variant?.defaultColumns],
   );
   const inlineEdit = def.inline_edit && can.update;
+  const sort = state.sort ?? variant?.defaultSort ?? null;
 
   const params: ListParams = useMemo(
     () => ({
       filter: state.filters,
       search: state.search,
-      orderBy: state.sort ? orderColumn(attrs, state.sort.field) : undefined,
-      orderDir: state.sort?.dir,
+      orderBy: sort ? orderColumn(attrs, sort.field) : undefined,
+      orderDir: sort?.dir,
       page: state.page,
       perPage: state.perPage,
       count: state.perPage <= HEAD_ROWS,
       columns: [...new Set([...requestColumns(attrs, visible), ...(variant?.extraFields ?? [])])],
     }),
-    [state, attrs, visible, variant?.extraFields],
+    [state, sort, attrs, visible, variant?.extraFields],
   );
   // Big pages come in two steps: the first rows (and the count) at once,
   // then the whole page, so the first rows show within a moment.
@@ -331,7 +334,7 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
             columns={columns}
             rowKey={rowKey}
             label={label}
-            sort={state.sort}
+            sort={sort}
             onSortChange={(sort) => update({ sort })}
             onOpen={open}
             selection={can.remove || table === 'board' ? selection : undefined}
