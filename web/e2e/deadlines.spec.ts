@@ -83,3 +83,14 @@ test('the profile shows the digest settings and makes a calendar link that serve
   await expect(page.getByText('Your calendar link has been revoked.')).toBeVisible();
   expect((await page.request.get(url.pathname)).status()).toBe(404);
 });
+
+// The demo has no recurring payments: the list answers, empty, under its own table right.
+test('the payments list lists recurring payments under their own right', async ({ page }) => {
+  test.setTimeout(120_000);
+  await logIn(page, 'team_lead@demo.test');
+  await page.goto('/app/payments-list');
+  await expect(page.getByRole('heading', { name: 'Payments list' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('grid').or(page.getByTestId('empty-state'))).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Export' })).toBeVisible();
+  await snap(page, 'payments-list-light');
+});

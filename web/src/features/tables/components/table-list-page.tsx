@@ -321,7 +321,7 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
           </Group>
         ) : rows.length === 0 ? (
           <Stack align="center" p="xl" gap="sm" data-testid="empty-state">
-            <Text fw={500}>{filtered ? t('grid.empty_filtered') : t('grid.empty', { entity: label })}</Text>
+            <Text fw={500}>{filtered ? t('grid.empty_filtered') : t('grid.empty', { entity: tableLabel(t, table) })}</Text>
             {filtered && (
               <Button variant="light" onClick={resetFilters}>
                 {t('grid.reset_filters')}
