@@ -51,7 +51,7 @@ test('the profile shows the digest settings and makes a calendar link that serve
   for (const d of ['90', '30', '7']) await expect(alerts.getByRole('checkbox', { name: d, exact: true })).toBeChecked();
   await alerts.getByText('14', { exact: true }).click();
   await expect(alerts.getByRole('checkbox', { name: '14', exact: true })).toBeChecked();
-  await alerts.getByRole('button', { name: 'Save alert settings' }).click();
+  await alerts.getByRole('button', { name: 'Update alert settings' }).click();
   await expect(page.getByText('Your deadline alert settings have been saved.')).toBeVisible();
 
   const calendar = page.getByRole('region', { name: 'Calendar link' });
