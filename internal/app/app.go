@@ -152,6 +152,7 @@ func (a *App) bindRoutes() {
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
 	a.contractService = contracts.New(contracts.Deps{DB: a.DB, Engine: engine, Outbox: a.Outbox, Catalog: a.Catalog, PublicURL: a.Config.PublicURL,
 		Lights: contracts.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})
+	a.contractService.UsePrincipals(a.Auth)
 	contracts.Bind(a.Server, a.contractService)
 	tickets.Register(engine)
 }

@@ -30,6 +30,8 @@ type Service struct {
 	publicURL string
 	lights    Thresholds
 	now       func() time.Time
+	// principals give the calendar feed its link owner's rights (UsePrincipals).
+	principals PrincipalSource
 }
 
 // Deps are what a Service is built from; Now defaults to time.Now.
@@ -72,6 +74,8 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("POST /contracts/step/7", h.linkDocuments)
 	srv.Handle("GET /user/deadline-alerts", h.alertSettings)
 	srv.Handle("PUT /user/deadline-alerts", h.saveAlertSettings)
+	srv.Handle("GET /contracts/deadlines/lights", h.lightThresholds)
+	bindCalendar(srv, h)
 }
 
 // pathID reads the {id} path value; anything but a positive number names

@@ -3,7 +3,10 @@ package contracts
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"time"
+
+	"portfolio/internal/httpapi"
 )
 
 // lightOf is the traffic light of a deadline with notice date notice and
@@ -38,4 +41,12 @@ func (t Thresholds) withLights(rows []json.RawMessage, today time.Time) ([]json.
 		out[i] = b
 	}
 	return out, nil
+}
+
+// lightThresholds serves GET /contracts/deadlines/lights: the days before a
+// notice date at which an active deadline turns red and yellow, so the app
+// colours its lists exactly as the server's settings say.
+func (h *handler) lightThresholds(w http.ResponseWriter, _ *http.Request) error {
+	httpapi.WriteJSON(w, http.StatusOK, map[string]int{"red_days": h.s.lights.Red, "yellow_days": h.s.lights.Yellow})
+	return nil
 }

@@ -60,9 +60,10 @@ export const ROUTE_PERMISSIONS = {
   errorDashboard: [menu('error_dashboard')],
   incomingMails: [menu('incoming_mails')],
   newBusiness: [menu('new_business', 'create')],
-  paymentsList: [menu('contract'), { action: 'list', subject: 'contract' }],
-  conditionList: [menu('contract'), { action: 'list', subject: 'contract' }],
-  deadlineList: [menu('contract'), { action: 'list', subject: 'contract' }],
+  // Each contract list needs the list right on its own table.
+  paymentsList: [menu('contract'), { action: 'list', subject: 'recurringpayment' }],
+  conditionList: [menu('contract'), { action: 'list', subject: 'criteria' }],
+  deadlineList: [menu('contract'), { action: 'list', subject: 'contractaction' }],
   backoffice: [menu('backoffice')],
   import: [menu('import')],
   masterData: [menu('master_data')],

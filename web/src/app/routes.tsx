@@ -32,6 +32,16 @@ function gated(path: string, permissions: Permission[], screenKey: string): Rout
   };
 }
 
+/** A route that needs `permissions`, showing the lazily loaded `screen`. */
+function guardedPage(path: string, permissions: Permission[], screen: ReturnType<typeof page>): RouteObject {
+  return { path, element: <RequirePermission permissions={permissions} />, children: [{ index: true, ...screen }] };
+}
+
+/** The contract lists of the menu (features/tables/components/contract-lists). */
+const contractLists = () => import('../features/tables/components/contract-lists');
+const deadlineListPage = page(() => contractLists().then((m) => ({ default: m.DeadlineListPage })));
+const paymentsListPage = page(() => contractLists().then((m) => ({ default: m.PaymentsListPage })));
+
 /** A table route guarded by the action its kind needs. */
 function tableRoute(
   path: string,
@@ -252,9 +262,9 @@ export const routes: RouteObject[] = [
                   gated('preview/document', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
                   gated('preview/document/:document_id/:name', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
                   gated('ticket/:id/customer', ROUTE_PERMISSIONS.newBusiness, 'screen.new_business'),
-                  gated('payments-list', ROUTE_PERMISSIONS.paymentsList, 'screen.payments_list'),
+                  guardedPage('payments-list', ROUTE_PERMISSIONS.paymentsList, paymentsListPage),
                   gated('condition-list', ROUTE_PERMISSIONS.conditionList, 'screen.condition_list'),
-                  gated('deadline-list', ROUTE_PERMISSIONS.deadlineList, 'screen.deadline_list'),
+                  guardedPage('deadline-list', ROUTE_PERMISSIONS.deadlineList, deadlineListPage),
                   {
                     path: 'backoffice',
                     element: <RequirePermission permissions={ROUTE_PERMISSIONS.backoffice} />,

@@ -12,6 +12,7 @@ import type { CurrentUser } from '../../../lib/session';
 import { useSession } from '../../../lib/use-session';
 import { useChangeOwnPassword } from '../api/change-own-password';
 import { type ProfileInput, useUpdateProfile } from '../api/update-profile';
+import { CalendarLinkCard, DeadlineAlertsCard } from './deadline-settings';
 import { roleLabel, usertypeLabel } from './labels';
 
 function toInput(user: CurrentUser | null, fallbackLanguage: string): ProfileInput {
@@ -284,7 +285,11 @@ export function ProfilePage() {
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
-          <AccountFacts user={user} />
+          <Stack gap="lg">
+            <AccountFacts user={user} />
+            <DeadlineAlertsCard />
+            <CalendarLinkCard />
+          </Stack>
         </Grid.Col>
       </Grid>
     </Stack>

@@ -24,14 +24,15 @@ import {
   IconSearch,
   IconTrash,
 } from '@tabler/icons-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { DataTable } from '../../../components/data-table/data-table';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { FilterPanel } from '../../../components/data-table/filter-panel';
 import { ListHeading } from '../../../components/data-table/list-heading';
 import { useAbility } from '../../../lib/ability-context';
 import type { ListParams } from '../../../lib/data-provider';
+import type { ListState } from '../../../lib/list-state';
 import { pageSizesFor } from '../../../lib/list-state';
 import { notifySuccess } from '../../../lib/notify';
 import type { Row, TableDefinition } from '../../../lib/table-definition';
@@ -56,17 +57,36 @@ const HEAD_ROWS = 200;
 /** Cell text cut per table (ticket: 20 characters). */
 const TRUNCATE_AT: Record<string, number> = { ticket: 20 };
 
+/**
+ * What a list screen of its own (the deadline list) changes in the generic
+ * list: its title, its default columns, columns computed in the browser and
+ * quick controls that work through the list state (so they are kept in the
+ * URL and in saved views).
+ */
+export interface ListVariant {
+  title?: string;
+  defaultColumns?: string[];
+  /** The order while the user has chosen none. */
+  defaultSort?: ListState['sort'];
+  /** Fields asked for besides the visible ones (what computed columns need). */
+  extraFields?: string[];
+  /** Columns shown before the definition's. */
+  leadColumns?: DataTableColumn[];
+  /** Controls beside the search field. */
+  toolbar?: (state: ListState, update: (patch: Partial<ListState>) => void) => ReactNode;
+}
+
 /** /app/table/{table}: the generic index table. */
-export default function TableListPage({ table: fixed }: { table?: string } = {}) {
+export default function TableListPage({ table: fixed, variant }: { table?: string; variant?: ListVariant } = {}) {
   const params = useParams();
   const table = fixed ?? params.table ?? '';
   const definition = useDefinition(table);
   if (definition.isPending) return <Loader m="xl" aria-label="loading" />;
   if (definition.isError) return <DefinitionError table={table} error={definition.error} />;
-  return <TableList key={table} table={table} def={definition.data} />;
+  return <TableList key={table} table={table} def={definition.data} variant={variant} />;
 }
 
-function TableList({ table, def }: { table: string; def: TableDefinition }) {
+function TableList({ table, def, variant }: { table: string; def: TableDefinition; variant?: ListVariant }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const ability = useAbility();
@@ -88,21 +108,25 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
   const attrs = def.attributes;
   const chosen = state.columns?.join(',') ?? '';
   const keys = useMemo(() => ({ primaryKey: def.primary_key, label: def.label }), [def.primary_key, def.label]);
-  const visible = useMemo(() => visibleColumns(attrs, state.columns, keys), [attrs, chosen, keys]);
+  const visible = useMemo(
+    () => visibleColumns(attrs, state.columns ?? variant?.defaultColumns ?? null, keys),
+    [attrs, chosen, keys, variant?.defaultColumns],
+  );
   const inlineEdit = def.inline_edit && can.update;
+  const sort = state.sort ?? variant?.defaultSort ?? null;
 
   const params: ListParams = useMemo(
     () => ({
       filter: state.filters,
       search: state.search,
-      orderBy: state.sort ? orderColumn(attrs, state.sort.field) : undefined,
-      orderDir: state.sort?.dir,
+      orderBy: sort ? orderColumn(attrs, sort.field) : undefined,
+      orderDir: sort?.dir,
       page: state.page,
       perPage: state.perPage,
       count: state.perPage <= HEAD_ROWS,
-      columns: requestColumns(attrs, visible),
+      columns: [...new Set([...requestColumns(attrs, visible), ...(variant?.extraFields ?? [])])],
     }),
-    [state, attrs, visible],
+    [state, sort, attrs, visible, variant?.extraFields],
   );
   // Big pages come in two steps: the first rows (and the count) at once,
   // then the whole page, so the first rows show within a moment.
@@ -130,14 +154,18 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
   }, 500);
 
   const ctx = useMemo(() => ({ lang: i18n.language, yes: t('grid.yes'), no: t('grid.no') }), [i18n.language, t]);
-  const columns = useMemo(() => buildColumns(attrs, visible, ctx, { inlineEdit, primaryKey: def.primary_key, editHint: t('grid.edit_hint') }),
-    [attrs, visible, ctx, inlineEdit, def.primary_key, t],
+  const columns = useMemo(
+    () => [
+      ...(variant?.leadColumns ?? []),
+      ...buildColumns(attrs, visible, ctx, { inlineEdit, primaryKey: def.primary_key, editHint: t('grid.edit_hint') }),
+    ],
+    [attrs, visible, ctx, inlineEdit, def.primary_key, t, variant?.leadColumns],
   );
 
   const pk = def.primary_key;
   const rowKey = (row: Row) => String(row[pk]);
   const open = (row: Row) => navigate(`/app/table/${table}/view/${String(row[pk])}`);
-  const label = tableLabel(t, table);
+  const label = variant?.title ?? tableLabel(t, table);
   const filtered = state.filters.length > 0 || state.search !== '';
 
   const bulkDelete = useBulkDelete();
@@ -259,6 +287,11 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
             {t('grid.reset_filters')}
           </Button>
         )}
+        {variant?.toolbar?.(state, (patch) => {
+          // The filter panel shows what a quick control set.
+          if ('filters' in patch) setFilterKey((k) => k + 1);
+          update(patch);
+        })}
       </Group>
 
       {filtersOpen && (
@@ -288,7 +321,7 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
           </Group>
         ) : rows.length === 0 ? (
           <Stack align="center" p="xl" gap="sm" data-testid="empty-state">
-            <Text fw={500}>{filtered ? t('grid.empty_filtered') : t('grid.empty', { entity: label })}</Text>
+            <Text fw={500}>{filtered ? t('grid.empty_filtered') : t('grid.empty', { entity: tableLabel(t, table) })}</Text>
             {filtered && (
               <Button variant="light" onClick={resetFilters}>
                 {t('grid.reset_filters')}
@@ -301,7 +334,7 @@ function TableList({ table, def }: { table: string; def: TableDefinition }) {
             columns={columns}
             rowKey={rowKey}
             label={label}
-            sort={state.sort}
+            sort={sort}
             onSortChange={(sort) => update({ sort })}
             onOpen={open}
             selection={can.remove || table === 'board' ? selection : undefined}

@@ -1,0 +1,96 @@
+import { expect, expectAccessible, test } from './fixtures';
+import { logIn, snap } from './helpers';
+
+/** "YYYY-MM-DD" of the local day `days` from now. */
+function isoDay(days: number): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate() + days)).toISOString().slice(0, 10);
+}
+
+// The team lead has the list right on deadlines through the contracts table group (read).
+for (const skin of ['light', 'dark'] as const) {
+  test(`a team lead filters the deadline list to the next 90 days (${skin} skin)`, async ({ page }) => {
+    // Two axe runs over full pages on a shared machine.
+    test.setTimeout(180_000);
+    await page.addInitScript((value) => window.localStorage.setItem('portfolio.skin', value), skin);
+    await logIn(page, 'team_lead@demo.test');
+    await page.goto('/app/deadline-list');
+    await expect(page.getByRole('heading', { name: 'Deadlines list' })).toBeVisible({ timeout: 30_000 });
+    const grid = page.getByRole('grid');
+    // The demo seed puts active deadlines within 30, 90 and 365 days: each light shows its words.
+    await expect(grid.getByText(/^Urgent · /).first()).toBeVisible({ timeout: 30_000 });
+
+    await page.getByText('Next 90 days', { exact: true }).click();
+    await expect(page).toHaveURL(/contractaction_notice_date/);
+    await expect(page.getByRole('radio', { name: 'Next 90 days' })).toBeChecked();
+    await expect(page.getByTestId('empty-state')).toHaveCount(0);
+
+    // Every notice date shown lies from today to 90 days ahead (English dates are ISO).
+    const dates = await grid.locator('td[data-column="contractaction_notice_date"]').allTextContents();
+    expect(dates.length).toBeGreaterThan(0);
+    const from = isoDay(0);
+    const to = isoDay(90);
+    for (const shown of dates) {
+      const iso = shown.trim();
+      expect(iso >= from && iso <= to, `${shown} lies within ${from} to ${to}`).toBe(true);
+    }
+    // No green light within 90 days.
+    await expect(grid.getByText(/^On track · /)).toHaveCount(0);
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', skin);
+    await snap(page, `deadline-list-90-${skin}`);
+    await expectAccessible(page, `the deadline list (${skin})`);
+  });
+}
+
+test('the profile shows the digest settings and makes a calendar link that serves an .ics', async ({ page }) => {
+  test.setTimeout(180_000);
+  await logIn(page, 'team_lead@demo.test');
+  await page.goto('/app/user/profile');
+  const alerts = page.getByRole('region', { name: 'Deadline alerts' });
+  await expect(alerts.getByRole('switch', { name: /Daily digest mail/ })).toBeChecked({ timeout: 30_000 });
+  for (const d of ['90', '30', '7']) await expect(alerts.getByRole('checkbox', { name: d, exact: true })).toBeChecked();
+  await alerts.getByText('14', { exact: true }).click();
+  await expect(alerts.getByRole('checkbox', { name: '14', exact: true })).toBeChecked();
+  await alerts.getByRole('button', { name: 'Update alert settings' }).click();
+  await expect(page.getByText('Your deadline alert settings have been saved.')).toBeVisible();
+
+  const calendar = page.getByRole('region', { name: 'Calendar link' });
+  await calendar.getByRole('button', { name: 'Create calendar link' }).click();
+  const shown = calendar.getByTestId('calendar-url');
+  await expect(shown).toContainText('/calendar/');
+  const url = new URL((await shown.textContent()) ?? '');
+  await expect(calendar.getByRole('button', { name: 'Copy link' })).toBeVisible();
+  await snap(page, 'profile-deadlines-light');
+  await expectAccessible(page, 'the profile with the calendar link');
+  await page.getByRole('button', { name: 'Dark skin' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await snap(page, 'profile-deadlines-dark');
+  await expectAccessible(page, 'the profile with the calendar link (dark)');
+
+  // The link needs no login: fetched without the app's token.
+  const feed = await page.request.get(url.pathname);
+  expect(feed.status()).toBe(200);
+  expect(feed.headers()['content-type']).toContain('text/calendar');
+  const body = await feed.text();
+  expect(body.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
+  expect(body).toContain('BEGIN:VEVENT');
+  expect(body).toContain('DTSTART;VALUE=DATE:');
+
+  // Revoked after a confirmation: the link answers 404.
+  await calendar.getByRole('button', { name: 'Revoke link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke the calendar link?' });
+  await dialog.getByRole('button', { name: 'Revoke link' }).click();
+  await expect(page.getByText('Your calendar link has been revoked.')).toBeVisible();
+  expect((await page.request.get(url.pathname)).status()).toBe(404);
+});
+
+// The demo has no recurring payments: the list answers, empty, under its own table right.
+test('the payments list lists recurring payments under their own right', async ({ page }) => {
+  test.setTimeout(120_000);
+  await logIn(page, 'team_lead@demo.test');
+  await page.goto('/app/payments-list');
+  await expect(page.getByRole('heading', { name: 'Payments list' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('grid').or(page.getByTestId('empty-state'))).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Export' })).toBeVisible();
+  await snap(page, 'payments-list-light');
+});

@@ -1,0 +1,117 @@
+import { Badge, SegmentedControl } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DataTableColumn } from '../../../components/data-table/data-table';
+import type { Row } from '../../../lib/table-definition';
+import { useLightThresholds } from '../api/get-light-thresholds';
+import TableListPage, { type ListVariant } from './table-list-page';
+import {
+  activeWindow,
+  DEFAULT_THRESHOLDS,
+  daysUntil,
+  type Light,
+  lightOf,
+  type LightThresholds,
+  NOTICE_FIELD,
+  NOTICE_WINDOWS,
+  STATUS_FIELD,
+  withWindow,
+} from './traffic-light';
+
+/** The contract lists of the menu: deadlines, recurring payments (and conditions) of all the caller's contracts. */
+
+const LIGHT_COLORS: Record<Light, string> = { red: 'red', yellow: 'yellow', green: 'green' };
+
+/** The light's words, so it never speaks through colour alone: "Urgent · in 12 days". */
+export function lightText(t: TFunction, light: Light | null, days: number | null): string {
+  if (!light || days === null) return '';
+  const when = days < 0 ? t('grid.light_overdue', { count: -days }) : t('grid.light_in_days', { count: days });
+  return `${t(`grid.light_${light}`)} · ${when}`;
+}
+
+function lightColumn(t: TFunction, thresholds: LightThresholds, today: Date): DataTableColumn {
+  const light = (row: Row) => lightOf(row[NOTICE_FIELD], row[STATUS_FIELD], today, thresholds);
+  return {
+    id: 'traffic_light',
+    header: t('grid.light'),
+    width: 170,
+    text: (row) => lightText(t, light(row), daysUntil(row[NOTICE_FIELD], today)),
+    render: (row, text) => {
+      const l = light(row);
+      if (!l) return null;
+      return (
+        <Badge
+          color={LIGHT_COLORS[l]}
+          variant={l === 'yellow' ? 'filled' : 'light'}
+          autoContrast
+          radius="sm"
+          tt="none"
+          fw={600}
+          data-light={l}
+        >
+          {text}
+        </Badge>
+      );
+    },
+  };
+}
+
+const DEADLINE_COLUMNS = [
+  NOTICE_FIELD,
+  'contract_id',
+  'contractaction_type',
+  STATUS_FIELD,
+  'contractaction_acting_by',
+  'contractaction_responsible_user_id',
+];
+
+/** /app/deadline-list: every deadline of the caller's contracts, with its traffic light and quick windows. */
+export function DeadlineListPage() {
+  const { t } = useTranslation();
+  const thresholds = useLightThresholds().data ?? DEFAULT_THRESHOLDS;
+  const variant = useMemo<ListVariant>(() => {
+    const today = new Date();
+    return {
+      title: t('menu.deadline_list'),
+      defaultColumns: DEADLINE_COLUMNS,
+      defaultSort: { field: NOTICE_FIELD, dir: 'ASC' },
+      extraFields: [NOTICE_FIELD, STATUS_FIELD],
+      leadColumns: [lightColumn(t, thresholds, today)],
+      toolbar: (state, update) => {
+        const now = new Date();
+        const current = activeWindow(state.filters, now);
+        return (
+          <SegmentedControl
+            aria-label={t('grid.window')}
+            value={current === null ? 'all' : String(current)}
+            onChange={(v) => update({ filters: withWindow(state.filters, v === 'all' ? null : Number(v), now) })}
+            data={[
+              { value: 'all', label: t('grid.window_all') },
+              ...NOTICE_WINDOWS.map((d) => ({ value: String(d), label: t('grid.window_days', { count: d }) })),
+            ]}
+          />
+        );
+      },
+    };
+  }, [t, thresholds]);
+  return <TableListPage table="contractaction" variant={variant} />;
+}
+
+const PAYMENT_COLUMNS = [
+  'contract_id',
+  'recurringpayment_name',
+  'recurringpaymenttype_id',
+  'recurringpayment_sum_per_month',
+  'recurringpayment_percentage',
+  'recurringpayment_begin_date',
+  'recurringpayment_end_date',
+  'partnercompany_id',
+];
+
+/** /app/payments-list: the recurring payments of all the caller's contracts. */
+export function PaymentsListPage() {
+  const { t } = useTranslation();
+  const variant = useMemo<ListVariant>(() => ({ title: t('menu.payments_list'), defaultColumns: PAYMENT_COLUMNS }), [t]);
+  return <TableListPage table="recurringpayment" variant={variant} />;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { activeWindow, daysUntil, isoDay, lightOf, NOTICE_FIELD, windowFilter, withWindow } from './traffic-light';
+
+// A local noon, so no time zone moves the day.
+const today = new Date(2027, 2, 31, 12, 0, 0);
+
+describe('lightOf', () => {
+  it.each([
+    ['2027-03-01', 'active', 'red'], // past
+    ['2027-03-31', 'active', 'red'], // today
+    ['2027-04-30', 'active', 'red'], // 30 days: still red
+    ['2027-05-01', 'active', 'yellow'], // 31 days
+    ['2027-06-29', 'active', 'yellow'], // 90 days
+    ['2027-06-30', 'active', 'green'], // 91 days
+    ['2029-01-01', 'active', 'green'],
+    ['2027-04-01', 'unactive', null], // only active deadlines light
+    ['2027-04-01', 'cancelled', null],
+    [null, 'active', null], // no notice date
+    ['not a date', 'active', null],
+  ])('%s %s → %s', (notice, status, light) => {
+    expect(lightOf(notice, status, today)).toBe(light);
+  });
+
+  it('takes the server thresholds', () => {
+    expect(lightOf('2027-04-10', 'active', today, { red_days: 7, yellow_days: 14 })).toBe('yellow');
+    expect(lightOf('2027-04-20', 'active', today, { red_days: 7, yellow_days: 14 })).toBe('green');
+  });
+
+  it('counts calendar days across month ends and leap years', () => {
+    expect(daysUntil('2028-03-01', new Date(2028, 1, 28, 23, 0))).toBe(2);
+    expect(daysUntil('2027-03-30', today)).toBe(-1);
+  });
+});
+
+describe('notice-date windows', () => {
+  it('sets a between filter from today on', () => {
+    expect(windowFilter(90, today)).toEqual({ field: NOTICE_FIELD, op: 'between', value: ['2027-03-31', '2027-06-29'] });
+    expect(isoDay(today, 365)).toBe('2028-03-30');
+  });
+
+  it('keeps the other filters and replaces an earlier notice-date condition', () => {
+    const status = { field: 'contractaction_status', op: 'eq' as const, value: 'active' };
+    const old = { field: NOTICE_FIELD, op: 'gte' as const, value: '2020-01-01' };
+    const next = withWindow([status, old], 30, today);
+    expect(next).toEqual([status, windowFilter(30, today)]);
+    expect(withWindow(next, null, today)).toEqual([status]);
+  });
+
+  it('recognizes the window the filters hold today', () => {
+    expect(activeWindow(withWindow([], 365, today), today)).toBe(365);
+    expect(activeWindow([], today)).toBeNull();
+    // A view saved yesterday holds yesterday's dates: no quick window today.
+    const yesterday = new Date(2027, 2, 30, 12);
+    expect(activeWindow(withWindow([], 90, yesterday), today)).toBeNull();
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The deadline traffic light and the notice-date window filter of the
+ * deadline list. The rules are the server's (docs/decisions/0008): only
+ * active deadlines light; red when the notice date is at most `red_days`
+ * away or past, yellow at most `yellow_days` away, green otherwise. The
+ * thresholds come from GET /contracts/deadlines/lights.
+ */
+import type { FilterCondition } from '../../../lib/data-provider';
+
+export type Light = 'red' | 'yellow' | 'green';
+
+export interface LightThresholds {
+  red_days: number;
+  yellow_days: number;
+}
+
+/** The thresholds until the server has answered (the server's defaults). */
+export const DEFAULT_THRESHOLDS: LightThresholds = { red_days: 30, yellow_days: 90 };
+
+/** The deadline fields the light needs. */
+export const NOTICE_FIELD = 'contractaction_notice_date';
+export const STATUS_FIELD = 'contractaction_status';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A calendar day as a UTC midnight timestamp ("2027-03-31" or the local day of a Date). */
+function dayStamp(day: string | Date): number | null {
+  if (day instanceof Date) return Date.UTC(day.getFullYear(), day.getMonth(), day.getDate());
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
+  return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : null;
+}
+
+/** "YYYY-MM-DD" of the local day `days` after `today`. */
+export function isoDay(today: Date, days = 0): string {
+  const d = new Date(Date.UTC(today.getFullYear(), today.getMonth(), today.getDate()) + days * DAY_MS);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Days from today to the notice date (negative: past); null without a date. */
+export function daysUntil(notice: unknown, today: Date): number | null {
+  if (typeof notice !== 'string') return null;
+  const n = dayStamp(notice);
+  const t = dayStamp(today);
+  return n === null || t === null ? null : Math.round((n - t) / DAY_MS);
+}
+
+/** The light of a deadline as of today; null when it is not active or has no notice date. */
+export function lightOf(notice: unknown, status: unknown, today: Date, thresholds: LightThresholds = DEFAULT_THRESHOLDS): Light | null {
+  if (status !== 'active') return null;
+  const days = daysUntil(notice, today);
+  if (days === null) return null;
+  if (days <= thresholds.red_days) return 'red';
+  if (days <= thresholds.yellow_days) return 'yellow';
+  return 'green';
+}
+
+/** The quick windows of the deadline list, in days from today. */
+export const NOTICE_WINDOWS = [30, 90, 365] as const;
+
+/** The filter that keeps notice dates from today to `days` ahead. */
+export function windowFilter(days: number, today: Date): FilterCondition {
+  return { field: NOTICE_FIELD, op: 'between', value: [isoDay(today), isoDay(today, days)] };
+}
+
+/**
+ * The list's filters with the window set to `days` (null: removed). Any
+ * other condition on the notice date gives way to the window; the rest of
+ * the filters stay, so the window combines with them and with saved views.
+ */
+export function withWindow(filters: readonly FilterCondition[], days: number | null, today: Date): FilterCondition[] {
+  const others = filters.filter((f) => f.field !== NOTICE_FIELD);
+  return days === null ? others : [...others, windowFilter(days, today)];
+}
+
+/** The quick window the filters express as of today, if any. */
+export function activeWindow(filters: readonly FilterCondition[], today: Date): number | null {
+  const f = filters.find((c) => c.field === NOTICE_FIELD && c.op === 'between');
+  if (!f || !Array.isArray(f.value) || f.value[0] !== isoDay(today)) return null;
+  return NOTICE_WINDOWS.find((d) => f.value && (f.value as unknown[])[1] === isoDay(today, d)) ?? null;
+}
