@@ -2,9 +2,9 @@ import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBlocker } from 'react-router';
 import type { FormServices } from '../../../components/form/field-input';
 import { RecordForm } from '../../../components/form/record-form';
+import { UnsavedChangesGuard } from '../../../components/form/unsaved-changes-guard';
 import { applyFieldErrors } from '../../../components/form/server-errors';
 import { type FormMode, useRecordForm } from '../../../components/form/use-record-form';
 import { ApiError } from '../../../lib/api-client';
@@ -184,40 +184,5 @@ export function RecordEditor({
 
       {guardNavigation && <UnsavedChangesGuard dirty={form.dirty && !saving} />}
     </Stack>
-  );
-}
-
-/**
- * Asks before leaving a form with unsaved changes: route changes through the
- * router's blocker, tab close and reload through beforeunload. Rendered only by
- * the page's own editor (a router holds one blocker at a time).
- */
-function UnsavedChangesGuard({ dirty }: { dirty: boolean }) {
-  const { t } = useTranslation();
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      dirty && currentLocation.pathname + currentLocation.search !== nextLocation.pathname + nextLocation.search,
-  );
-  useEffect(() => {
-    if (!dirty) return;
-    const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [dirty]);
-  return (
-    <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title={t('form.unsaved_title')} centered>
-      <Text size="sm">{t('form.unsaved_text')}</Text>
-      <Group justify="flex-end" mt="lg">
-        <Button variant="default" onClick={() => blocker.reset?.()}>
-          {t('form.keep_editing')}
-        </Button>
-        <Button color="red" onClick={() => blocker.proceed?.()}>
-          {t('form.discard')}
-        </Button>
-      </Group>
-    </Modal>
   );
 }

@@ -1,6 +1,6 @@
 import { Anchor, Breadcrumbs, Button, Group, Loader, Paper, Stack, Title } from '@mantine/core';
 import { IconArrowLeft, IconEdit, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
@@ -16,16 +16,19 @@ import { RelationTabs } from './relation-tabs';
 import { DefinitionError, newRecordTitle, tableLabel } from './table-common';
 import { toastError } from './table-errors';
 
+/** Something an entity's page shows beside the record's title (a status badge). */
+export type RecordTitleExtra = (row: Row, def: TableDefinition) => ReactNode;
+
 /** /app/table/{table}/view/{id} (edit with ?edit=true) and /app/table/{table}/create. */
-export default function RecordPage() {
+export default function RecordPage({ titleExtra }: { titleExtra?: RecordTitleExtra } = {}) {
   const { table = '', id } = useParams();
   const definition = useDefinition(table);
   if (definition.isPending) return <Loader m="xl" />;
   if (definition.isError) return <DefinitionError table={table} error={definition.error} />;
-  return id ? <ExistingRecord key={`${table}/${id}`} table={table} id={id} def={definition.data} /> : <NewRecord table={table} def={definition.data} />;
+  return id ? <ExistingRecord key={`${table}/${id}`} table={table} id={id} def={definition.data} titleExtra={titleExtra} /> : <NewRecord table={table} def={definition.data} />;
 }
 
-function Header({ table, title }: { table: string; title: string }) {
+function Header({ table, title, extra }: { table: string; title: string; extra?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <Stack gap={4}>
@@ -35,9 +38,12 @@ function Header({ table, title }: { table: string; title: string }) {
         </Anchor>
         <span>{title}</span>
       </Breadcrumbs>
-      <Title order={1} size="h2">
-        {title}
-      </Title>
+      <Group gap="sm" align="center">
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+        {extra}
+      </Group>
     </Stack>
   );
 }
@@ -76,7 +82,7 @@ function NewRecord({ table, def }: { table: string; def: TableDefinition }) {
   );
 }
 
-function ExistingRecord({ table, id, def }: { table: string; id: string; def: TableDefinition }) {
+function ExistingRecord({ table, id, def, titleExtra }: { table: string; id: string; def: TableDefinition; titleExtra?: RecordTitleExtra }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const ability = useAbility();
@@ -107,7 +113,7 @@ function ExistingRecord({ table, id, def }: { table: string; id: string; def: Ta
   return (
     <Stack gap="md" maw={1200}>
       <Group justify="space-between" align="flex-end">
-        <Header table={table} title={title} />
+        <Header table={table} title={title} extra={titleExtra?.(row, def)} />
         <Group gap="xs">
           <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} component={Link} to={`/app/table/${table}`}>
             {t('form.back_to_list')}
