@@ -106,7 +106,7 @@ const contractRecordPage = {
         if (search.get('edit') === 'true') return <ContractStepsPage />;
         return (
           <WithSidePanel table="contract" id={Number(id)}>
-            <RecordPage titleExtra={(row, def) => <ResiliationBadge row={row} def={def} />} />
+            <RecordPage table="contract" titleExtra={(row, def) => <ResiliationBadge row={row} def={def} />} />
           </WithSidePanel>
         );
       },

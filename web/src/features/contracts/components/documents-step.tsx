@@ -133,6 +133,8 @@ interface UploadFormProps {
 function UploadForm({ contractId, attributes, onDirtyChange, onLinked, onBack, onFinish, last }: UploadFormProps) {
   const { t } = useTranslation();
   const form = useRecordForm(attributes, 'create');
+  const documentFields = useMemo(() => attributes.filter((a) => a.attribute !== ROLE_FIELD), [attributes]);
+  const roleFields = useMemo(() => attributes.filter((a) => a.attribute === ROLE_FIELD), [attributes]);
   const linkDocuments = useLinkDocuments();
   const [busy, setBusy] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
@@ -212,7 +214,9 @@ function UploadForm({ contractId, attributes, onDirtyChange, onLinked, onBack, o
           </Text>
         </Group>
         <Stack gap="md">
-          <RecordForm form={form} columns={2} entity="document" />
+          {/* The document's fields take their choices from the document, the role from its own list. */}
+          <RecordForm form={{ ...form, attributes: documentFields }} columns={2} entity="document" />
+          <RecordForm form={{ ...form, attributes: roleFields }} columns={2} />
           <Group justify="flex-end">
             <Button variant="light" leftSection={<IconUpload size={16} />} loading={busy} onClick={() => void submit(false)}>
               {t('contracts.document_upload_link')}

@@ -13,8 +13,8 @@ import { newRow, type PaymentRow, removeRow, rowErrors, rowsFrom, rowsToSend } f
 import type { StepProps } from './basic-data-step';
 import { StepActions } from './step-actions';
 
-/** The contract is the step's own: its rows do not ask for it. */
-const STEP_FIELDS_OMITTED = new Set(['contract_id']);
+/** The contract is the step's own and the key is the server's: rows show neither. */
+const STEP_FIELDS_OMITTED = new Set(['contract_id', 'recurringpayment_id']);
 
 /** What the step reads from and tells each row's form. */
 interface RowHandle {

@@ -20,8 +20,10 @@ import { toastError } from './table-errors';
 export type RecordTitleExtra = (row: Row, def: TableDefinition) => ReactNode;
 
 /** /app/table/{table}/view/{id} (edit with ?edit=true) and /app/table/{table}/create. */
-export default function RecordPage({ titleExtra }: { titleExtra?: RecordTitleExtra } = {}) {
-  const { table = '', id } = useParams();
+export default function RecordPage({ table: fixedTable, titleExtra }: { table?: string; titleExtra?: RecordTitleExtra } = {}) {
+  const params = useParams();
+  const table = fixedTable ?? params.table ?? '';
+  const { id } = params;
   const definition = useDefinition(table);
   if (definition.isPending) return <Loader m="xl" />;
   if (definition.isError) return <DefinitionError table={table} error={definition.error} />;
