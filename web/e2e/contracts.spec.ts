@@ -117,5 +117,59 @@ test('an administrator creates a contract in three steps and adds a deadline who
   await expect(page.getByTestId('contract-resiliation')).toHaveText('Pending');
   await snap(page, 'contract-view-light');
   await expectAccessible(page, 'the contract page');
+
+  // A deadline added on the contract shows the notice date the server computed.
+  await page.getByRole('tab', { name: 'Deadlines' }).click();
+  const tab = page.locator('[data-relation="contract_deadlines_rel"]');
+  await tab.getByRole('button', { name: 'Create' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Deadlines/ });
+  await choose(page, dialog, /^Acting party/);
+  await choose(page, dialog, /^Type/, 'Resiliation');
+  await typeDate(dialog, /^Termination date/, '31.12.2030');
+  await dialog.getByRole('textbox', { name: /^Notice period/ }).first().fill('6');
+  await choose(page, dialog, /^Notice period unit/, /^Months?$/);
+  await snap(page, 'contract-deadline-create-light');
+  await dialog.getByRole('textbox', { name: /^Notice period/ }).first().press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(tab.getByRole('gridcell', { name: '2030-06-30' })).toBeVisible();
+  await snap(page, 'contract-deadline-light');
+});
+
+test('the steps of a saved contract open from its page, in the dark skin too, and by keyboard', async ({ page }) => {
+  test.setTimeout(180_000);
+  await logIn(page, 'admin@demo.test');
+  await page.goto('/app/table/contract/view/1');
+  await expect(page.getByTestId('contract-resiliation')).toHaveText('Pending', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(page).toHaveURL(/\/app\/table\/contract\/view\/1\?edit=true/);
+  await expect(page.getByRole('heading', { name: 'Edit contract', level: 1 })).toBeVisible();
+  const basic = page.getByRole('form', { name: 'Basic data' });
+  await expect(basic.getByRole('textbox', { name: /^Name/ })).toHaveValue(/.+/);
+  await setSkin(page, 'dark');
+  await snap(page, 'contract-step1-dark');
+  await expectAccessible(page, 'step 1 in the dark skin');
+
+  // Unsaved changes: moving to another step asks first.
+  const nameInput = basic.getByRole('textbox', { name: /^Name/ });
+  const stored = await nameInput.inputValue();
+  await nameInput.fill(`${stored} (changed)`);
+  await page.getByRole('button', { name: /Recurring payments/ }).click();
+  const ask = page.getByRole('dialog', { name: 'Unsaved changes' });
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(page).not.toHaveURL(/step=payments/);
+  await nameInput.fill(stored);
+
+  // The stepper's steps are buttons the keyboard reaches.
+  await page.getByRole('button', { name: /Recurring payments/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/step=payments/);
+  await expect(page.getByRole('form', { name: 'Recurring payments' })).toBeVisible();
+  await snap(page, 'contract-step2-dark');
+  await page.getByRole('button', { name: /Documents/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('form', { name: 'Add a document' })).toBeVisible();
+  await snap(page, 'contract-step3-dark');
+  await expectAccessible(page, 'step 3 in the dark skin');
   await setSkin(page, 'light');
 });

@@ -10,8 +10,8 @@ export function isResiliated(row: Row): boolean {
 
 /**
  * The contract's resiliation state as a badge beside its title: the served
- * option label (Pending / Terminated), orange while pending, grey once
- * resiliated.
+ * option label (Pending / Terminated): light blue while pending, dark once
+ * resiliated (both readable in either skin).
  */
 export function ResiliationBadge({ row, def }: { row: Row; def: TableDefinition }) {
   const { t } = useTranslation();
@@ -21,8 +21,8 @@ export function ResiliationBadge({ row, def }: { row: Row; def: TableDefinition 
   const label = option?.label ?? (resiliated ? t('contracts.resiliation.resiliated') : t('contracts.resiliation.pending'));
   return (
     <Badge
-      variant="light"
-      color={resiliated ? 'gray' : 'orange'}
+      variant={resiliated ? 'filled' : 'light'}
+      color={resiliated ? 'dark' : 'blue'}
       size="lg"
       data-testid="contract-resiliation"
       aria-label={t('contracts.resiliation.aria', { state: label })}
