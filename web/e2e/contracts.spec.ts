@@ -103,7 +103,7 @@ test('an administrator creates a contract in three steps and adds a deadline who
 
   // Step 3: a PDF uploaded and linked with its type and role.
   await choose(page, documents, /^Document type/, 'Mietvertrag');
-  await choose(page, documents, /^Document contract type/, 'Hauptvertrag');
+  await choose(page, documents, /^Role in the contract/, 'Hauptvertrag');
   await documents.locator('input[type="file"]').setInputFiles({ name: 'Mietvertrag E2E.pdf', mimeType: 'application/pdf', buffer: PDF });
   await snap(page, 'contract-step3-light');
   await documents.getByRole('button', { name: 'Upload and link' }).click();

@@ -19,8 +19,8 @@ const DOCUMENT_FIELDS = ['document_name', 'documenttype_id', 'subdocumenttype_id
 const FILE_FIELD = 'document_file';
 const ROLE_FIELD = 'documentcontracttype_id';
 
-/** The upload form's fields: the document's (the file made writable) and the link's role. */
-export function uploadAttributes(documentDef: TableDefinition, link: RelationDefinition | undefined): AttributeDefinition[] {
+/** The upload form's fields: the document's (the file made writable) and the link's role, labelled `roleLabel`. */
+export function uploadAttributes(documentDef: TableDefinition, link: RelationDefinition | undefined, roleLabel: string): AttributeDefinition[] {
   const fields = DOCUMENT_FIELDS.flatMap((name) => {
     const a = documentDef.attributes.find((x) => x.attribute === name);
     if (!a) return [];
@@ -28,7 +28,7 @@ export function uploadAttributes(documentDef: TableDefinition, link: RelationDef
     return [a];
   });
   const role = link?.attributes?.find((a) => a.attribute === ROLE_FIELD);
-  return role ? [...fields, role] : fields;
+  return role ? [...fields, { ...role, attribute_i18n: roleLabel }] : fields;
 }
 
 /**
@@ -45,9 +45,10 @@ export function DocumentsStep({
   onBack,
   last,
 }: StepProps & { documentDef: TableDefinition; contractDef: TableDefinition }) {
+  const { t } = useTranslation();
   const contractId = contract?.contract_id ?? 0;
   const link = contractDef.relations.find((r) => r.api === CONTRACT_DOCUMENTS);
-  const attributes = useMemo(() => uploadAttributes(documentDef, link), [documentDef, link]);
+  const attributes = useMemo(() => uploadAttributes(documentDef, link, t('contracts.document_role')), [documentDef, link, t]);
   const [generation, setGeneration] = useState(0);
   const [dirty, setDirty] = useState(false);
   useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
