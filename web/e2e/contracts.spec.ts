@@ -1,6 +1,9 @@
 import { type Locator, type Page } from '@playwright/test';
-import { expect, expectAccessible, test } from './fixtures';
+import { expect as baseExpect, expectAccessible, test } from './fixtures';
 import { logIn, snap } from './helpers';
+
+/** Each step loads a new page chunk and saves on a shared, busy machine: allow time. */
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 /** A small but real PDF. */
 const PDF = Buffer.from(
