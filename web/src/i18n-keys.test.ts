@@ -32,6 +32,7 @@ const KEY_PREFIXES = [
   'master_data_page',
   'menu_search',
   'entity',
+  'contracts',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 

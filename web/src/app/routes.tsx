@@ -1,6 +1,6 @@
 import { Box, Flex } from '@mantine/core';
-import { type ComponentType, lazy, Suspense } from 'react';
-import { Navigate, type RouteObject, useParams } from 'react-router';
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
+import { Navigate, type RouteObject, useParams, useSearchParams } from 'react-router';
 import { FullPageLoader } from '../components/full-page-loader';
 import type { RelationTabsSlot } from '../features/masterdata/components/relation-slot';
 import type { Permission } from '../lib/ability';
@@ -67,6 +67,19 @@ const AdminSidePanel = lazy(() =>
   importWithTimeout(() => import('../features/masterdata/components/admin-side-panel')).then((m) => ({ default: m.AdminSidePanel })),
 );
 const SIDE_PANEL_TABLES = new Set(['pos', 'contract']);
+/** A record page with the administrator side panel beside it (wide screens) or below it. */
+function WithSidePanel({ table, id, children }: { table: string; id: number; children: ReactNode }) {
+  return (
+    <Flex direction={{ base: 'column', xl: 'row' }} gap="md" align="flex-start">
+      <Box style={{ flex: 1, minWidth: 0 }}>{children}</Box>
+      <Suspense fallback={null}>
+        <Box w={{ base: '100%', xl: 320 }}>
+          <AdminSidePanel entity={table} id={id} />
+        </Box>
+      </Suspense>
+    </Flex>
+  );
+}
 const tableRecordPage = {
   lazy: async () => {
     const { default: RecordPage } = await importWithTimeout(() => import('../features/tables/components/record-page'));
@@ -75,16 +88,36 @@ const tableRecordPage = {
         const { table = '', id } = useParams();
         if (!SIDE_PANEL_TABLES.has(table) || !(Number(id) > 0)) return <RecordPage />;
         return (
-          <Flex direction={{ base: 'column', xl: 'row' }} gap="md" align="flex-start">
-            <Box style={{ flex: 1, minWidth: 0 }}>
-              <RecordPage />
-            </Box>
-            <Suspense fallback={null}>
-              <Box w={{ base: '100%', xl: 320 }}>
-                <AdminSidePanel entity={table} id={Number(id)} />
-              </Box>
-            </Suspense>
-          </Flex>
+          <WithSidePanel table={table} id={Number(id)}>
+            <RecordPage />
+          </WithSidePanel>
+        );
+      },
+    };
+  },
+};
+/**
+ * Contracts (issue 12): created and edited in steps (?edit=true opens them on
+ * a saved contract); the record page shows the resiliation state beside the
+ * title, the generic relation tabs and the side panel.
+ */
+const contractStepsPage = page(() => import('../features/contracts/components/contract-steps-page'));
+const contractRecordPage = {
+  lazy: async () => {
+    const [{ default: RecordPage }, { default: ContractStepsPage }, { ResiliationBadge }] = await Promise.all([
+      importWithTimeout(() => import('../features/tables/components/record-page')),
+      importWithTimeout(() => import('../features/contracts/components/contract-steps-page')),
+      importWithTimeout(() => import('../features/contracts/components/resiliation-badge')),
+    ]);
+    return {
+      Component: function ContractRecordPage() {
+        const { id } = useParams();
+        const [search] = useSearchParams();
+        if (search.get('edit') === 'true') return <ContractStepsPage />;
+        return (
+          <WithSidePanel table="contract" id={Number(id)}>
+            <RecordPage table="contract" titleExtra={(row, def) => <ResiliationBadge row={row} def={def} />} />
+          </WithSidePanel>
         );
       },
     };
@@ -252,6 +285,8 @@ export const routes: RouteObject[] = [
                   tableRoute('table/area/view/:id', 'view', areaPage, 'area'),
                   tableRoute('table/contactperson/create', 'create', contactPage, 'contactperson'),
                   tableRoute('table/contactperson/view/:id', 'view', contactPage, 'contactperson'),
+                  tableRoute('table/contract/create', 'create', contractStepsPage, 'contract'),
+                  tableRoute('table/contract/view/:id', 'view', contractRecordPage, 'contract'),
                   tableRoute('table/:table', 'list', tableListPage),
                   tableRoute('table/:table/view/:id', 'view', tableRecordPage),
                   tableRoute('table/:table/create', 'create', tableRecordPage),

@@ -1,7 +1,19 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { type RefObject, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBlocker } from 'react-router';
+import { type Location, useBlocker } from 'react-router';
+
+type Place = Pick<Location, 'pathname' | 'search'>;
+
+/**
+ * True when moving from `current` to `next` leaves the page while `dirty`:
+ * another path, or another query unless `ignoreSearch` (a page whose tabs and
+ * edit mode live in the query).
+ */
+export function leavesWithChanges(dirty: boolean, current: Place, next: Place, ignoreSearch = false): boolean {
+  const where = (l: Place) => (ignoreSearch ? l.pathname : l.pathname + l.search);
+  return dirty && where(current) !== where(next);
+}
 
 export interface UnsavedChangesGuardProps {
   /** Whether the form holds changes that are not saved. */
@@ -23,11 +35,9 @@ export interface UnsavedChangesGuardProps {
  */
 export function UnsavedChangesGuard({ dirty, released, ignoreSearch }: UnsavedChangesGuardProps) {
   const { t } = useTranslation();
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => {
-    if (!dirty || released?.current) return false;
-    const where = (l: { pathname: string; search: string }) => (ignoreSearch ? l.pathname : l.pathname + l.search);
-    return where(currentLocation) !== where(nextLocation);
-  });
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => !released?.current && leavesWithChanges(dirty, currentLocation, nextLocation, ignoreSearch),
+  );
   useEffect(() => {
     if (!dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {

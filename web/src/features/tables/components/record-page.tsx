@@ -1,6 +1,6 @@
 import { Anchor, Breadcrumbs, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconEdit, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
@@ -16,17 +16,22 @@ import { RelationTabs } from './relation-tabs';
 import { DefinitionError, newRecordTitle, tableLabel } from './table-common';
 import { toastError } from './table-errors';
 
+/** Something an entity's page shows beside the record's title (a status badge). */
+export type RecordTitleExtra = (row: Row, def: TableDefinition) => ReactNode;
+
 /** /app/table/{table}/view/{id} (edit with ?edit=true) and /app/table/{table}/create. */
-export default function RecordPage() {
-  const { table = '', id } = useParams();
+export default function RecordPage({ table: fixedTable, titleExtra }: { table?: string; titleExtra?: RecordTitleExtra } = {}) {
+  const params = useParams();
+  const table = fixedTable ?? params.table ?? '';
+  const { id } = params;
   const definition = useDefinition(table);
   if (definition.isPending) return <Loader m="xl" />;
   if (definition.isError) return <DefinitionError table={table} error={definition.error} />;
-  return id ? <ExistingRecord key={`${table}/${id}`} table={table} id={id} def={definition.data} /> : <NewRecord table={table} def={definition.data} />;
+  return id ? <ExistingRecord key={`${table}/${id}`} table={table} id={id} def={definition.data} titleExtra={titleExtra} /> : <NewRecord table={table} def={definition.data} />;
 }
 
-/** The page's title; a record's key shows beside it as "#12" (no form field of its own). */
-function Header({ table, title, id }: { table: string; title: string; id?: string }) {
+/** The page's title; a record's key shows beside it as "#12" (no form field of its own), `extra` after it (a status badge). */
+function Header({ table, title, id, extra }: { table: string; title: string; id?: string; extra?: ReactNode }) {
   const { t } = useTranslation();
   const key = id !== undefined && title !== `#${id}` ? `#${id}` : null;
   return (
@@ -37,14 +42,17 @@ function Header({ table, title, id }: { table: string; title: string; id?: strin
         </Anchor>
         <span>{title}</span>
       </Breadcrumbs>
-      <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
-        {title}
-        {key && (
-          <Text span c="dimmed" fw={500} fz="lg" ml="xs" data-testid="record-key" style={{ whiteSpace: 'nowrap' }}>
-            {key}
-          </Text>
-        )}
-      </Title>
+      <Group gap="sm" align="center" wrap="wrap">
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+          {title}
+          {key && (
+            <Text span c="dimmed" fw={500} fz="lg" ml="xs" data-testid="record-key" style={{ whiteSpace: 'nowrap' }}>
+              {key}
+            </Text>
+          )}
+        </Title>
+        {extra}
+      </Group>
     </Stack>
   );
 }
@@ -83,7 +91,7 @@ function NewRecord({ table, def }: { table: string; def: TableDefinition }) {
   );
 }
 
-function ExistingRecord({ table, id, def }: { table: string; id: string; def: TableDefinition }) {
+function ExistingRecord({ table, id, def, titleExtra }: { table: string; id: string; def: TableDefinition; titleExtra?: RecordTitleExtra }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const ability = useAbility();
@@ -114,7 +122,7 @@ function ExistingRecord({ table, id, def }: { table: string; id: string; def: Ta
   return (
     <Stack gap="md" maw={1200}>
       <Group justify="space-between" align="flex-end">
-        <Header table={table} title={title} id={id} />
+        <Header table={table} title={title} id={id} extra={titleExtra?.(row, def)} />
         <Group gap="xs">
           <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} component={Link} to={`/app/table/${table}`}>
             {t('form.back_to_list')}

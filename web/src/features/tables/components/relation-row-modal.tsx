@@ -90,6 +90,58 @@ export function RelationRowModal({ relation, targetDef, id, onClose }: RelationR
   );
 }
 
+export interface RelationCreateModalProps {
+  relation: RelationDefinition;
+  /** The related entity's served definition. */
+  targetDef: TableDefinition;
+  /** The new row's link to the record ({contract_id: 4}). */
+  preset: Row;
+  onClose: () => void;
+}
+
+/**
+ * Creates a row of a has-many relation tab in a modal: a normal create of
+ * the child with its served rules; afterwards the tab reloads and shows the
+ * row as the server stored it (derived values included). Closing with
+ * unsaved changes asks first.
+ */
+export function RelationCreateModal({ relation, targetDef, preset, onClose }: RelationCreateModalProps) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [dirty, setDirty] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const onDirtyChange = useCallback((next: boolean) => setDirty(next), []);
+  const close = () => (dirty ? setAsking(true) : onClose());
+  return (
+    <>
+      <Modal opened onClose={close} title={`${relation.label}: ${t('relation.create_child')}`} size="xl" closeOnClickOutside={false}>
+        <RecordEditor
+          table={relation.target}
+          def={targetDef}
+          mode="create"
+          row={preset}
+          onDirtyChange={onDirtyChange}
+          onCancel={close}
+          onSaved={() => {
+            void client.invalidateQueries({ queryKey: tableKeys.lists(relation.api) });
+            // The record's own derived values may follow its children (next notice date).
+            void client.invalidateQueries({ queryKey: ['tables', 'record'] });
+            onClose();
+          }}
+        />
+      </Modal>
+      <DiscardChangesDialog
+        opened={asking}
+        onKeep={() => setAsking(false)}
+        onDiscard={() => {
+          setAsking(false);
+          onClose();
+        }}
+      />
+    </>
+  );
+}
+
 /** True when the rows of a many-to-many relation are links with a key of their own (pairs may repeat). */
 export function linkHasOwnKey(relation: RelationDefinition, row: Row): boolean {
   return relation.link !== undefined && `${relation.link}_id` in row;

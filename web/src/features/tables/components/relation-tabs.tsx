@@ -20,7 +20,7 @@ import { useUnlinkRelation } from '../api/unlink-relation';
 import { buildColumns, defaultColumns } from './columns';
 import { ConfirmDialog } from './confirm-dialog';
 import { DocumentUploadModal } from './document-upload-modal';
-import { LinkRowModal, RelationRowModal } from './relation-row-modal';
+import { LinkRowModal, RelationCreateModal, RelationRowModal } from './relation-row-modal';
 import { serverDetail, toastError } from './table-errors';
 
 export interface RelationTabsProps {
@@ -100,6 +100,9 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
   const documents = relation.target === 'document';
   const canUpload = documents && canLink && DOCUMENT_OWNER_FIELDS.has(def.primary_key) && ability.can('create', 'document');
   const [uploading, setUploading] = useState(false);
+  // A new child is created in a modal over the record, so the tab shows it
+  // at once with what the server computed (a deadline's notice date).
+  const [creating, setCreating] = useState(false);
   const openRow = (row: Row) => {
     if (documents) {
       downloadDocument(String(row[targetPk]), String(row.document_name ?? 'document')).catch(toastError);
@@ -147,7 +150,7 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
             <Button
               size="xs"
               leftSection={<IconPlus size={14} />}
-              onClick={() => navigate(`/app/table/${relation.target}/create?${relation.foreign_key}=${encodeURIComponent(id)}`)}
+              onClick={() => setCreating(true)}
             >
               {t('relation.create_child')}
             </Button>
@@ -191,6 +194,14 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
           relationApi={relation.api}
           owner={{ field: def.primary_key, id }}
           onClose={() => setUploading(false)}
+        />
+      )}
+      {creating && target.data && relation.foreign_key && (
+        <RelationCreateModal
+          relation={relation}
+          targetDef={target.data}
+          preset={{ [relation.foreign_key]: Number(id) }}
+          onClose={() => setCreating(false)}
         />
       )}
       {editing !== null && target.data && (
