@@ -7,13 +7,6 @@ import { COMING_SOON_HANDLE } from './lazy-route';
 import { COMING_SOON, isComingSoon, MENU } from './menu';
 import { routes } from './routes';
 
-/**
- * Screens whose real pages another branch (the contract lists) is landing
- * right now; their placeholder routes are not listed as coming soon. Drop
- * each line once its page is merged (the test then holds them like any other).
- */
-const LANDING_ELSEWHERE = new Set(['/app/payments-list', '/app/condition-list', '/app/deadline-list']);
-
 /** Whether `to` leads to a placeholder ("Coming soon") route. */
 function leadsToPlaceholder(to: string): boolean {
   const matches = matchRoutes(routes, to.split('?')[0]) ?? [];
@@ -25,7 +18,6 @@ const entries = MENU.flatMap((section) => section.entries);
 describe('coming-soon screens in the menu', () => {
   it('marks every entry that leads to a placeholder, and no other', () => {
     const wrong = entries
-      .filter((entry) => !LANDING_ELSEWHERE.has(entry.to))
       .filter((entry) => isComingSoon(entry) !== leadsToPlaceholder(entry.to))
       .map((entry) => `${entry.to}: marked ${isComingSoon(entry)}, placeholder ${leadsToPlaceholder(entry.to)}`);
     expect(wrong).toEqual([]);

@@ -84,6 +84,7 @@ export const COMING_SOON: readonly string[] = [
   '/app/ticket/new/customer',
   '/app/import',
   '/app/import-contract',
+  '/app/condition-list',
 ];
 
 /** Whether the entry leads to a screen that is still to come. */
