@@ -52,13 +52,13 @@ describe('the administrator side panel', SLOW, () => {
   it('is absent for anyone but an administrator, and when the server refuses the history', async () => {
     loginAs(lead);
     const first = renderApp('/app/table/pos/view/4', lead, api());
-    expect(await screen.findByRole('heading', { name: 'Filiale Nord' }, WAIT)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: /^Filiale Nord/ }, WAIT)).toBeInTheDocument();
     expect(screen.queryByTestId('admin-side-panel')).toBeNull();
     first.unmount();
     session.clear();
     loginAs(admin);
     const { server } = renderApp('/app/table/pos/view/4', admin, api(403));
-    expect(await screen.findByRole('heading', { name: 'Filiale Nord' }, WAIT)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: /^Filiale Nord/ }, WAIT)).toBeInTheDocument();
     await waitFor(() => expect(server.calls.some((c) => (c.body as { action?: string })?.action === 'history')).toBe(true), WAIT);
     await waitFor(() => expect(screen.queryByTestId('admin-side-panel')).toBeNull(), WAIT);
   });
