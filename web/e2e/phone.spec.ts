@@ -58,7 +58,7 @@ test.describe('on a phone', () => {
     const name = grid.getByRole('columnheader', { name: /^Name/ });
     await expectWithinWidth(name);
     await expect(grid.getByRole('columnheader', { name: '#' })).toHaveCount(0);
-    await expectWithinWidth(page.getByRole('button', { name: 'Create' }));
+    await expectWithinWidth(page.getByRole('button', { name: 'Save and continue' }));
     await expectNoSidewaysScroll(page);
     await snap(page, 'phone-contract-list');
     await expectAccessible(page, 'the contract list on a phone');
@@ -93,7 +93,8 @@ test.describe('on a phone', () => {
     await logIn(page, 'admin@demo.test');
     await page.goto('/app/table/contract/create');
     await expect(page.getByRole('heading', { level: 1, name: 'New contract' })).toBeVisible(LOADED);
-    const form = page.getByRole('form', { name: 'Record' });
+    // The first step of the contract steps page: the generic form of its fields.
+    const form = page.getByRole('form', { name: 'Basic data' });
     await expectWithinWidth(form.getByRole('textbox', { name: /^Name/ }));
 
     // Nothing to choose before the point of sale is.
@@ -116,7 +117,7 @@ test.describe('on a phone', () => {
     await page.getByRole('option', { name: 'Gare de Amiens' }).click();
     await expect(location).toHaveValue('Gare de Amiens');
 
-    await expectWithinWidth(page.getByRole('button', { name: 'Create' }));
+    await expectWithinWidth(page.getByRole('button', { name: 'Save and continue' }));
     await expectNoSidewaysScroll(page);
     await snap(page, 'phone-contract-create');
     await expectAccessible(page, 'the contract create form on a phone');
