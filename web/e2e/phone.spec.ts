@@ -58,7 +58,7 @@ test.describe('on a phone', () => {
     const name = grid.getByRole('columnheader', { name: /^Name/ });
     await expectWithinWidth(name);
     await expect(grid.getByRole('columnheader', { name: '#' })).toHaveCount(0);
-    await expectWithinWidth(page.getByRole('button', { name: 'Save and continue' }));
+    await expectWithinWidth(page.getByRole('button', { name: 'Create' }));
     await expectNoSidewaysScroll(page);
     await snap(page, 'phone-contract-list');
     await expectAccessible(page, 'the contract list on a phone');
