@@ -48,7 +48,7 @@ func FuzzAuthenticate(f *testing.F) {
 		"Bearer " + forged(jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType),
 		"Bearer " + forged(jwt.SigningMethodHS512, s.secret),
 		"Bearer " + forged(jwt.SigningMethodHS256, []byte("another-secret-another-secret-!!")),
-		"Bearer " + valid, valid + "x", "Bearer " + randomToken(), "Bearer \x00\xff",
+		"Bearer " + valid, valid + "x", "Bearer " + RandomToken(), "Bearer \x00\xff",
 	} {
 		f.Add(seed, seed)
 	}

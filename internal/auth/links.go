@@ -35,9 +35,9 @@ func errLinkInvalid() error { return apperr.BadRequest("server.auth.link_invalid
 
 // createLink stores a single-use link token (hashed) and returns the token.
 func createLink(ctx context.Context, q db.Querier, userID int64, purpose string, now time.Time, ttl time.Duration) (string, error) {
-	token := randomToken()
+	token := RandomToken()
 	_, err := q.ExecContext(ctx, `INSERT INTO auth_link (token_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
-		hashToken(token), userID, purpose, now, now.Add(ttl))
+		HashToken(token), userID, purpose, now, now.Add(ttl))
 	if err != nil {
 		return "", fmt.Errorf("auth: store %s link: %w", purpose, err)
 	}
@@ -47,7 +47,7 @@ func createLink(ctx context.Context, q db.Querier, userID int64, purpose string,
 // useLink marks a link used and returns its user; an unknown, expired or
 // used link is errLinkInvalid.
 func useLink(ctx context.Context, q db.Querier, token, purpose string, now time.Time) (int64, error) {
-	h := hashToken(token)
+	h := HashToken(token)
 	var userID int64
 	var expires time.Time
 	var used sql.NullTime

@@ -85,7 +85,7 @@ func (s *Service) rotate(ctx context.Context, browserHash, token string) (*refre
 	var refused error
 	var ans *refreshAnswer
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		st, err := loadRefresh(ctx, tx, hashToken(token))
+		st, err := loadRefresh(ctx, tx, HashToken(token))
 		if isNoRows(err) {
 			refused = errRefreshInvalid("unknown token")
 			return nil
@@ -154,7 +154,7 @@ func (s *Service) endStolenSession(ctx context.Context, tx db.Querier, st *refre
 // the session's last use recorded and a new access token signed. It returns
 // a nil answer when a concurrent request rotated the token first.
 func (s *Service) issueRefresh(ctx context.Context, tx db.Querier, st *refreshState, token string, now time.Time) (*refreshAnswer, error) {
-	res, err := tx.ExecContext(ctx, `UPDATE refresh_token SET rotated_at = ? WHERE token_hash = ? AND rotated_at IS NULL`, now, hashToken(token))
+	res, err := tx.ExecContext(ctx, `UPDATE refresh_token SET rotated_at = ? WHERE token_hash = ? AND rotated_at IS NULL`, now, HashToken(token))
 	if err != nil {
 		return nil, fmt.Errorf("auth: rotate refresh token: %w", err)
 	}
@@ -205,7 +205,7 @@ func (s *Service) handleLogout(w http.ResponseWriter, r *http.Request) error {
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE auth_session SET revoked_at = ?, revoke_reason = ?
 			WHERE revoked_at IS NULL AND user_id = ? AND session_id = (SELECT session_id FROM refresh_token WHERE token_hash = ?)`,
-			now, revokeLogout, p.UserID, hashToken(strings.TrimSpace(in.RefreshToken)))
+			now, revokeLogout, p.UserID, HashToken(strings.TrimSpace(in.RefreshToken)))
 		if err != nil {
 			return fmt.Errorf("auth: end session of refresh token: %w", err)
 		}

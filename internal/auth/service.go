@@ -123,7 +123,7 @@ func NewService(d Deps) (*Service, error) {
 	if s.clock == nil {
 		s.clock = time.Now
 	}
-	dummy, err := HashPassword(randomToken())
+	dummy, err := HashPassword(RandomToken())
 	if err != nil {
 		return nil, fmt.Errorf("auth: dummy hash: %w", err)
 	}

@@ -136,9 +136,9 @@ func (s *Service) createSession(ctx context.Context, q db.Querier, userID int64,
 
 // insertRefreshToken adds a new refresh token to the session.
 func insertRefreshToken(ctx context.Context, q db.Querier, sessionID string, now time.Time) (string, error) {
-	token := randomToken()
+	token := RandomToken()
 	if _, err := q.ExecContext(ctx, `INSERT INTO refresh_token (token_hash, session_id, created_at) VALUES (?, ?, ?)`,
-		hashToken(token), sessionID, now); err != nil {
+		HashToken(token), sessionID, now); err != nil {
 		return "", fmt.Errorf("auth: store refresh token: %w", err)
 	}
 	return token, nil

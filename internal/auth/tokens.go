@@ -72,9 +72,9 @@ func (s *Service) parseAccessToken(raw string) (userID int64, sessionID string, 
 	return id, c.SessionID, nil
 }
 
-// randomToken returns 32 random bytes, base64url encoded: refresh tokens and
+// RandomToken returns 32 random bytes, base64url encoded: refresh tokens and
 // mailed link tokens.
-func randomToken() string {
+func RandomToken() string {
 	var b [32]byte
 	// crypto/rand.Read never fails on supported platforms (it panics
 	// instead), so there is no error to handle.
@@ -89,10 +89,10 @@ func newSessionID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// hashToken is how refresh and link tokens are stored: only their SHA-256,
+// HashToken is how refresh and link tokens are stored: only their SHA-256,
 // so a database leak does not hand out sessions. The tokens carry 256
 // random bits, so a plain hash (no salt, no stretching) is enough.
-func hashToken(token string) string {
+func HashToken(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(sum[:])
 }

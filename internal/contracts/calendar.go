@@ -2,15 +2,10 @@ package contracts
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -53,12 +48,6 @@ func bindCalendar(srv *httpapi.Server, h *handler) {
 	srv.Handle("GET /calendar/{file}", h.calendarFeed, httpapi.Public())
 }
 
-// hashToken is what calendar_token stores of a token.
-func hashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
-
 // CreateCalendarLink makes a new secret link for the caller, replacing the
 // one they had, and answers its URL under base.
 func (s *Service) CreateCalendarLink(ctx context.Context, base string) (string, error) {
@@ -66,14 +55,10 @@ func (s *Service) CreateCalendarLink(ctx context.Context, base string) (string, 
 	if !ok {
 		return "", apperr.Unauthorized("server.auth.not_authenticated")
 	}
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
-		return "", fmt.Errorf("contracts: calendar token: %w", err)
-	}
-	token := base64.RawURLEncoding.EncodeToString(raw)
+	token := auth.RandomToken()
 	_, err := s.db.ExecContext(ctx, `INSERT INTO calendar_token (user_id, token_hash, created_at) VALUES (?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at`,
-		p.UserID, hashToken(token), s.now().UTC())
+		p.UserID, auth.HashToken(token), s.now().UTC())
 	if err != nil {
 		return "", fmt.Errorf("contracts: save calendar link of user %d: %w", p.UserID, err)
 	}
@@ -134,7 +119,7 @@ func (s *Service) calendarOwner(ctx context.Context, token string) (int64, error
 		return 0, apperr.NotFound("server.error.not_found")
 	}
 	var user int64
-	err := s.db.QueryRowContext(ctx, `SELECT user_id FROM calendar_token WHERE token_hash = ?`, hashToken(token)).Scan(&user)
+	err := s.db.QueryRowContext(ctx, `SELECT user_id FROM calendar_token WHERE token_hash = ?`, auth.HashToken(token)).Scan(&user)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, apperr.NotFound("server.error.not_found")
 	}
@@ -145,52 +130,37 @@ func (s *Service) calendarOwner(ctx context.Context, token string) (int64, error
 }
 
 // calendarEvents reads the active deadlines user is responsible for, as
-// that user sees them (ctx carries their principal): none without the list
-// right on deadlines, only rows within their tenant.
+// that user sees them (ctx carries their principal) through the deadline
+// list: none without the list rights it needs, only rows within their
+// tenant.
 func (s *Service) calendarEvents(ctx context.Context, user int64) ([]calendarEvent, error) {
-	if err := s.engine.Require(ctx, "list", entityDeadline); err != nil {
-		if apperr.IsKind(err, apperr.KindForbidden) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	src, err := s.engine.Scoped(ctx, entityDeadline, "d")
-	if err != nil {
-		return nil, err
-	}
 	from := Day(s.now()).AddDate(0, 0, -calendarHorizonPast).Format(time.DateOnly)
-	rows, err := s.db.QueryContext(ctx, `SELECT d.contractaction_id, d.contractaction_notice_date, d.contractaction_type,
-			c.contract_id, c.contract_name, COALESCE(p.pos_name, '')
-		FROM `+src.SQL+`
-		JOIN contract c ON c.contract_id = d.contract_id
-		LEFT JOIN pos p ON p.pos_id = c.pos_id
-		WHERE d.contractaction_responsible_user_id = ? AND d.contractaction_status = ?
-			AND d.contractaction_notice_date >= ?
-		ORDER BY d.contractaction_notice_date, d.contractaction_id
-		LIMIT `+strconv.Itoa(maxCalendarEvents),
-		append(src.Args, user, StatusActive, from)...)
+	page, err := s.Deadlines(ctx, DeadlineQuery{From: from, Statuses: []string{StatusActive}, Responsible: user,
+		Page: 1, PerPage: maxCalendarEvents, OrderBy: fieldNotice, Order: "ASC"})
+	if apperr.IsKind(err, apperr.KindForbidden) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("contracts: calendar of user %d: %w", user, err)
 	}
-	defer rows.Close()
-	var out []calendarEvent
-	for rows.Next() {
-		var e calendarEvent
-		var notice any
-		if err := rows.Scan(&e.id, &notice, &e.typ, &e.contractID, &e.contract, &e.pos); err != nil {
-			return nil, fmt.Errorf("contracts: calendar of user %d: %w", user, err)
-		}
-		n, err := dateOf(notice)
+	out := make([]calendarEvent, 0, len(page.Data))
+	for _, r := range page.Data {
+		n, err := dateOf(deref(r.NoticeDate))
 		if err != nil || n == nil {
-			return nil, fmt.Errorf("contracts: calendar deadline %d: notice date %v: %w", e.id, notice, err)
+			return nil, fmt.Errorf("contracts: calendar deadline %d: notice date %v: %w", r.ID, r.NoticeDate, err)
 		}
-		e.notice = *n
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("contracts: calendar of user %d: %w", user, err)
+		out = append(out, calendarEvent{id: r.ID, notice: *n, typ: r.Type, contractID: r.ContractID,
+			contract: deref(r.ContractLabel), pos: deref(r.PosLabel)})
 	}
 	return out, nil
+}
+
+// deref is *p, or "" for nil.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // renderCalendar writes the feed (RFC 5545) in lang.

@@ -44,6 +44,9 @@ type DeadlineQuery struct {
 	From, To string
 	// Statuses narrow the list to these statuses (empty: all).
 	Statuses []string
+	// Responsible narrows the list to the deadlines this user answers for
+	// (0: everyone's).
+	Responsible int64
 	// Keyword is the engine's keyword search over the deadline's labels.
 	Keyword string
 	Page    int
@@ -175,12 +178,16 @@ func (s *Service) Deadlines(ctx context.Context, q DeadlineQuery) (*DeadlinePage
 	}
 	lq := tables.ListQuery{Entity: entityDeadline, Search: q.Keyword, OrderBy: q.OrderBy, OrderDir: q.Order,
 		Page: q.Page, PerPage: q.PerPage, Count: true, Columns: deadlineColumns, Filter: noticeWindow(q.From, q.To)}
+	lq.Data = map[string]any{}
 	if len(q.Statuses) > 0 {
 		statuses := make([]any, len(q.Statuses))
 		for i, st := range q.Statuses {
 			statuses[i] = st
 		}
-		lq.Data = map[string]any{fieldStatus: statuses}
+		lq.Data[fieldStatus] = statuses
+	}
+	if q.Responsible > 0 {
+		lq.Data[fieldResponsible] = q.Responsible
 	}
 	page, err := s.deadlinePage(ctx, lq)
 	if err != nil {
