@@ -92,34 +92,55 @@ type sessionState struct {
 // same either way.
 func loadSession(ctx context.Context, q db.Querier, sessionID string) (*sessionState, error) {
 	var st sessionState
-	var lang sql.NullString
 	var revoked sql.NullTime
-	var external, director, locked int
-	var company, cg, companyCG, pg sql.NullInt64
-	err := q.QueryRowContext(ctx, `SELECT s.user_id, s.last_used_at, s.expires_at, s.revoked_at,
-			u.user_email, u.user_language, u.usertype_id, ut.usertype_external, u.user_is_director, u.user_locked,
-			u.company_id, u.customergroup_id, c.customergroup_id, u.partnergroup_id,
-			(SELECT generation FROM rights_generation WHERE rights_generation_id = 1)
+	var u principalRow
+	err := q.QueryRowContext(ctx, `SELECT s.user_id, s.last_used_at, s.expires_at, s.revoked_at, `+principalColumns+`
 		FROM auth_session s
-		JOIN users u ON u.user_id = s.user_id
-		JOIN usertype ut ON ut.usertype_id = u.usertype_id
-		LEFT JOIN company c ON c.company_id = u.company_id
+		JOIN users u ON u.user_id = s.user_id `+principalJoins+`
 		WHERE s.session_id = (SELECT ?)`, sessionID).Scan(
-		&st.p.UserID, &st.lastUsed, &st.expires, &revoked,
-		&st.p.Email, &lang, &st.p.UsertypeID, &external, &director, &locked,
-		&company, &cg, &companyCG, &pg, &st.p.RightsGeneration)
+		append([]any{&st.p.UserID, &st.lastUsed, &st.expires, &revoked}, u.dest(&st.p)...)...)
 	if err != nil {
 		return nil, err
 	}
 	st.p.SessionID = sessionID
-	st.p.Language = lang.String
-	st.p.External, st.p.IsDirector, st.locked, st.revoked = external == 1, director == 1, locked == 1, revoked.Valid
-	st.p.CompanyID, st.p.PartnergroupID = company.Int64, pg.Int64
-	st.p.CustomergroupID = cg.Int64
-	if !cg.Valid {
-		st.p.CustomergroupID = companyCG.Int64
-	}
+	u.fill(&st.p)
+	st.locked, st.revoked = u.locked == 1, revoked.Valid
 	return &st, nil
+}
+
+// principalColumns are the user's columns a principal is made of, read
+// from users u joined by principalJoins, in the order of principalRow.dest;
+// with the rights generation (access.Cache).
+const principalColumns = `u.user_email, u.user_language, u.usertype_id, ut.usertype_external, u.user_is_director, u.user_locked,
+			u.company_id, u.customergroup_id, c.customergroup_id, u.partnergroup_id,
+			(SELECT generation FROM rights_generation WHERE rights_generation_id = 1)`
+
+// principalJoins join a user's type and company to users u.
+const principalJoins = `JOIN usertype ut ON ut.usertype_id = u.usertype_id
+		LEFT JOIN company c ON c.company_id = u.company_id`
+
+// principalRow holds the principalColumns that need converting.
+type principalRow struct {
+	lang                       sql.NullString
+	external, director, locked int
+	company, cg, companyCG, pg sql.NullInt64
+}
+
+// dest are the scan targets of principalColumns, into p and r.
+func (r *principalRow) dest(p *Principal) []any {
+	return []any{&p.Email, &r.lang, &p.UsertypeID, &r.external, &r.director, &r.locked,
+		&r.company, &r.cg, &r.companyCG, &r.pg, &p.RightsGeneration}
+}
+
+// fill sets the converted columns on p: a user without a customer group of
+// their own belongs to their company's.
+func (r *principalRow) fill(p *Principal) {
+	p.Language = r.lang.String
+	p.External, p.IsDirector = r.external == 1, r.director == 1
+	p.CompanyID, p.PartnergroupID, p.CustomergroupID = r.company.Int64, r.pg.Int64, r.cg.Int64
+	if !r.cg.Valid {
+		p.CustomergroupID = r.companyCG.Int64
+	}
 }
 
 // usable reports whether the session may still be used at now.
