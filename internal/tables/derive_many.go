@@ -56,7 +56,11 @@ func (e *Engine) DeriveManyIn(ctx context.Context, tx *db.Tx, entity string, row
 	var history []historyRow
 	for start := 0; start < len(rows); start += deriveReadChunk {
 		chunk := rows[start:min(start+deriveReadChunk, len(rows))]
-		stored, err := e.storedMany(ctx, tx, c, ent, chunk, names)
+		ids := make([]int64, len(chunk))
+		for i, r := range chunk {
+			ids[i] = r.ID
+		}
+		stored, err := e.storedMany(ctx, tx, c, ent, ids, names)
 		if err != nil {
 			return changed, err
 		}
@@ -120,18 +124,18 @@ type storedRow struct {
 	version int64
 }
 
-// storedMany reads columns names and the row_version of the records of
-// rows within the caller's scope, by key; records outside it are missing
-// from the answer.
-func (e *Engine) storedMany(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, rows []Derived, names []string) (map[int64]storedRow, error) {
+// storedMany reads columns names and the row_version of the records with
+// keys ids within the caller's scope; records outside it are missing from
+// the answer.
+func (e *Engine) storedMany(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, ids []int64, names []string) (map[int64]storedRow, error) {
 	s := newSource(e.env(), c.scope, ent)
 	where, err := s.where()
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]any, len(rows))
-	for i, r := range rows {
-		keys[i] = r.ID
+	keys := make([]any, len(ids))
+	for i, id := range ids {
+		keys[i] = id
 	}
 	w := and(frag{sql: col(s.alias, ent.PK) + " IN (" + placeholders(len(keys)) + ")", args: keys}, where)
 	cols := []string{col(s.alias, ent.PK), col(s.alias, schema.RowVersionColumn)}
@@ -148,7 +152,7 @@ func (e *Engine) storedMany(ctx context.Context, q db.Querier, c *caller, ent *s
 		return nil, fmt.Errorf("tables: read %s: %w", ent.Name, err)
 	}
 	defer res.Close()
-	out := make(map[int64]storedRow, len(rows))
+	out := make(map[int64]storedRow, len(ids))
 	for res.Next() {
 		if err := res.Scan(dst...); err != nil {
 			return nil, fmt.Errorf("tables: read %s: %w", ent.Name, err)

@@ -660,43 +660,13 @@ func (e *Engine) DeriveIn(ctx context.Context, tx *db.Tx, entity string, id int6
 // storedColumns reads columns names and the row_version of record id of
 // ent within the caller's scope (404 outside it), as canonical values.
 func (e *Engine) storedColumns(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, id int64, names []string) (validate.Record, int64, error) {
-	s := newSource(e.env(), c.scope, ent)
-	where, err := s.where()
+	got, err := e.storedMany(ctx, q, c, ent, []int64{id}, names)
 	if err != nil {
 		return nil, 0, err
 	}
-	w := and(frag{sql: col(s.alias, ent.PK) + " = ?", args: []any{id}}, where)
-	cols := []string{col(s.alias, schema.RowVersionColumn)}
-	for _, n := range names {
-		cols = append(cols, col(s.alias, n))
-	}
-	raw := make([]sql.RawBytes, len(cols))
-	dst := make([]any, len(cols))
-	for i := range raw {
-		dst[i] = &raw[i]
-	}
-	rows, err := q.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+s.from()+" WHERE "+w.sql, w.args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("tables: read %s %d: %w", ent.Name, id, err)
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return nil, 0, fmt.Errorf("tables: read %s %d: %w", ent.Name, id, err)
-		}
+	r, ok := got[id]
+	if !ok {
 		return nil, 0, errNotFound()
 	}
-	if err := rows.Scan(dst...); err != nil {
-		return nil, 0, fmt.Errorf("tables: read %s %d: %w", ent.Name, id, err)
-	}
-	version, err := strconv.ParseInt(string(raw[0]), 10, 64)
-	if err != nil {
-		return nil, 0, fmt.Errorf("tables: read %s %d: row_version %q: %w", ent.Name, id, raw[0], err)
-	}
-	rec := validate.Record{}
-	for i, n := range names {
-		f, _ := ent.Field(n)
-		rec[n] = plainValue(f.Type, raw[i+1])
-	}
-	return rec, version, rows.Err()
+	return r.rec, r.version, nil
 }
