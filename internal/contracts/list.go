@@ -63,9 +63,7 @@ type DeadlineRow struct {
 	ID            int64   `json:"contractaction_id"`
 	ContractID    int64   `json:"contract_id"`
 	ContractLabel *string `json:"contract_id__label"`
-	PosID         *int64  `json:"pos_id"`
 	PosLabel      *string `json:"pos_id__label"`
-	CompanyID     *int64  `json:"company_id"`
 	CompanyLabel  *string `json:"company_id__label"`
 	Type          string  `json:"contractaction_type"`
 	ActingBy      *string `json:"contractaction_acting_by"`
@@ -92,12 +90,11 @@ type Pagination struct {
 	Total       int64 `json:"total"`
 }
 
-// deadlineColumns are the columns the page statement reads.
-var deadlineColumns = []string{"contract_id", "contract_id__label", "contractaction_type", "contractaction_acting_by",
-	fieldNotice, fieldStatus}
-
-// contractColumns are the columns read of the page's contracts.
-var contractColumns = []string{"pos_id", "pos_id__label", "company_id", "company_id__label"}
+// deadlineColumns are the columns the page statement reads: the
+// deadline's own, and its contract's label, point of sale and company,
+// which the definitions derive through the contract in the same statement.
+var deadlineColumns = []string{"contract_id", "contract_id__label", "contract_pos_name", "contract_company_name",
+	"contractaction_type", "contractaction_acting_by", fieldNotice, fieldStatus}
 
 // ParseDeadlineQuery reads the query parameters of GET /contracts/deadlines:
 // from, to, status (repeated or comma-separated), keyword, page, per_page,
@@ -167,9 +164,8 @@ func sortedNames(set map[string]bool) []string { return slices.Sorted(maps.Keys(
 //
 // Rights: the list right on deadlines (contractaction) and on contracts,
 // since every row shows its contract's point of sale and company (403
-// otherwise, before anything is read). Tenant: both statements are the
-// engine's lists, so each row is one the caller's generic deadline list
-// would show, and the contracts are read within the same scope.
+// otherwise, before anything is read). Tenant: the page is the engine's
+// list, so each row is one the caller's generic deadline list would show.
 func (s *Service) Deadlines(ctx context.Context, q DeadlineQuery) (*DeadlinePage, error) {
 	for _, entity := range []string{entityDeadline, entityContract} {
 		if err := s.engine.Require(ctx, access.ActionList, entity); err != nil {
@@ -189,14 +185,7 @@ func (s *Service) Deadlines(ctx context.Context, q DeadlineQuery) (*DeadlinePage
 	if q.Responsible > 0 {
 		lq.Data[fieldResponsible] = q.Responsible
 	}
-	page, err := s.deadlinePage(ctx, lq)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.addContracts(ctx, page.Data); err != nil {
-		return nil, err
-	}
-	return page, nil
+	return s.deadlinePage(ctx, lq)
 }
 
 // noticeWindow is the engine filter "notice date from from to to" (nil:
@@ -227,7 +216,8 @@ func (s *Service) deadlinePage(ctx context.Context, lq tables.ListQuery) (*Deadl
 	page := &DeadlinePage{Data: make([]DeadlineRow, 0, lq.PerPage)}
 	for cur.Next() {
 		rec := cur.Record()
-		r := DeadlineRow{ContractLabel: optString(rec["contract_id__label"]), ActingBy: optString(rec["contractaction_acting_by"]),
+		r := DeadlineRow{ContractLabel: optString(rec["contract_id__label"]), PosLabel: optString(rec["contract_pos_name"]),
+			CompanyLabel: optString(rec["contract_company_name"]), ActingBy: optString(rec["contractaction_acting_by"]),
 			NoticeDate: optString(rec[fieldNotice])}
 		r.ID, _ = rec["contractaction_id"].(int64)
 		r.ContractID, _ = rec["contract_id"].(int64)
@@ -252,61 +242,12 @@ func (s *Service) deadlinePage(ctx context.Context, lq tables.ListQuery) (*Deadl
 	return page, nil
 }
 
-// addContracts fills in the point of sale and company of each row's
-// contract, read with one engine list of the page's contracts.
-func (s *Service) addContracts(ctx context.Context, rows []DeadlineRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	seen := map[int64]bool{}
-	ids := make([]any, 0, len(rows))
-	for _, r := range rows {
-		if !seen[r.ContractID] {
-			seen[r.ContractID] = true
-			ids = append(ids, r.ContractID)
-		}
-	}
-	cur, err := s.engine.ListIn(ctx, s.db, tables.ListQuery{Entity: entityContract, Data: map[string]any{"contract_id": ids},
-		PerPage: len(ids), Columns: contractColumns})
-	if err != nil {
-		return err
-	}
-	defer cur.Close()
-	type where struct {
-		pos, company           *int64
-		posLabel, companyLabel *string
-	}
-	found := make(map[int64]where, len(ids))
-	for cur.Next() {
-		rec := cur.Record()
-		id, _ := rec["contract_id"].(int64)
-		found[id] = where{pos: optID(rec["pos_id"]), company: optID(rec["company_id"]),
-			posLabel: optString(rec["pos_id__label"]), companyLabel: optString(rec["company_id__label"])}
-	}
-	if err := cur.Err(); err != nil {
-		return err
-	}
-	for i := range rows {
-		w := found[rows[i].ContractID]
-		rows[i].PosID, rows[i].PosLabel, rows[i].CompanyID, rows[i].CompanyLabel = w.pos, w.posLabel, w.company, w.companyLabel
-	}
-	return nil
-}
-
 func optString(v any) *string {
 	s, ok := v.(string)
 	if !ok {
 		return nil
 	}
 	return &s
-}
-
-func optID(v any) *int64 {
-	n, ok := v.(int64)
-	if !ok {
-		return nil
-	}
-	return &n
 }
 
 // deadlines serves GET /contracts/deadlines.

@@ -95,7 +95,7 @@ func TestDeadlineList(t *testing.T) {
 				}
 				noticeOrder(t, l.Data, false)
 				for _, r := range l.Data {
-					if r.ContractLabel == nil || r.PosID == nil || r.PosLabel == nil || r.CompanyID == nil || r.CompanyLabel == nil || r.Type == "" {
+					if r.ContractLabel == nil || r.PosLabel == nil || r.CompanyLabel == nil || r.Type == "" {
 						t.Fatalf("row without its contract, point of sale or company: %+v", r)
 					}
 					want := contracts.Light("")

@@ -163,6 +163,10 @@ func contracts() ([]Entity, []Link) {
 			Tenant: byCustomer(viaContract).orPartner(viaContractPartner),
 			Fields: []Field{
 				ref("contract_id", "contract").cascade(),
+				// Where the deadline's contract is, read in the deadline's own
+				// statement (the deadline list shows them on every row).
+				str("contract_pos_name", lenName).label("Point of sale").derive(RefOf("pos_name", "contract_id", "pos_id")),
+				str("contract_company_name", lenName).label("Company").derive(RefOf("company_name", "contract_id", "company_id")),
 				enum("contractaction_acting_by", opt("mieter_vermieter", "Tenant and landlord"),
 					opt("mieter", "Tenant"), opt("vermieter", "Landlord")).label("Acting by"),
 				enum("contractaction_type", opt("active_option", "Active option"), opt("automatic_option", "Automatic option"),
