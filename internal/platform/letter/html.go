@@ -19,7 +19,7 @@ type flow struct {
 	p *printer
 	// written reports whether the current line holds text; space whether a
 	// space is owed before the next word.
-	written, space bool
+	written, space               bool
 	bold, italic, under, heading int
 	lists                        []list
 	skip                         int
