@@ -37,8 +37,10 @@ func invoices() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "texttemplate", Doc: "A fixed letter or mail template in German, French and English.",
-			Tenant: global, Limits: Limits{NoCreate: true, NoUpdate: true, NoDelete: true},
+			// The product's letters use these templates by code, so none is
+			// created or deleted; their wording is edited (decision 0014).
+			Name: "texttemplate", Doc: "A letter or mail template of the product in German, French and English; the wording is editable.",
+			Tenant: global, Limits: Limits{NoCreate: true, NoDelete: true},
 			Unique: [][]string{{"texttemplate_code"}},
 			Fields: []Field{
 				name("texttemplate_name"),

@@ -299,7 +299,7 @@ type Limits struct {
 	NoGenericList bool `json:"no_generic_list,omitempty"`
 }
 
-// ReadOnly reports whether nothing may be written (trackrecord, texttemplate).
+// ReadOnly reports whether nothing may be written (trackrecord, texttemplate_variable).
 func (l Limits) ReadOnly() bool { return l.NoCreate && l.NoUpdate && l.NoDelete }
 
 // Path is a chain of steps from an entity to another: each step is a

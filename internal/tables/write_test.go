@@ -137,6 +137,7 @@ func TestMassAssignmentAndLimits(t *testing.T) {
 		action := s.fresh("contractaction", obj{"contractaction_type": "active_option"})
 		textmodule := s.insertRaw(mustEntity("textmodule"), nil)
 		template := s.insertRaw(mustEntity("texttemplate"), nil)
+		variable := s.insertRaw(mustEntity("texttemplate_variable"), nil)
 		update := func(entity string, id int64, data obj) obj {
 			return obj{"action": "update", "entity": entity, "id": id, "row_version": 1, "data": data}
 		}
@@ -167,8 +168,12 @@ func TestMassAssignmentAndLimits(t *testing.T) {
 				Contains: []string{"cannot be created"}},
 			{Name: "no delete on text modules", As: admin, Status: 405, Body: obj{"action": "delete", "entity": "textmodule", "id": textmodule, "row_version": 1}},
 			{Name: "text modules can be changed", As: admin, Status: 200, Body: update("textmodule", textmodule, obj{"textmodule_name": "Neu"})},
-			{Name: "text templates are read-only", As: admin, Status: 405, Body: update("texttemplate", template, obj{"texttemplate_name": "x"}),
-				Contains: []string{"(text template) cannot be changed"}},
+			{Name: "text templates' wording can be changed", As: admin, Status: 200,
+				Body: update("texttemplate", template, obj{"texttemplate_content_en": "<p>Dear {{recipient}}</p>"})},
+			{Name: "no delete on text templates", As: admin, Status: 405, Body: obj{"action": "delete", "entity": "texttemplate", "id": template, "row_version": 2}},
+			{Name: "template variables are read-only", As: admin, Status: 405,
+				Body: update("texttemplate_variable", variable, obj{"texttemplate_variable_name": "x"}),
+				Contains: []string{"cannot be changed"}},
 			{Name: "history is read-only", As: admin, Status: 405, Body: obj{"action": "create", "entity": "trackrecord", "data": obj{}}},
 			{Name: "limit message in German", As: admin, Header: lang("de"), Status: 405, Body: obj{"action": "create", "entity": "email", "data": obj{}},
 				Contains: []string{"Einträge dieser Art (E-Mail) können nicht angelegt werden."}},
