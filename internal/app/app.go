@@ -127,7 +127,12 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 			Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password, TLS: cfg.SMTP.TLS,
 		})
 	}
-	a.Server = httpapi.New(httpapi.Options{Logger: log, Catalog: catalog, MaxBodyBytes: cfg.MaxBodyBytes, SPA: web.Dist()})
+	proxies, err := httpapi.ParseProxies(cfg.TrustedProxies)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	a.Server = httpapi.New(httpapi.Options{Logger: log, Catalog: catalog, MaxBodyBytes: cfg.MaxBodyBytes, SPA: web.Dist(),
+		TrustedProxies: proxies})
 	a.Server.SetAuthenticator(a.Auth)
 	a.Jobs = jobs.New(database, log, jobs.Options{})
 	a.bindRoutes()

@@ -6,6 +6,7 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind classifies an error for the HTTP mapping.
@@ -43,6 +44,8 @@ type Error struct {
 	Fields []FieldError
 	// Cause is logged, never shown.
 	Cause error
+	// RetryAfter, when set, is sent as the Retry-After header (429, 503).
+	RetryAfter time.Duration
 }
 
 // FieldError is one failed rule on one field, shaped like FastAPI's
@@ -119,3 +122,7 @@ func (e *Error) WithCode(code string) *Error { e.Code = code; return e }
 
 // Wrap records the cause and returns e.
 func (e *Error) Wrap(cause error) *Error { e.Cause = cause; return e }
+
+// After says when the caller may try again (Retry-After, whole seconds,
+// at least one).
+func (e *Error) After(d time.Duration) *Error { e.RetryAfter = d; return e }

@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -91,53 +92,92 @@ func TestSessionIdleAndLifetime(t *testing.T) {
 	})
 }
 
-func TestLockoutAtFifthWrongPassword(t *testing.T) {
+// attempt is one login of who with password from the test's client.
+func (e *env) attempt(t *testing.T, who, password string, headers ...map[string]string) answer {
+	t.Helper()
+	h := formHeaders()
+	for _, extra := range headers {
+		for k, v := range extra {
+			h[k] = v
+		}
+	}
+	return e.do(t, "POST", "/token", h, url.Values{"username": {who}, "password": {password}, "user_browser_hash": {browser}}.Encode())
+}
+
+func expectAnswer(t *testing.T, what string, a answer, status int, retryAfter string) {
+	t.Helper()
+	if a.status != status || a.header.Get("Retry-After") != retryAfter {
+		t.Fatalf("%s: %d (Retry-After %q) %s; want %d (Retry-After %q)", what, a.status, a.header.Get("Retry-After"), a.body, status, retryAfter)
+	}
+}
+
+func TestFailedLoginsAreThrottledNeverLocked(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		e := newEnv(t, d)
 		const who = "lockout@portfolio.test"
 		before := e.login(t, who)
-		for i := 1; i <= auth.MaxWrongPasswords; i++ {
-			a := e.do(t, "POST", "/token", formHeaders(), url.Values{"username": {who}, "password": {"wrong-pass-1"}, "user_browser_hash": {browser}}.Encode())
-			want := 400
-			if i == auth.MaxWrongPasswords {
-				want = 403
+		var answers []string
+		for _, account := range []string{who, "no-such-user@portfolio.test"} {
+			for i := 1; i <= 5; i++ {
+				a := e.attempt(t, account, "wrong-pass-1")
+				expectAnswer(t, fmt.Sprintf("%s attempt %d", account, i), a, 400, "")
+				answers = append(answers, a.body)
 			}
-			if a.status != want {
-				t.Fatalf("attempt %d: %d %s", i, a.status, a.body)
+			a := e.attempt(t, account, "wrong-pass-1")
+			expectAnswer(t, account+" sixth attempt", a, 429, "30")
+			if !strings.Contains(a.body, `"code":"too_many_attempts"`) {
+				t.Fatalf("sixth answer: %s", a.body)
 			}
-			if i == auth.MaxWrongPasswords && !strings.Contains(a.body, `"code":"account_locked"`) {
-				t.Fatalf("fifth answer: %s", a.body)
+			answers = append(answers, a.body)
+		}
+		for i := range 6 {
+			if answers[i] != answers[i+6] {
+				t.Fatalf("answer %d differs for an existing and an unknown address: %s / %s", i+1, answers[i], answers[i+6])
 			}
 		}
-		a := e.do(t, "POST", "/token", formHeaders(), url.Values{"username": {who}, "password": {pw}, "user_browser_hash": {browser}}.Encode())
-		if a.status != 403 || !strings.Contains(a.body, `"code":"account_locked"`) {
-			t.Fatalf("right password on a locked account: %d %s", a.status, a.body)
+		expectAnswer(t, "right password while waiting", e.attempt(t, who, pw), 429, "30")
+		e.clock.Advance(20 * time.Second)
+		expectAnswer(t, "the wait counts down", e.attempt(t, who, pw), 429, "10")
+		e.clock.Advance(11 * time.Second)
+		expectAnswer(t, "a wrong password after the wait doubles it", e.attempt(t, who, "wrong-pass-1"), 429, "60")
+		e.clock.Advance(61 * time.Second)
+		e.login(t, who)
+		if e.me(t, before) != 200 {
+			t.Fatal("failed logins ended the account's session")
 		}
-		if e.me(t, before) != 401 {
-			t.Fatal("session of a locked account still works")
+		if n := e.queryInt(t, `SELECT user_locked FROM users WHERE user_email = ?`, who); n != 0 {
+			t.Fatal("failed logins locked the account")
 		}
-		if n := e.queryInt(t, `SELECT user_locked FROM users WHERE user_email = ?`, who); n != 1 {
-			t.Fatal("not locked in the database")
+		for i := 1; i <= 5; i++ { // the login cleared the account's buckets
+			expectAnswer(t, fmt.Sprintf("after the login, attempt %d", i), e.attempt(t, who, "wrong-pass-1"), 400, "")
 		}
 	})
 }
 
-func TestSuccessResetsWrongPasswordCounter(t *testing.T) {
+func TestThrottlePerClientAddress(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		e := newEnv(t, d)
-		const who = "lockout@portfolio.test"
-		wrong := func() {
-			e.do(t, "POST", "/token", formHeaders(), url.Values{"username": {who}, "password": {"wrong-pass-1"}, "user_browser_hash": {browser}}.Encode())
+		for i := 1; i <= 30; i++ { // spraying one password over many addresses
+			expectAnswer(t, fmt.Sprintf("attempt %d", i), e.attempt(t, fmt.Sprintf("user%d@portfolio.test", i), "Summer-2026"), 400, "")
 		}
-		for range auth.MaxWrongPasswords - 1 {
-			wrong()
+		expectAnswer(t, "31st attempt", e.attempt(t, "user31@portfolio.test", "Summer-2026"), 429, "30")
+		forged := map[string]string{"X-Forwarded-For": "198.51.100.77"}
+		expectAnswer(t, "another account with its password and a forged forwarding header", e.attempt(t, memberEmail, pw, forged), 429, "30")
+	})
+}
+
+func TestLockedAccountIsToldOnlyWithItsPassword(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		e.exec(t, `UPDATE users SET user_locked = 1 WHERE user_email = ?`, memberEmail)
+		wrong := e.attempt(t, memberEmail, "wrong-pass-1")
+		unknown := e.attempt(t, "nobody@portfolio.test", "wrong-pass-1")
+		if wrong.status != 400 || wrong.body != unknown.body {
+			t.Fatalf("a locked account with a wrong password: %d %s; unknown: %s", wrong.status, wrong.body, unknown.body)
 		}
-		e.login(t, who)
-		if n := e.queryInt(t, `SELECT user_wrong_password_counter FROM users WHERE user_email = ?`, who); n != 0 {
-			t.Fatalf("counter %d after a login", n)
+		if a := e.attempt(t, memberEmail, pw); a.status != 403 || !strings.Contains(a.body, `"code":"account_locked"`) {
+			t.Fatalf("a locked account with its password: %d %s", a.status, a.body)
 		}
-		wrong()
-		e.login(t, who) // not locked: the count started again
 	})
 }
 
@@ -197,21 +237,21 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 	})
 }
 
-func TestWrongCurrentPasswordCountsTowardsLockout(t *testing.T) {
+func TestWrongCurrentPasswordIsThrottledLikeALogin(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		e := newEnv(t, d)
 		tk := e.login(t, "lockout@portfolio.test")
 		body := `{"old_password":"wrong-pass-1","new_password":"Brand-new-pass-7"}`
-		for i := 1; i < auth.MaxWrongPasswords; i++ {
+		for i := 1; i <= 5; i++ {
 			if a := e.do(t, "PUT", "/user/password", tk.bearer(), body); a.status != 422 {
 				t.Fatalf("attempt %d: %d", i, a.status)
 			}
 		}
-		if a := e.do(t, "PUT", "/user/password", tk.bearer(), body); a.status != 403 || !strings.Contains(a.body, "account_locked") {
-			t.Fatalf("fifth: %d %s", a.status, a.body)
-		}
-		if e.me(t, tk) != 401 {
-			t.Fatal("session survived the lock")
+		a := e.do(t, "PUT", "/user/password", tk.bearer(), body)
+		expectAnswer(t, "sixth wrong current password", a, 429, "30")
+		expectAnswer(t, "a login of the account meanwhile", e.attempt(t, "lockout@portfolio.test", pw), 429, "30")
+		if e.me(t, tk) != 200 {
+			t.Fatal("wrong current passwords ended the session")
 		}
 	})
 }
@@ -267,6 +307,25 @@ func TestResetMailOverSMTP(t *testing.T) {
 			t.Fatal("session survived the reset")
 		}
 		e.loginWith(t, who, "Brand-new-pass-7", browser) // unlocked, counter and requirement cleared
+	})
+}
+
+func TestPasswordResetEndsTheWait(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		const who = "reset@portfolio.test"
+		for range 6 {
+			e.attempt(t, who, "wrong-pass-1")
+		}
+		expectAnswer(t, "waiting", e.attempt(t, who, pw), 429, "30")
+		if a := e.do(t, "POST", "/auth/forgot-password", nil, `{"email":"`+who+`"}`); a.status != 200 {
+			t.Fatal(a.body)
+		}
+		token := e.mailLink(t, who, "/auth/reset-password/")
+		if a := e.do(t, "POST", "/auth/reset-password", nil, `{"token":"`+token+`","password":"Brand-new-pass-7"}`); a.status != 200 {
+			t.Fatalf("reset: %d %s", a.status, a.body)
+		}
+		e.loginWith(t, who, "Brand-new-pass-7", browser)
 	})
 }
 

@@ -85,19 +85,29 @@ func (s *Service) handleLogin(w http.ResponseWriter, r *http.Request) error {
 }
 
 // errInvalidCredentials is the single answer to an unknown user, a user
-// without a password and a wrong password.
+// without a password, a wrong password and a locked account whose password
+// was not proven: none of them tells whether the address exists.
 func errInvalidCredentials() error { return apperr.BadRequest("server.auth.invalid_credentials") }
 
+// errLocked answers a locked account's right password: who proved it may
+// know that an administrator locked the account.
 func errLocked() error {
 	return apperr.Forbidden("server.auth.account_locked").WithCode("account_locked")
 }
 
 // checkCredentials verifies email and password the same way for login and
-// the change of a required password. Every path verifies one argon2id hash
-// (a dummy one for unknown users and users without a password), so the
-// answer time does not tell whether an address exists. A wrong password
-// counts; the MaxWrongPasswords-th in a row locks the account.
+// the change of a required password. Attempts are throttled first
+// (throttle.go). Every other path verifies one argon2id hash (a dummy one
+// for unknown users and users without a password), so the answer time does
+// not tell whether an address exists either. A failure counts in the
+// throttle's buckets and, for an existing account, in its wrong password
+// counter (shown to administrators); it never locks the account, so nobody
+// can lock another user out by guessing.
 func (s *Service) checkCredentials(ctx context.Context, email, password string) (*account, error) {
+	keys := throttleKeys(email, httpapi.ClientAddr(ctx))
+	if err := s.checkThrottle(ctx, keys); err != nil {
+		return nil, err
+	}
 	acc, err := findAccountByEmail(ctx, s.db, email)
 	if err != nil {
 		return nil, err
@@ -108,41 +118,33 @@ func (s *Service) checkCredentials(ctx context.Context, email, password string) 
 	}
 	ok := VerifyPassword(hash, password)
 	switch {
-	case acc == nil || acc.hash == "":
-		return nil, errInvalidCredentials()
+	case acc == nil || acc.hash == "" || !ok:
+		return nil, s.refuse(ctx, acc, keys)
 	case acc.locked:
 		return nil, errLocked()
-	case !ok:
-		return nil, s.recordWrongPassword(ctx, acc.id)
+	}
+	if err := clearThrottle(ctx, s.db, email); err != nil {
+		return nil, err
 	}
 	return acc, nil
 }
 
-// recordWrongPassword counts a wrong password and locks the account (ending
-// its sessions) at the limit. It returns the answer to give.
-func (s *Service) recordWrongPassword(ctx context.Context, userID int64) error {
-	locked := false
-	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		var n int
-		if err := tx.QueryRowContext(ctx, `UPDATE users SET user_wrong_password_counter = user_wrong_password_counter + 1
-			WHERE user_id = ? RETURNING user_wrong_password_counter`, userID).Scan(&n); err != nil {
-			return fmt.Errorf("auth: count wrong password of user %d: %w", userID, err)
+// refuse counts a failed attempt and gives its answer: invalid
+// credentials, or the wait when this failure started one.
+func (s *Service) refuse(ctx context.Context, acc *account, keys []throttleKey) error {
+	if acc != nil {
+		if _, err := s.db.ExecContext(ctx, `UPDATE users SET user_wrong_password_counter = user_wrong_password_counter + 1
+			WHERE user_id = ?`, acc.id); err != nil {
+			return fmt.Errorf("auth: count wrong password of user %d: %w", acc.id, err)
 		}
-		if n < MaxWrongPasswords {
-			return nil
-		}
-		locked = true
-		if _, err := tx.ExecContext(ctx, `UPDATE users SET user_locked = 1, row_version = row_version + 1 WHERE user_id = ?`, userID); err != nil {
-			return fmt.Errorf("auth: lock user %d: %w", userID, err)
-		}
-		return revokeSessions(ctx, tx, userID, "", revokeLocked, s.now())
-	})
+	}
+	wait, err := s.recordFailure(ctx, keys)
 	switch {
 	case err != nil:
 		return err
-	case locked:
-		s.log.WarnContext(ctx, "auth: account locked after wrong passwords", "user_id", userID)
-		return errLocked()
+	case wait > 0:
+		s.log.WarnContext(ctx, "auth: logins throttled after failed attempts", "wait", wait)
+		return errTooManyAttempts(wait)
 	}
 	return errInvalidCredentials()
 }

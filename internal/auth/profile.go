@@ -177,7 +177,8 @@ func (s *Service) handlePutPassword(w http.ResponseWriter, r *http.Request) erro
 	return nil
 }
 
-// checkOwnPassword verifies the current password of a logged-in user.
+// checkOwnPassword verifies the current password of a logged-in user, in
+// the login's throttle buckets: a session does not make guessing cheaper.
 func (s *Service) checkOwnPassword(ctx context.Context, userID int64, pw string) error {
 	acc, err := findAccountByID(ctx, s.db, userID)
 	if err != nil {
@@ -186,17 +187,18 @@ func (s *Service) checkOwnPassword(ctx context.Context, userID int64, pw string)
 	if acc == nil {
 		return apperr.Unauthorized("server.auth.token_invalid")
 	}
-	if acc.hash == "" {
-		return errOldPasswordWrong()
+	keys := throttleKeys(acc.email, httpapi.ClientAddr(ctx))
+	if err := s.checkThrottle(ctx, keys); err != nil {
+		return err
 	}
-	if VerifyPassword(acc.hash, pw) {
+	if acc.hash != "" && VerifyPassword(acc.hash, pw) {
 		return nil
 	}
-	err = s.recordWrongPassword(ctx, userID)
+	err = s.refuse(ctx, acc, keys)
 	if e, ok := apperr.As(err); ok && e.Key == "server.auth.invalid_credentials" {
 		return errOldPasswordWrong()
 	}
-	return err // locked, or a failure
+	return err // a wait, or a failure
 }
 
 func errOldPasswordWrong() error {

@@ -74,8 +74,6 @@ type Service struct {
 
 // Limits of the login and session rules.
 const (
-	// MaxWrongPasswords wrong passwords in a row lock the account.
-	MaxWrongPasswords = 5
 	// RefreshGrace is how long after its rotation a refresh token is
 	// refused without revoking its session (two tabs refreshing at once).
 	RefreshGrace = 20 * time.Second

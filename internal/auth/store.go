@@ -107,13 +107,20 @@ func revokeSession(ctx context.Context, q db.Querier, sessionID, reason string, 
 }
 
 // setPassword stores a new password hash, clears the lock, the wrong
-// password counter and the reset requirement, and ends every session of the
-// user but keep.
+// password counter, the login throttle and the reset requirement, and ends
+// every session of the user but keep.
 func setPassword(ctx context.Context, q db.Querier, userID int64, hash, keep, reason string, now time.Time) error {
 	_, err := q.ExecContext(ctx, `UPDATE users SET user_password = ?, user_locked = 0, user_wrong_password_counter = 0,
 		user_password_reset_required = 0, row_version = row_version + 1 WHERE user_id = ?`, hash, userID)
 	if err != nil {
 		return fmt.Errorf("auth: set password of user %d: %w", userID, err)
+	}
+	var email string
+	if err := q.QueryRowContext(ctx, `SELECT user_email FROM users WHERE user_id = ?`, userID).Scan(&email); err != nil {
+		return fmt.Errorf("auth: read e-mail of user %d: %w", userID, err)
+	}
+	if err := clearThrottle(ctx, q, email); err != nil {
+		return err
 	}
 	return revokeSessions(ctx, q, userID, keep, reason, now)
 }
@@ -163,7 +170,9 @@ func (s *Service) PurgeExpired(ctx context.Context, keep time.Duration) (int64, 
 			n, _ := res.RowsAffected()
 			total += n
 		}
-		return nil
+		n, err := purgeThrottle(ctx, tx, s.now())
+		total += n
+		return err
 	})
 	return total, err
 }

@@ -28,7 +28,10 @@ type Config struct {
 	ResetLinkTTL       time.Duration
 	VerifyLinkTTL      time.Duration
 
-	MaxBodyBytes    int64
+	MaxBodyBytes int64
+	// TrustedProxies are the reverse proxies (addresses or CIDR prefixes,
+	// comma-separated) whose X-Forwarded-For names the client.
+	TrustedProxies  string
 	ShutdownTimeout time.Duration
 	// DebugAddr, when set, serves Go's profiler (net/http/pprof) on a
 	// second listener; keep it on a loopback or private address.
@@ -111,6 +114,7 @@ func Register(fs *flag.FlagSet, c *Config) {
 	dur(&c.SessionMaxLifetime, "session-max-lifetime", "PORTFOLIO_SESSION_MAX_LIFETIME", "a session ends this long after login, used or not")
 	dur(&c.ResetLinkTTL, "reset-link-ttl", "PORTFOLIO_RESET_LINK_TTL", "validity of a password reset link")
 	dur(&c.VerifyLinkTTL, "verify-link-ttl", "PORTFOLIO_VERIFY_LINK_TTL", "validity of an account verification link")
+	str(&c.TrustedProxies, "trusted-proxies", "PORTFOLIO_TRUSTED_PROXIES", "reverse proxies (addresses or CIDR prefixes, comma-separated) whose X-Forwarded-For names the client; empty: the peer address is the client")
 	str(&c.DebugAddr, "debug-addr", "PORTFOLIO_DEBUG_ADDR", "address of a second listener serving the Go profiler at /debug/pprof/ (empty: off); never expose it publicly")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "PORTFOLIO_SHUTDOWN_TIMEOUT", "how long in-flight requests may finish after SIGTERM")
 	if v, ok := os.LookupEnv("PORTFOLIO_MAX_BODY_BYTES"); ok {

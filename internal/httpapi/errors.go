@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"time"
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/i18n"
@@ -76,6 +77,9 @@ func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if e.Kind == apperr.KindUnauthorized {
 		w.Header().Set("WWW-Authenticate", "Bearer")
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(int64((e.RetryAfter+time.Second-1)/time.Second), 10))
 	}
 	WriteJSON(w, status, body)
 }

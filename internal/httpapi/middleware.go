@@ -113,6 +113,7 @@ func (s *Server) logMiddleware(next http.Handler) http.Handler {
 			slog.String("request_id", RequestID(r.Context())),
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
+			slog.String("client", ClientAddr(r.Context())),
 			slog.Int("status", sw.status),
 			slog.Int64("bytes", sw.bytes),
 			slog.Duration("duration", time.Since(start)),

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 
 	"portfolio/internal/apperr"
@@ -36,6 +37,7 @@ type Server struct {
 	prefixes []string
 	spa      http.Handler
 	patterns []string
+	proxies  []netip.Prefix
 }
 
 // Options configure a Server.
@@ -47,6 +49,9 @@ type Options struct {
 	// SPA is the built single-page app (index.html at its root); nil serves a
 	// short notice that the frontend is not built.
 	SPA fs.FS
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client (see ClientAddr).
+	TrustedProxies []netip.Prefix
 }
 
 // APIPaths are the paths the API owns: an entry ending in "/" owns every
@@ -71,6 +76,7 @@ func New(o Options) *Server {
 		catalog:  o.Catalog,
 		maxBody:  o.MaxBodyBytes,
 		prefixes: APIPaths,
+		proxies:  o.TrustedProxies,
 	}
 	s.spa = newSPAHandler(o.SPA)
 	s.mux.HandleFunc("/", s.fallback)
@@ -179,6 +185,7 @@ func (s *Server) Handler() http.Handler {
 	h = s.recoverMiddleware(h)
 	h = s.logMiddleware(h)
 	h = languageMiddleware(h)
+	h = s.clientAddrMiddleware(h)
 	h = requestIDMiddleware(h)
 	return h
 }

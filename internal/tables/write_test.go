@@ -172,7 +172,7 @@ func TestMassAssignmentAndLimits(t *testing.T) {
 				Body: update("texttemplate", template, obj{"texttemplate_content_en": "<p>Dear {{recipient}}</p>"})},
 			{Name: "no delete on text templates", As: admin, Status: 405, Body: obj{"action": "delete", "entity": "texttemplate", "id": template, "row_version": 2}},
 			{Name: "template variables are read-only", As: admin, Status: 405,
-				Body: update("texttemplate_variable", variable, obj{"texttemplate_variable_name": "x"}),
+				Body:     update("texttemplate_variable", variable, obj{"texttemplate_variable_name": "x"}),
 				Contains: []string{"cannot be changed"}},
 			{Name: "history is read-only", As: admin, Status: 405, Body: obj{"action": "create", "entity": "trackrecord", "data": obj{}}},
 			{Name: "limit message in German", As: admin, Header: lang("de"), Status: 405, Body: obj{"action": "create", "entity": "email", "data": obj{}},

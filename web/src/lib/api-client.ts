@@ -25,12 +25,15 @@ export class ApiError extends Error {
   readonly code: string | null;
   /** True when the client already showed a toast for this error. */
   readonly notified: boolean;
+  /** Seconds to wait before trying again (the Retry-After header of a 429 or 503), or null. */
+  readonly retryAfter: number | null;
 
   constructor(
     status: number,
     detail: string | ValidationIssue[] | null,
     code: string | null = null,
     notified = false,
+    retryAfter: number | null = null,
   ) {
     super(typeof detail === 'string' ? detail : `HTTP ${status}`);
     this.name = 'ApiError';
@@ -38,6 +41,7 @@ export class ApiError extends Error {
     this.detail = detail;
     this.code = code;
     this.notified = notified;
+    this.retryAfter = retryAfter;
   }
 
   /** Field errors of a 422 answer, keyed by the last part of `loc`. */
@@ -197,7 +201,14 @@ async function rawFetch(path: string, options: RequestOptions, token: string | n
   }
 }
 
-function toApiError(status: number, data: unknown, notified: boolean): ApiError {
+/** The seconds of a Retry-After header (only the delay form; the server never sends a date). */
+export function retryAfterSeconds(headers: Headers | undefined): number | null {
+  const value = headers?.get('Retry-After');
+  if (!value || !/^\d+$/.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
+function toApiError(status: number, data: unknown, notified: boolean, headers?: Headers): ApiError {
   let detail: string | ValidationIssue[] | null = null;
   let code: string | null = null;
   if (data && typeof data === 'object' && !Array.isArray(data)) {
@@ -209,7 +220,7 @@ function toApiError(status: number, data: unknown, notified: boolean): ApiError 
   } else if (typeof data === 'string' && data.length < 500) {
     detail = data;
   }
-  return new ApiError(status, detail, code, notified);
+  return new ApiError(status, detail, code, notified, retryAfterSeconds(headers));
 }
 
 /** Calls that must never trigger a refresh: the refresh itself and the login. */
@@ -311,7 +322,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 
   const status = response.status;
   if (!options.silent && (status === 403 || status === 503)) {
-    const error = toApiError(status, data, true);
+    const error = toApiError(status, data, true, response.headers);
     if (status === 403) {
       notifyError(typeof error.detail === 'string' && error.detail ? error.detail : i18n.t('general.unauthorized'));
     } else {
@@ -319,7 +330,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     }
     throw error;
   }
-  throw toApiError(status, data, false);
+  throw toApiError(status, data, false, response.headers);
 }
 
 /** Shorthands for the common verbs. */

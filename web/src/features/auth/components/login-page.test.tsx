@@ -56,6 +56,30 @@ describe('login page', () => {
     expect(await screen.findByText(/Your account is locked\./)).toBeInTheDocument();
   });
 
+  it('counts down a wait after too many failed attempts and holds the button until it passed', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderApp('/login', undefined, (call) =>
+        call.url === '/token'
+          ? new Response(JSON.stringify({ detail: 'Too many', code: 'too_many_attempts' }), {
+              status: 429,
+              headers: { 'Content-Type': 'application/json', 'Retry-After': '3' },
+            })
+          : undefined,
+      );
+      await submit('admin@demo.test', 'x');
+      expect(await screen.findByText(/Please wait 3 seconds/)).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Log in' })).toBeDisabled();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(await screen.findByText(/Please wait 2 seconds/)).toBeInTheDocument();
+      await vi.advanceTimersByTimeAsync(2500);
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Log in' })).toBeEnabled());
+      expect(screen.queryByText(/Please wait/)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('says so when the server is down', async () => {
     renderApp('/login', undefined, (call) => (call.url === '/token' ? json(503, {}) : undefined));
     await submit('admin@demo.test', 'x');

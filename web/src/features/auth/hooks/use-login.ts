@@ -12,6 +12,7 @@ import { type LoginInput, requestToken } from '../api/login';
 export type LoginFailure =
   | 'credentials'
   | 'locked'
+  | 'throttled'
   | 'password_change_required'
   | 'forbidden'
   | 'server_down'
@@ -20,6 +21,7 @@ export type LoginFailure =
 export function classifyLoginError(error: unknown): LoginFailure {
   if (!(error instanceof ApiError)) return 'unknown';
   if (error.status === 400 || error.status === 401 || error.status === 422) return 'credentials';
+  if (error.status === 429) return 'throttled';
   if (error.status === 403) {
     if (error.code === 'account_locked') return 'locked';
     if (error.code === 'password_change_required') return 'password_change_required';
