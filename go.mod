@@ -15,6 +15,8 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
+require github.com/shopspring/decimal v1.6.0 // indirect
+
 require (
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
