@@ -121,7 +121,7 @@ func TestEvaluate(t *testing.T) {
 			name: "rejected month skipped", series: vpi, ref: "2021-01", amount: "1000.00",
 			clause: Clause{Transmission: hundred, InPercent: true, MinPercent: dec("5")},
 			skip:   func(r, c Month) bool { return r.String() == "2021-01" && c.String() == "2022-03" },
-			want: "2021-01>2022-04 101>108.8 7.80 7.72 1000.00>1077.23 2022-05-01\n",
+			want:   "2021-01>2022-04 101>108.8 7.80 7.72 1000.00>1077.23 2022-05-01\n",
 		},
 	}
 	for _, c := range cases {
