@@ -42,6 +42,43 @@ type Series struct {
 	First    Month
 	Values   []decimal.Decimal
 	Has      []bool
+	// scaled are the values × 10⁴ as integers (nil when a value does not
+	// fit): the walk compares them without allocating (rule 3 is the same
+	// comparison, exactly, on integers).
+	scaled []int64
+}
+
+// scale is 10⁴: the values have at most 4 decimals.
+const scale = 10000
+
+// maxScaled bounds scaled values and thresholds so that the products of
+// the threshold test stay far inside int64.
+const maxScaled = 1_000_000_000
+
+// scaleOf is d × 10⁴ as an integer, if exact and within maxScaled.
+func scaleOf(d decimal.Decimal) (int64, bool) {
+	x := d.Shift(4)
+	if !x.IsInteger() || x.Abs().GreaterThan(decimal.NewFromInt(maxScaled)) {
+		return 0, false
+	}
+	return x.IntPart(), true
+}
+
+// withScaled fills s.scaled when every value fits.
+func (s *Series) withScaled() *Series {
+	scaled := make([]int64, len(s.Values))
+	for i, v := range s.Values {
+		if !s.Has[i] {
+			continue
+		}
+		n, ok := scaleOf(v)
+		if !ok {
+			return s
+		}
+		scaled[i] = n
+	}
+	s.scaled = scaled
+	return s
 }
 
 // NewSeries builds a series from month → value.
@@ -60,7 +97,7 @@ func NewSeries(baseYear int, values map[Month]decimal.Decimal) *Series {
 	for m, v := range values {
 		s.Values[m-first], s.Has[m-first] = v, true
 	}
-	return s
+	return s.withScaled()
 }
 
 // Value is the value of month m and whether it is published.
@@ -126,7 +163,7 @@ func Rebase(s *Series, year int) (*Series, error) {
 			out.Values[i] = v.Mul(twelve00).DivRound(sum, 1)
 		}
 	}
-	return out, nil
+	return out.withScaled(), nil
 }
 
 // Clause is what the evaluation reads of an index clause.
@@ -171,12 +208,18 @@ func Evaluate(s *Series, c Clause, ref Month, amount decimal.Decimal, skip func(
 		return nil, ErrNoValue
 	}
 	last, _ := s.Last()
+	threshold, fast := c.scaledThreshold()
+	fast = fast && s.scaled != nil
 	var out []Proposal
 	for m := ref + 1; m <= last; m++ {
-		vm, ok := s.Value(m)
-		if !ok {
+		i := int(m - s.First)
+		if !s.Has[i] {
 			continue // not published: the walk goes on with the next month
 		}
+		if fast && !c.metScaled(s.scaled[i]-s.scaled[ref-s.First], s.scaled[ref-s.First], threshold) {
+			continue
+		}
+		vm := s.Values[i]
 		diff := vm.Sub(vr)
 		if !c.met(diff, vr) || (skip != nil && skip(ref, m)) {
 			continue
@@ -216,4 +259,36 @@ func (c Clause) met(diff, vr decimal.Decimal) bool {
 		return diff.Abs().Mul(hundred).GreaterThanOrEqual(threshold.Abs().Mul(vr))
 	}
 	return diff.Abs().GreaterThanOrEqual(threshold.Abs())
+}
+
+// scaledThreshold is the clause's threshold × 10⁴ (0: any change), and
+// whether it fits the integer test.
+func (c Clause) scaledThreshold() (int64, bool) {
+	threshold := c.MinPoints
+	if c.InPercent {
+		threshold = c.MinPercent
+	}
+	if threshold == nil {
+		return 0, true
+	}
+	n, ok := scaleOf(threshold.Abs())
+	return n, ok && n <= 100*maxScaled/scale
+}
+
+// metScaled is met on values and threshold × 10⁴: |d| × 100 × 10⁴ ≥ t × vr
+// for percent, |d| ≥ t for points (at most 10¹⁵ on either side).
+func (c Clause) metScaled(d, vr, t int64) bool {
+	if d == 0 {
+		return false
+	}
+	if d < 0 {
+		d = -d
+	}
+	if t == 0 {
+		return true
+	}
+	if c.InPercent {
+		return d*100*scale >= t*vr
+	}
+	return d >= t
 }
