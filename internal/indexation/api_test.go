@@ -181,6 +181,16 @@ func TestIndexation(t *testing.T) {
 			{Name: "the generic API writes no adjustment", Method: "POST", Path: "/api/", As: admin, Status: 405,
 				Body: obj{"action": "create", "entity": "indexadjustment", "data": obj{}}},
 		})
+		if _, err := d.ExecContext(context.Background(), `UPDATE recurringpayment SET recurringpayment_value_deposit = 0 WHERE recurringpayment_id = ?`, missing); err != nil {
+			t.Fatal(err)
+		}
+		ta.Run(t, []apptest.Scenario{
+			{Name: "a payment without value deposit, alone: 422", Method: "POST", Path: "/indexadjustments/run", As: admin, Status: 422,
+				Body: run(missing), Contains: []string{"value deposit"}},
+			{Name: "a missing payment: 404", Method: "POST", Path: "/indexadjustments/run", As: admin, Status: 404, Body: run(99999999)},
+			{Name: "run everything the team lead sees", Method: "POST", Path: "/indexadjustments/run", As: teamLead, Status: 200,
+				Body: obj{}, Contains: []string{`"created":`, `"errors":[]`}},
+		})
 		if got := one(t, d, `SELECT CAST(recurringpayment_sum_per_month * 100 AS INTEGER) FROM recurringpayment WHERE recurringpayment_id = ?`, pay); got != 107030 {
 			t.Errorf("payment amount ×100 = %d, want 107030", got)
 		}

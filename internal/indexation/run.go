@@ -42,6 +42,8 @@ type RunResult struct {
 	Created   int               `json:"created"`
 	Evaluated int               `json:"evaluated"`
 	Errors    []RunError        `json:"errors"`
+	// evaluated are the payments evaluated, kept only when ids were named.
+	evaluated []int64
 }
 
 type runBody struct {
@@ -117,10 +119,37 @@ func (s *Service) Run(ctx context.Context, ids []int64, answer bool) (*RunResult
 		if err != nil {
 			return nil, err
 		}
+		if len(ids) > 0 {
+			for _, p := range batch {
+				res.evaluated = append(res.evaluated, p.id)
+			}
+		}
 		if len(batch) < runBatch {
+			s.reportUnevaluated(ctx, ids, res)
 			return res, nil
 		}
 		after = batch[len(batch)-1].id
+	}
+}
+
+// reportUnevaluated adds an error for each requested payment the run did
+// not evaluate: it has no value deposit or no index clause.
+func (s *Service) reportUnevaluated(ctx context.Context, ids []int64, res *RunResult) {
+	if len(ids) == 0 {
+		return
+	}
+	seen := map[int64]bool{}
+	for _, e := range res.Errors {
+		seen[e.RecurringpaymentID] = true
+	}
+	for _, p := range res.evaluated {
+		seen[p] = true
+	}
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			res.Errors = append(res.Errors, RunError{RecurringpaymentID: id, Detail: s.catalog.T(i18n.LangFrom(ctx), "server.indexation.no_clause", nil)})
+		}
 	}
 }
 

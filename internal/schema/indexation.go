@@ -42,7 +42,7 @@ func indexation() ([]Entity, []Link) {
 		},
 		{
 			Name: "indexadjustment", Doc: "A rent adjustment an index clause yields for a recurring payment: proposed, approved or rejected.",
-			Label:  []string{"indexadjustment_current_month"},
+			Label:  []string{"recurringpayment_id", "indexadjustment_effective_date"},
 			Tenant: byCustomer(viaPayment).orPartner(viaPaymentPartner),
 			// Written by internal/indexation only (run, approve, reject).
 			Limits: Limits{NoCreate: true, NoUpdate: true, NoDelete: true},
