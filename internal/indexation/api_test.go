@@ -170,6 +170,11 @@ func TestIndexation(t *testing.T) {
 			{Name: "the schedule shows both periods", Method: "GET", Path: fmt.Sprintf("/contracts/%d/schedule?from=2022-03&to=2022-04",
 				one(t, d, `SELECT contract_id FROM recurringpayment WHERE recurringpayment_id = ?`, pay)), As: teamLead, Status: 200,
 				Contains: []string{`"month":"2022-03"`, `"amount":1000.00`, `"amount":1070.30`, `"year":2022`}},
+			{Name: "a team member may not reject", Method: "POST", Path: path(second, "reject"), As: teamMember, Status: 403},
+			{Name: "another tenant may not see it to reject", Method: "POST", Path: path(second, "reject"), As: leadB, Status: 404},
+			{Name: "a missing adjustment", Method: "POST", Path: path(99999999, "reject"), As: admin, Status: 404},
+			{Name: "an area manager may not read schedules", Method: "GET", Path: fmt.Sprintf("/contracts/%d/schedule?from=2022-03&to=2022-04",
+				one(t, d, `SELECT contract_id FROM recurringpayment WHERE recurringpayment_id = ?`, pay)), As: "area_manager@demo.test", Status: 403},
 			{Name: "reject the second: the third is discarded", Method: "POST", Path: path(second, "reject"), As: admin, Status: 200,
 				Contains: []string{`"indexadjustment_status":"rejected"`}},
 			{Name: "the third is gone", Method: "POST", Path: path(third, "approve"), As: admin, Status: 404},
@@ -191,6 +196,10 @@ func TestIndexation(t *testing.T) {
 			{Name: "run everything the team lead sees", Method: "POST", Path: "/indexadjustments/run", As: teamLead, Status: 200,
 				Body: obj{}, Contains: []string{`"created":`, `"errors":[]`}},
 		})
+		if n := one(t, d, `SELECT COUNT(*) FROM trackrecord WHERE trackrecord_category = 'recurringpayment' AND trackrecord_row_id = ?
+			AND trackrecord_type = 'update'`, pay); n != 1 {
+			t.Errorf("%d history rows of the payment's new amount, want 1", n)
+		}
 		if got := one(t, d, `SELECT CAST(recurringpayment_sum_per_month * 100 AS INTEGER) FROM recurringpayment WHERE recurringpayment_id = ?`, pay); got != 107030 {
 			t.Errorf("payment amount ×100 = %d, want 107030", got)
 		}
