@@ -15,7 +15,10 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
-require github.com/go-pdf/fpdf v0.9.0
+require (
+	github.com/go-pdf/fpdf v0.9.0
+	github.com/shopspring/decimal v1.6.0
+)
 
 require (
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect

@@ -15,6 +15,7 @@ import (
 	"portfolio/internal/access"
 	"portfolio/internal/contracts"
 	"portfolio/internal/documents"
+	"portfolio/internal/indexation"
 	"portfolio/internal/masterdata"
 	"portfolio/internal/tickets"
 	"sync"
@@ -55,6 +56,9 @@ type App struct {
 	// contractService keeps the deadlines' notice dates (bound in
 	// bindRoutes).
 	contractService *contracts.Service
+	// Indexation is the index clause module (the seed imports the default
+	// series through it).
+	Indexation *indexation.Service
 
 	// OnShutdown, when set, runs as graceful shutdown begins.
 	OnShutdown func()
@@ -159,6 +163,9 @@ func (a *App) bindRoutes() {
 		Lights: contracts.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})
 	a.contractService.UsePrincipals(a.Auth)
 	contracts.Bind(a.Server, a.contractService)
+	a.Indexation = indexation.New(indexation.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
+	a.Indexation.AfterImport(a.enqueueIndexAdjustments)
+	indexation.Bind(a.Server, a.Indexation)
 	tickets.Register(engine)
 }
 
@@ -171,6 +178,9 @@ func (a *App) registerJobs() error {
 		{Name: "planner_statistics", Schedule: jobs.DailyAt(3, 40), Work: func(ctx context.Context) error { return a.DB.Optimize(ctx, false) }},
 		{Name: "deadline_notice_dates", Schedule: jobs.DailyAt(0, 5), Work: a.recomputeNoticeDates},
 		{Name: "deadline_alerts", Schedule: jobs.DailyAt(5, 0), Work: a.sendDeadlineDigests},
+		// Daily rather than monthly: the publisher's release day varies, and
+		// a run that finds nothing new stores nothing (decision 0011).
+		{Name: indexation.JobName, Schedule: jobs.DailyAt(4, 30), Work: a.runIndexAdjustments},
 	} {
 		if err := a.Jobs.Register(j); err != nil {
 			return err
@@ -229,6 +239,25 @@ func (a *App) sendDeadlineDigests(ctx context.Context) error {
 		a.Log.InfoContext(ctx, "deadline digests queued", "mails", n)
 	}
 	return err
+}
+
+// runIndexAdjustments evaluates every index clause as the system.
+func (a *App) runIndexAdjustments(ctx context.Context) error {
+	res, err := a.Indexation.Run(tables.AsSystem(ctx), nil, false)
+	if err != nil {
+		return err
+	}
+	a.Log.InfoContext(ctx, "index clauses evaluated", "payments", res.Evaluated, "proposals", res.Created, "errors", len(res.Errors))
+	return nil
+}
+
+// enqueueIndexAdjustments queues the index_adjustments job after an
+// import changed values; a failure to queue is logged (the daily run
+// catches up).
+func (a *App) enqueueIndexAdjustments(ctx context.Context) {
+	if _, err := a.Jobs.Enqueue(ctx, indexation.JobName); err != nil {
+		a.Log.WarnContext(ctx, "index adjustments not queued", "error", err)
+	}
 }
 
 // sessionRetention is how long ended sessions and used links are kept, for

@@ -98,8 +98,15 @@ func contracts() ([]Entity, []Link) {
 				decimal("indexclause_minimal_percent_change").optional().showWhen(IsTruthy("change_in_percent")),
 				decimal("indexclause_minimal_point_change").optional().showWhen(IsFalsy("change_in_percent")).
 					rules(RequiredIfNull("indexclause_minimal_percent_change")),
+				// The series the clause follows (decision 0011, migration 0017):
+				// empty means the default series, which internal/indexation
+				// fills in on every create.
+				ref("priceindex_id", "priceindex").optional().label("Price index"),
 			},
-			Relations: []Relation{hasMany("recurring_payment", "recurringpayment", "indexclause_id")},
+			Relations: []Relation{
+				hasMany("recurring_payment", "recurringpayment", "indexclause_id"),
+				hasMany("adjustments", "indexadjustment", "indexclause_id"),
+			},
 		},
 		{
 			Name: "serviceobject", AccessSubject: "service_object", Doc: "A serviced object (installation, equipment) at areas, locations and contracts.",
@@ -221,6 +228,7 @@ func contracts() ([]Entity, []Link) {
 				flag("recurringpayment_value_deposit").kind(KindYesNo),
 				ref("indexclause_id", "indexclause").optional().showWhen(In("recurringpayment_value_deposit", Int(1))),
 			},
+			Relations: []Relation{hasMany("adjustments", "indexadjustment", "recurringpayment_id")},
 		},
 	}
 	links := []Link{

@@ -7,7 +7,7 @@ func definitions() ([]Entity, []Link) {
 		def  func() ([]Entity, []Link)
 	}{
 		{"accounts", accounts}, {"lookups", lookups}, {"portfolio", portfolio}, {"contracts", contracts},
-		{"invoices", invoices}, {"tickets", tickets}, {"documents", documents}, {"history", history},
+		{"invoices", invoices}, {"tickets", tickets}, {"documents", documents}, {"history", history}, {"indexation", indexation},
 	}
 	var entities []Entity
 	var links []Link

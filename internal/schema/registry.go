@@ -32,11 +32,12 @@ type relationRef struct {
 // generation counter (internal/access/cache.go), the data generation
 // counters of cached counts (internal/tables/countcache.go), the postal codes of
 // the state lookup (internal/masterdata/postal.go), the deadline alerts
-// (internal/contracts/alerts.go) and the calendar links
-// (internal/contracts/calendar.go).
+// (internal/contracts/alerts.go), the calendar links
+// (internal/contracts/calendar.go) and the login throttle
+// (internal/auth/throttle.go).
 var internalTables = []string{"schema_migrations", "auth_session", "refresh_token", "auth_link", "mail_outbox", "savedview", "rights_generation",
 	"data_generation", "postalcode", "postalcode_load", "deadline_alert_setting", "deadline_alert_sent",
-	"calendar_token"}
+	"calendar_token", "login_throttle"}
 
 // InternalTables lists the tables that belong to modules rather than to the
 // table engine.

@@ -54,6 +54,9 @@ func Demo(ctx context.Context, a *app.App) ([]Login, error) {
 	if err := Base(ctx, a.DB); err != nil {
 		return nil, err
 	}
+	if err := DefaultPriceIndex(ctx, a); err != nil {
+		return nil, err
+	}
 	if err := a.DB.InTx(ctx, func(tx *db.Tx) error { return demoOrganisations(ctx, a.DB, tx) }); err != nil {
 		return nil, err
 	}

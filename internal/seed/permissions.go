@@ -21,26 +21,29 @@ var tablegroups = []struct {
 	tables []string
 }{
 	{1, "Portfolio core", []string{"customergroup", "company", "pos", "area", "partnercompany", "tag"}},
-	{2, "Contracts", []string{"contract", "contractaction", "recurringpayment", "indexclause", "specialright", "serviceobject", "criteria", "costtype"}},
+	{2, "Contracts", []string{"contract", "contractaction", "recurringpayment", "indexclause", "indexadjustment", "specialright", "serviceobject", "criteria", "costtype"}},
 	{3, "Invoices", []string{"invoice", "invoiceposition", "inspectionresult", "contradiction", "contradictionpackage", "contradictionpoint", "invoicedeadline"}},
 	{4, "Tickets", []string{"ticket", "board", "columnx", "priority", "defaultvalue", "document", "email"}},
 	{5, "Master data", []string{"sachkonto", "unit", "choice", "areatype", "contracttype", "documentcontracttype", "product", "criteriatype", "locationtype", "maturitytype", "usagetype", "serviceobjecttype", "recurringpaymenttype", "partnertype", "country", "currency", "language", "contacttitle", "contactsalutation", "documenttype", "subdocumenttype", "claimtype", "rating", "resultcategorization", "savingtype", "invoicevaluetype", "invoicecriteria", "externalcosttype", "textmodule", "texttemplate", "texttemplate_variable", "function"}},
 	{6, "Administration", []string{"user", "role", "team", "usertype", "tablegroup", "tablename", "crud", "access", "translation", "attribute_i18n", "trackrecord", "payment", "taxrate"}},
 	{7, "Portfolio details", []string{"location", "address", "city", "contactperson", "contactdetails", "companydetails", "partnergroup", "bankdata", "kreditornumber", "salesorder", "appointmenttrack"}},
+	// Price index series are master data every logged-in user reads and
+	// only administrators write (issue 13).
+	{8, "Price indexes", []string{"priceindex", "priceindexvalue"}},
 }
 
 // crudByRole gives each non-administrator role its flags per table group
 // ("crud" letters present = flag set). The administrator manages everything
 // without rows.
 var crudByRole = map[string]map[string]string{
-	"team_lead":         {"Portfolio core": "r", "Portfolio details": "cru", "Contracts": "r", "Invoices": "cru", "Tickets": "r", "Master data": "cru"},
-	"team_member":       {"Portfolio core": "r", "Portfolio details": "cru", "Contracts": "r", "Invoices": "cru", "Tickets": "r", "Master data": "r"},
-	"lead":              {"Portfolio core": "r", "Portfolio details": "r", "Contracts": "r", "Tickets": "r"},
-	"expansion_manager": {"Portfolio core": "r", "Portfolio details": "r", "Contracts": "r", "Tickets": "r"},
-	"area_manager":      {"Portfolio core": "r", "Portfolio details": "r", "Tickets": "r"},
-	"store_manager":     {"Portfolio core": "r", "Portfolio details": "r", "Tickets": "r"},
-	"ext_team_member":   {"Portfolio core": "r", "Portfolio details": "r", "Tickets": "r"},
-	"lawyer":            {"Portfolio core": "r", "Portfolio details": "r", "Contracts": "r"},
+	"team_lead":         {"Portfolio core": "r", "Portfolio details": "cru", "Contracts": "r", "Invoices": "cru", "Tickets": "r", "Master data": "cru", "Price indexes": "r"},
+	"team_member":       {"Portfolio core": "r", "Portfolio details": "cru", "Contracts": "r", "Invoices": "cru", "Tickets": "r", "Master data": "r", "Price indexes": "r"},
+	"lead":              {"Portfolio core": "r", "Portfolio details": "r", "Contracts": "r", "Tickets": "r", "Price indexes": "r"},
+	"expansion_manager": {"Portfolio core": "r", "Portfolio details": "r", "Contracts": "r", "Tickets": "r", "Price indexes": "r"},
+	"area_manager":      {"Portfolio core": "r", "Portfolio details": "r", "Tickets": "r", "Price indexes": "r"},
+	"store_manager":     {"Portfolio core": "r", "Portfolio details": "r", "Tickets": "r", "Price indexes": "r"},
+	"ext_team_member":   {"Portfolio core": "r", "Portfolio details": "r", "Tickets": "r", "Price indexes": "r"},
+	"lawyer":            {"Portfolio core": "r", "Portfolio details": "r", "Contracts": "r", "Price indexes": "r"},
 }
 
 var (
@@ -135,6 +138,12 @@ var tableAccess = []tableRule{
 	{[]string{"contract"}, readActions, []string{"lawyer"}, ""},
 	{[]string{"service_object"}, readActions, []string{"ext_team_member"}, "FM extern"},
 	{[]string{"board"}, readActions, []string{"ext_team_member"}, "FM extern"},
+	// Team leads of the teams that change contracts run the index clauses
+	// and approve or reject their adjustments, which sets the payment's
+	// amount (issue 13, decision 0011); the generic API writes no
+	// adjustment (its limits).
+	{[]string{"indexadjustment"}, "create,update,remove", []string{"team_lead"}, mvmFM},
+	{[]string{"recurringpayment"}, "update", []string{"team_lead"}, mvmFM},
 	// Every external user works with the tickets of their points of sale.
 	{[]string{"ticket"}, readActions + ",create,note", externalClient, ""},
 }

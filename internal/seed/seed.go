@@ -133,6 +133,9 @@ func CreateAdmin(ctx context.Context, a *app.App, u auth.NewUser) (int64, error)
 	if err := Base(ctx, a.DB); err != nil {
 		return 0, err
 	}
+	if err := DefaultPriceIndex(ctx, a); err != nil {
+		return 0, err
+	}
 	u.UsertypeID = UsertypeIntern
 	u.RoleCodes = []string{"admin"}
 	u.Verified = true
@@ -143,4 +146,15 @@ func CreateAdmin(ctx context.Context, a *app.App, u auth.NewUser) (int64, error)
 		return err
 	})
 	return id, err
+}
+
+// DefaultPriceIndex imports the shipped German consumer price index into
+// the default series (migration 0017 creates the series): base data,
+// since every index clause follows it unless told otherwise. It goes
+// through the module's importer, so it is idempotent.
+func DefaultPriceIndex(ctx context.Context, a *app.App) error {
+	if _, err := a.Indexation.ImportDefault(ctx); err != nil {
+		return fmt.Errorf("seed default price index: %w", err)
+	}
+	return nil
 }

@@ -35,6 +35,27 @@ func TestSearchMigrationIsCurrent(t *testing.T) {
 	if !strings.Contains(want, "CREATE VIRTUAL TABLE \"pos_search\"") {
 		t.Fatal("no search index for pos")
 	}
+	for file, tables := range LaterSearchParts {
+		path := filepath.Join(filepath.Dir(here), "..", "db", "migrations", file)
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, _, found := strings.Cut(string(got), SearchMigrationPartMarker+"\n")
+		want := head + SearchMigrationPartMarker + "\n" + SearchMigrationPart(schema.Default(), tables)
+		if os.Getenv("UPDATE_MIGRATION") == "1" {
+			if !found {
+				want = string(got) + "\n" + SearchMigrationPartMarker + "\n" + SearchMigrationPart(schema.Default(), tables)
+			}
+			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if !found || string(got) != want {
+			t.Errorf("%s does not end with what SearchMigrationPart renders for %v; regenerate it with UPDATE_MIGRATION=1 go test ./internal/tables -run TestSearchMigrationIsCurrent", file, tables)
+		}
+	}
 }
 
 const searchMigrationHeader = `-- Keyword search indexes, data generations for cached counts, sort indexes

@@ -1,0 +1,404 @@
+package indexation
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"portfolio/internal/access"
+	"portfolio/internal/apperr"
+	"portfolio/internal/db"
+	"portfolio/internal/httpapi"
+	"portfolio/internal/i18n"
+	"portfolio/internal/schema"
+)
+
+const defaultSeriesID = schema.DefaultPriceIndexID
+
+// runBatch is how many payments one transaction of a run evaluates: the
+// run streams through the payments by key, so memory stays flat.
+const runBatch = 1000
+
+// RunError is a payment the run could not evaluate.
+type RunError struct {
+	RecurringpaymentID int64  `json:"recurringpayment_id"`
+	Month              string `json:"month,omitempty"`
+	Detail             string `json:"detail"`
+}
+
+// RunResult is the answer of a run: the open proposals of the evaluated
+// payments (new or stored by an earlier run), how many were created now,
+// and the payments that could not be evaluated.
+type RunResult struct {
+	Proposals []json.RawMessage `json:"proposals"`
+	Created   int               `json:"created"`
+	Evaluated int               `json:"evaluated"`
+	Errors    []RunError        `json:"errors"`
+	// evaluated are the payments evaluated, kept only when ids were named.
+	evaluated []int64
+}
+
+type runBody struct {
+	RecurringpaymentIDs []int64 `json:"recurringpayment_ids"`
+}
+
+// run serves POST /indexadjustments/run.
+func (h *handler) run(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	var body runBody
+	if r.ContentLength != 0 {
+		if err := httpapi.DecodeJSON(r, &body, true); err != nil {
+			return err
+		}
+	}
+	res, err := h.s.Run(ctx, body.RecurringpaymentIDs, true)
+	if err != nil {
+		return err
+	}
+	if len(body.RecurringpaymentIDs) > 0 && len(res.Errors) == len(body.RecurringpaymentIDs) {
+		fields := make([]apperr.FieldError, len(res.Errors))
+		for i, e := range res.Errors {
+			fields[i] = apperr.FieldError{Loc: []any{"body", "recurringpayment_ids", i}, Message: e.Detail, Type: "value_error"}
+		}
+		return apperr.Validation(fields...)
+	}
+	httpapi.WriteJSON(w, http.StatusOK, res)
+	return nil
+}
+
+// payment is what a run reads of a recurring payment and its clause.
+type payment struct {
+	id, clause, series int64
+	amount             decimal.NullDecimal
+	baseYear           int
+	begin              time.Time
+	c                  Clause
+}
+
+// stored is an adjustment already stored for a payment.
+type stored struct {
+	reference, current Month
+	status             string
+}
+
+// Run evaluates the index clauses of the payments ids (all the caller
+// sees when empty) and stores the proposals not stored yet. answer keeps
+// the open proposals for the answer (the job leaves it false: memory
+// stays flat). The caller needs create on indexadjustment; the job runs
+// as the system.
+func (s *Service) Run(ctx context.Context, ids []int64, answer bool) (*RunResult, error) {
+	if err := s.engine.Require(ctx, access.ActionCreate, entityAdjustment); err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		if err := s.engine.MustSeeIn(ctx, s.db, entityPayment, id); err != nil {
+			return nil, err
+		}
+	}
+	res := &RunResult{Proposals: []json.RawMessage{}, Errors: []RunError{}}
+	series := map[[2]int64]*Series{} // (series, base year) → values in that base year
+	var after int64
+	for {
+		var batch []payment
+		err := s.db.InTx(ctx, func(tx *db.Tx) error {
+			var err error
+			batch, err = s.payments(ctx, tx, ids, after)
+			if err != nil || len(batch) == 0 {
+				return err
+			}
+			return s.runBatch(ctx, tx, batch, series, res, answer)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) > 0 {
+			for _, p := range batch {
+				res.evaluated = append(res.evaluated, p.id)
+			}
+		}
+		if len(batch) < runBatch {
+			s.reportUnevaluated(ctx, ids, res)
+			return res, nil
+		}
+		after = batch[len(batch)-1].id
+	}
+}
+
+// reportUnevaluated adds an error for each requested payment the run did
+// not evaluate: it has no value deposit or no index clause.
+func (s *Service) reportUnevaluated(ctx context.Context, ids []int64, res *RunResult) {
+	if len(ids) == 0 {
+		return
+	}
+	seen := map[int64]bool{}
+	for _, e := range res.Errors {
+		seen[e.RecurringpaymentID] = true
+	}
+	for _, p := range res.evaluated {
+		seen[p] = true
+	}
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			res.Errors = append(res.Errors, RunError{RecurringpaymentID: id, Detail: s.catalog.T(i18n.LangFrom(ctx), "server.indexation.no_clause", nil)})
+		}
+	}
+}
+
+// payments reads the next batch of payments with value deposit and an
+// index clause, by key after after.
+func (s *Service) payments(ctx context.Context, q db.Querier, ids []int64, after int64) ([]payment, error) {
+	p, err := s.engine.Scoped(ctx, entityPayment, "p")
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.engine.Scoped(ctx, entityClause, "c")
+	if err != nil {
+		return nil, err
+	}
+	where := "p.recurringpayment_value_deposit = 1 AND p.recurringpayment_id > ?"
+	args := append(append(append([]any{}, p.Args...), c.Args...), after)
+	if len(ids) > 0 {
+		where += " AND p.recurringpayment_id IN (" + strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",") + ")"
+		for _, id := range ids {
+			args = append(args, id)
+		}
+	}
+	rows, err := q.QueryContext(ctx, `SELECT p.recurringpayment_id, p.recurringpayment_sum_per_month, c.indexclause_id, c.priceindex_id,
+		c.indexclause_baseyear, c.indexclause_begin_date, c.indextransmission_percent, c.change_in_percent,
+		c.indexclause_minimal_percent_change, c.indexclause_minimal_point_change
+		FROM `+p.SQL+` JOIN `+c.SQL+` ON c.indexclause_id = p.indexclause_id
+		WHERE `+where+` ORDER BY p.recurringpayment_id LIMIT `+strconv.Itoa(runBatch), args...)
+	if err != nil {
+		return nil, fmt.Errorf("indexation: read payments: %w", err)
+	}
+	defer rows.Close()
+	var out []payment
+	for rows.Next() {
+		var x payment
+		var series sql.NullInt64
+		var begin any
+		var inPercent int64
+		var minPercent, minPoints decimal.NullDecimal
+		if err := rows.Scan(&x.id, &x.amount, &x.clause, &series, &x.baseYear, &begin, &x.c.Transmission, &inPercent,
+			&minPercent, &minPoints); err != nil {
+			return nil, fmt.Errorf("indexation: read payments: %w", err)
+		}
+		x.series = defaultSeriesID
+		if series.Valid {
+			x.series = series.Int64
+		}
+		if x.begin, err = dateOf(begin); err != nil {
+			return nil, err
+		}
+		x.c.InPercent = inPercent == 1
+		if minPercent.Valid {
+			x.c.MinPercent = &minPercent.Decimal
+		}
+		if minPoints.Valid {
+			x.c.MinPoints = &minPoints.Decimal
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
+}
+
+// dateOf reads a DATE column (text on SQLite, time on PostgreSQL).
+func dateOf(v any) (time.Time, error) {
+	switch d := v.(type) {
+	case time.Time:
+		return d, nil
+	case string:
+		return time.Parse(time.DateOnly, d[:min(len(d), 10)])
+	case []byte:
+		return time.Parse(time.DateOnly, string(d[:min(len(d), 10)]))
+	}
+	return time.Time{}, fmt.Errorf("indexation: %T is not a date", v)
+}
+
+// runBatch evaluates one batch of payments inside tx.
+func (s *Service) runBatch(ctx context.Context, tx *db.Tx, batch []payment, cache map[[2]int64]*Series, res *RunResult, answer bool) error {
+	known, err := s.adjustments(ctx, tx, batch[0].id, batch[len(batch)-1].id)
+	if err != nil {
+		return err
+	}
+	lang := i18n.LangFrom(ctx)
+	for _, p := range batch {
+		res.Evaluated++
+		fail := func(month, key string, args map[string]string) {
+			res.Errors = append(res.Errors, RunError{RecurringpaymentID: p.id, Month: month, Detail: s.catalog.T(lang, key, args)})
+		}
+		if !p.amount.Valid {
+			fail("", "server.indexation.no_amount", nil)
+			continue
+		}
+		series, err := s.series(ctx, tx, p.series, p.baseYear, cache)
+		var missing *MissingMonthError
+		if errors.As(err, &missing) {
+			fail(missing.Month.String(), "server.indexation.missing_rebase", map[string]string{"month": missing.Month.String(), "year": strconv.Itoa(p.baseYear)})
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		ref := MonthOf(p.begin)
+		rejected := map[[2]Month]bool{}
+		existing := map[[2]Month]bool{}
+		for _, a := range known[p.id] {
+			existing[[2]Month{a.reference, a.current}] = true
+			switch a.status {
+			case StatusApproved:
+				ref = max(ref, a.current)
+			case StatusRejected:
+				rejected[[2]Month{a.reference, a.current}] = true
+			}
+		}
+		chain, err := Evaluate(series, p.c, ref, p.amount.Decimal, func(r, c Month) bool { return rejected[[2]Month{r, c}] })
+		if errors.As(err, &missing) {
+			fail(missing.Month.String(), "server.indexation.missing_reference", map[string]string{"month": missing.Month.String()})
+			continue
+		}
+		if err != nil {
+			fail("", "server.indexation.no_value", nil)
+			continue
+		}
+		for _, a := range chain {
+			key := [2]Month{a.Reference, a.Current}
+			if existing[key] {
+				continue
+			}
+			if _, err := s.engine.CreateIn(ctx, tx, entityAdjustment, proposalData(p, a)); err != nil {
+				return fmt.Errorf("indexation: store the adjustment of payment %d for %s: %w", p.id, a.Current, err)
+			}
+			res.Created++
+		}
+	}
+	if !answer {
+		return nil
+	}
+	return s.openProposals(ctx, tx, batch[0].id, batch[len(batch)-1].id, batch, res)
+}
+
+// proposalData is the stored form of a proposal.
+func proposalData(p payment, a Proposal) map[string]any {
+	return map[string]any{
+		"recurringpayment_id": p.id, "indexclause_id": p.clause,
+		"indexadjustment_reference_month": a.Reference.String(), "indexadjustment_current_month": a.Current.String(),
+		"indexadjustment_reference_value": a.ReferenceValue.String(), "indexadjustment_current_value": a.CurrentValue.String(),
+		"indexadjustment_change_points": a.ChangePoints.String(), "indexadjustment_change_percent": a.ChangePercent.String(),
+		"indexadjustment_old_amount": a.OldAmount.String(), "indexadjustment_new_amount": a.NewAmount.String(),
+		"indexadjustment_effective_date": a.Effective.Format(time.DateOnly),
+	}
+}
+
+// adjustments reads the stored adjustments of the payments with keys from
+// first to last.
+func (s *Service) adjustments(ctx context.Context, q db.Querier, first, last int64) (map[int64][]stored, error) {
+	a, err := s.engine.Scoped(ctx, entityAdjustment, "a")
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, `SELECT a.recurringpayment_id, a.indexadjustment_reference_month, a.indexadjustment_current_month,
+		a.indexadjustment_status FROM `+a.SQL+` WHERE a.recurringpayment_id BETWEEN ? AND ?`, append(a.Args, first, last)...)
+	if err != nil {
+		return nil, fmt.Errorf("indexation: read adjustments: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64][]stored{}
+	for rows.Next() {
+		var id int64
+		var ref, cur string
+		var x stored
+		if err := rows.Scan(&id, &ref, &cur, &x.status); err != nil {
+			return nil, fmt.Errorf("indexation: read adjustments: %w", err)
+		}
+		if x.reference, err = ParseMonth(ref); err != nil {
+			return nil, err
+		}
+		if x.current, err = ParseMonth(cur); err != nil {
+			return nil, err
+		}
+		out[id] = append(out[id], x)
+	}
+	return out, rows.Err()
+}
+
+// openProposals adds the proposed adjustments of the batch's payments to
+// the answer, in chain order.
+func (s *Service) openProposals(ctx context.Context, q db.Querier, first, last int64, batch []payment, res *RunResult) error {
+	a, err := s.engine.Scoped(ctx, entityAdjustment, "a")
+	if err != nil {
+		return err
+	}
+	in := map[int64]bool{}
+	for _, p := range batch {
+		in[p.id] = true
+	}
+	rows, err := q.QueryContext(ctx, `SELECT a.indexadjustment_id, a.recurringpayment_id FROM `+a.SQL+`
+		WHERE a.recurringpayment_id BETWEEN ? AND ? AND a.indexadjustment_status = ?
+		ORDER BY a.recurringpayment_id, a.indexadjustment_current_month`, append(a.Args, first, last, StatusProposed)...)
+	if err != nil {
+		return fmt.Errorf("indexation: read proposals: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id, pay int64
+		if err := rows.Scan(&id, &pay); err != nil {
+			rows.Close()
+			return fmt.Errorf("indexation: read proposals: %w", err)
+		}
+		if in[pay] {
+			ids = append(ids, id)
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		rec, err := s.engine.ReadIn(ctx, q, entityAdjustment, id)
+		if err != nil {
+			return err
+		}
+		res.Proposals = append(res.Proposals, rec)
+	}
+	return nil
+}
+
+// series reads series id in base year year, once per run.
+func (s *Service) series(ctx context.Context, q db.Querier, id int64, year int, cache map[[2]int64]*Series) (*Series, error) {
+	if got, ok := cache[[2]int64{id, int64(year)}]; ok {
+		return got, nil
+	}
+	published, ok := cache[[2]int64{id, 0}]
+	if !ok {
+		rec, _, err := s.engine.GetIn(ctx, q, entitySeries, id)
+		if err != nil {
+			return nil, err
+		}
+		base, _ := rec["priceindex_baseyear"].(int64)
+		stored, err := s.storedValues(ctx, q, id)
+		if err != nil {
+			return nil, err
+		}
+		values := make(map[Month]decimal.Decimal, len(stored))
+		for m, v := range stored {
+			values[m] = v.value
+		}
+		published = NewSeries(int(base), values)
+		cache[[2]int64{id, 0}] = published
+	}
+	rebased, err := Rebase(published, year)
+	if err != nil {
+		return nil, err
+	}
+	cache[[2]int64{id, int64(year)}] = rebased
+	return rebased, nil
+}
