@@ -34,10 +34,13 @@ var (
 // contracts get conditions.
 const demoConditionsPerGroup = 6
 
-// demoConditions gives the first contracts of each demo customer group a
-// few conditions (the condition list, /app/condition-list), once: a group
-// whose contracts already have conditions is left alone.
-func demoConditions(ctx context.Context, d *db.DB) error {
+// DemoConditions gives the first contracts of each demo customer group a
+// few conditions (the condition list, /app/condition-list), with the
+// criteria, kinds and choices they use, once: a group whose contracts
+// already have conditions is left alone. It runs with `seed --demo`, after
+// Demo; the test apps leave it out, so tests start without criteria (the
+// first one they create is criteria 1, which carries a value).
+func DemoConditions(ctx context.Context, d *db.DB) error {
 	return d.InTx(ctx, func(tx *db.Tx) error {
 		if err := demoCriteriaMasterData(ctx, d, tx); err != nil {
 			return err

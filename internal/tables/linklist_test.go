@@ -1,7 +1,6 @@
 package tables_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"testing"
@@ -21,7 +20,6 @@ func TestLinkListAcrossOwners(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		e := newEnv(t, d)
 		s := newSampler(e, t)
-		ctx := context.Background()
 		posA := s.fresh("pos", obj{"company_id": 1, "pos_name": "Filiale Lindenhof"})
 		posB := s.fresh("pos", obj{"company_id": 3, "pos_name": "Filiale Seeblick"})
 		contractA := s.fresh("contract", obj{"company_id": 1, "pos_id": posA, "contract_name": "Vertrag Lindenhof"})
@@ -34,13 +32,16 @@ func TestLinkListAcrossOwners(t *testing.T) {
 		// partner@ (an external team member) gets the contract rights the
 		// demo roles give leads.
 		giveEveryTableRight(t, d, partner)
-		var sublet int64
-		if err := d.QueryRowContext(ctx, `SELECT MIN(choice_id) FROM choice WHERE criteria_id = 3 AND choice_name = 'Ausgeschlossen'`).Scan(&sublet); err != nil {
-			t.Fatal(err)
+		// A criterion with choices (1 and 39 carry a value instead).
+		kind := s.fresh("criteriatype", obj{"criteriatype_name": "Nutzungsrechte"})
+		crit := s.fresh("criteria", obj{"criteria_name": "Untervermietung", "criteriatype_id": kind})
+		for crit == 1 || crit == 39 {
+			crit = s.fresh("criteria", obj{"criteria_name": "Untervermietung", "criteriatype_id": kind})
 		}
+		sublet := s.fresh("choice", obj{"criteria_id": crit, "choice_name": "Ausgeschlossen"})
 		condition := func(contract int64, from string) int64 {
 			row := e.mustOK(admin, obj{"action": "link", "entity": "contract_criteria_rel", "id": contract,
-				"data": obj{"criteria_id": 3, "choice_id": sublet, "valid_from": from, "comment": "Kein Untermieter"}})
+				"data": obj{"criteria_id": crit, "choice_id": sublet, "valid_from": from, "comment": "Kein Untermieter"}})
 			return id(row, "contract_criteria_id")
 		}
 		condA := condition(contractA, "2024-01-01")
@@ -121,7 +122,7 @@ func TestLinkListAcrossOwners(t *testing.T) {
 				Absent:   []string{"Seeblick", "Partnerhaus"}},
 			{Name: "a saved view of the list", As: lead, Method: "POST", Path: "/api/views", Status: http.StatusCreated,
 				Body: obj{"entity": "contract_criteria", "name": "Untervermietung", "settings": obj{
-					"filter": []obj{{"field": "criteria_id", "op": "eq", "value": 3}}, "order_by": "contract_id__label",
+					"filter": []obj{{"field": "criteria_id", "op": "eq", "value": crit}}, "order_by": "contract_id__label",
 					"columns": []string{"contract_id", "criteria_id", "choice_id"}}},
 				Contains: []string{`"name":"Untervermietung"`}},
 			{Name: "the saved views of the list", As: lead, Method: "GET", Path: "/api/views?entity=contract_criteria", Status: 200,

@@ -573,7 +573,8 @@ func (b *tenantBuilder) buildListed(ll *schema.Entity, owner *tenantCase) *tenan
 	l, _ := b.reg.Link(rel.Link)
 	own, far, _ := l.End(owner.ent.Name)
 	// The far row: one under which every attribute sent is shown (the
-	// criteria that take a value), else a sample row.
+	// criteria 1, which takes a value and exists once one is sampled), else
+	// the sampled row.
 	data := b.linkData(owner.ent, rel, b.s.ensure(rel.Target))
 	other := data[far.Column]
 	delete(data, far.Column)

@@ -20,6 +20,7 @@ test('a lead filters the condition list of their contracts and opens a contract'
   await page.getByRole('button', { name: 'Filters', exact: true }).click();
   await page.getByRole('search', { name: 'Filters' }).getByRole('combobox', { name: 'Criterion' }).click();
   await page.getByRole('option', { name: 'Untervermietung' }).click();
+  await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/criteria_id/);
   await expect(grid.getByText('Konkurrenzschutz')).toHaveCount(0);
   await expect(grid.getByText('Mit Zustimmung des Vermieters').first()).toBeVisible();
