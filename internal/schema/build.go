@@ -198,6 +198,13 @@ func link(table, left, right string, attrs ...Field) Link {
 // withID gives the link its own key column, for pairs that may repeat.
 func (l Link) withID(column string) Link { l.ID = column; return l }
 
+// listed lists the link's rows across the owners of end owner, under the
+// permission subject subject, with extra read-time fields (LinkList).
+func (l Link) listed(owner, subject string, extra ...Field) Link {
+	l.List = &LinkList{Owner: owner, Subject: subject, Extra: extra}
+	return l
+}
+
 func (l Link) cascadeBoth() Link { l.Right.OnDelete = "cascade"; return l }
 
 func (l Link) unique(cols ...string) Link {

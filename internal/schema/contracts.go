@@ -256,7 +256,11 @@ func contracts() ([]Entity, []Link) {
 				flag("exists").label("Exists"),
 				flag("is_obsolete").label("Obsolete"),
 				memo("comment").optional())...)...,
-		).withID("contract_criteria_id"),
+		).withID("contract_criteria_id").
+			// The condition list (/app/condition-list): every contract's
+			// criteria, with the contract's point of sale.
+			listed("contract", "criteria",
+				str("contract_pos_name", lenName).label("Point of sale").derive(RefOf("pos_name", "contract_id", "pos_id"))),
 		link("contract_specialright", "contract", "specialright",
 			memo("description").optional(),
 			day("date").label("Date"),

@@ -19,6 +19,9 @@ type Registry struct {
 	links       []*Link
 	linkByTable map[string]*Link
 	relByAPI    map[string]relationRef
+	// linkLists are the read-only entities derived from links' List; they
+	// are found by Entity (byName) but not listed by Entities.
+	linkLists []*Entity
 }
 
 type relationRef struct {
@@ -64,10 +67,16 @@ func All() []*Entity { return defaultRegistry.Entities() }
 // Get finds one of Portfolio's entities by name.
 func Get(name string) (*Entity, bool) { return defaultRegistry.Entity(name) }
 
-// Entities lists the entities in definition order.
+// Entities lists the table-owning entities in definition order; the
+// entities derived from listed links are LinkLists.
 func (r *Registry) Entities() []*Entity { return slices.Clone(r.entities) }
 
-// Entity finds an entity by name.
+// LinkLists lists the read-only entities derived from the links declared
+// listed (Link.List, decision 0012): the rows of a link across every owner.
+// Entity finds them by name like any entity.
+func (r *Registry) LinkLists() []*Entity { return slices.Clone(r.linkLists) }
+
+// Entity finds an entity (or a listed link's entity) by name.
 func (r *Registry) Entity(name string) (*Entity, bool) {
 	e, ok := r.byName[name]
 	return e, ok
@@ -223,6 +232,24 @@ func New(entities []Entity, links []Link) (*Registry, error) {
 		r.links = append(r.links, &l)
 		r.linkByTable[l.Table] = &l
 	}
+	for _, l := range r.links {
+		if l.List == nil {
+			continue
+		}
+		e, err := r.deriveLinkList(l)
+		if err != nil {
+			fail("link %s: %v", l.Table, err)
+			continue
+		}
+		for j := range e.Fields {
+			if _, dup := e.fieldIndex[e.Fields[j].Name]; dup {
+				fail("listed link %s: field %q defined twice", e.Name, e.Fields[j].Name)
+			}
+			e.fieldIndex[e.Fields[j].Name] = j
+		}
+		r.linkLists = append(r.linkLists, e)
+		r.byName[e.Name] = e
+	}
 	for _, t := range internalTables {
 		_, isEntity := r.byTable[t]
 		_, isLink := r.linkByTable[t]
@@ -247,6 +274,9 @@ func New(entities []Entity, links []Link) (*Registry, error) {
 	for _, e := range r.entities {
 		errs = append(errs, r.validateEntity(e)...)
 	}
+	for _, e := range r.linkLists {
+		errs = append(errs, r.validateEntity(e)...)
+	}
 	for _, l := range r.links {
 		errs = append(errs, r.validateLink(l)...)
 	}
@@ -254,6 +284,80 @@ func New(entities []Entity, links []Link) (*Registry, error) {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
 	return r, nil
+}
+
+// deriveLinkList builds the read-only entity that lists the rows of link l
+// across the owners of its List.Owner end: named like the link table, keyed
+// by the link's own key, with the two ends as references, the link's
+// attributes and the extra fields, all read-only; scoped through the
+// owner's tenant paths, one step longer.
+func (r *Registry) deriveLinkList(l *Link) (*Entity, error) {
+	ls := l.List
+	if l.ID == "" {
+		return nil, errors.New("a listed link needs its own key (withID)")
+	}
+	own, other, ok := l.End(ls.Owner)
+	if !ok {
+		return nil, fmt.Errorf("listed by %q, which is neither end", ls.Owner)
+	}
+	owner, ok := r.byName[own.Entity]
+	if !ok {
+		return nil, fmt.Errorf("unknown owner %q", own.Entity)
+	}
+	far, ok := r.byName[other.Entity]
+	if !ok {
+		return nil, fmt.Errorf("unknown end %q", other.Entity)
+	}
+	if !far.Tenant.Global {
+		// A row would need both ends visible; tenant paths are
+		// alternatives, so only a global far end can be left out.
+		return nil, fmt.Errorf("a listed link's far end must be global, %s is not", far.Name)
+	}
+	if _, dup := r.byName[l.Table]; dup {
+		return nil, fmt.Errorf("the listed link's name %q is already an entity", l.Table)
+	}
+	relation := ""
+	for i := range owner.Relations {
+		rel := &owner.Relations[i]
+		if rel.Kind == ManyToMany && rel.Link == l.Table {
+			if relation != "" {
+				return nil, fmt.Errorf("%s has two relations over the link", owner.Name)
+			}
+			relation = rel.Name
+		}
+	}
+	if relation == "" {
+		return nil, fmt.Errorf("%s has no relation over the link", owner.Name)
+	}
+	fields := []Field{
+		{Name: l.ID, Type: TypeID, Kind: KindNumber, HiddenOnCreate: true, Required: Requirement{Optional: true}, Indexed: true},
+		ref(own.Column, own.Entity),
+		ref(other.Column, other.Entity),
+	}
+	fields = append(append(fields, slices.Clone(l.Attrs)...), ls.Extra...)
+	for i := range fields {
+		fields[i].ReadOnly = true
+	}
+	label := ls.Label
+	if len(label) == 0 {
+		label = []string{own.Column, other.Column}
+	}
+	tenant := TenantPath{Global: owner.Tenant.Global}
+	longer := func(paths []Path) []Path {
+		out := make([]Path, 0, len(paths))
+		for _, p := range paths {
+			out = append(out, append(Path{own.Column}, p...))
+		}
+		return out
+	}
+	tenant.Customer, tenant.Partner = longer(owner.Tenant.Customer), longer(owner.Tenant.Partner)
+	return normalizeEntity(Entity{
+		Name: l.Table, Table: l.Table, PK: l.ID, Subject: ls.Subject, Group: owner.Group,
+		Doc:   fmt.Sprintf("The %s rows of every %s (link %s), read-only.", other.Entity, owner.Name, l.Table),
+		Label: label, Fields: fields, Tenant: tenant,
+		Limits: Limits{NoCreate: true, NoUpdate: true, NoDelete: true},
+		Listed: &ListedLink{Link: l.Table, Owner: owner.Name, Relation: relation},
+	}), nil
 }
 
 func normalizeEntity(in Entity) *Entity {

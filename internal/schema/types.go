@@ -373,6 +373,39 @@ type Link struct {
 	Attrs []Field
 	// Unique lists column sets that must be unique beyond the key.
 	Unique [][]string
+	// List, when set, lists the link's rows across every owner of one end,
+	// as a read-only entity the registry derives (decision 0012).
+	List *LinkList
+}
+
+// LinkList declares that the rows of a link with its own key are listed
+// across the owners of one end (the criteria of every contract), through
+// the generic list, export and saved views. The registry derives a
+// read-only entity named like the link table: its key, the two ends as
+// references, the link's attributes and Extra. A row is in the caller's
+// tenant when its owner is (the owner's tenant paths, one step longer);
+// the far end must be Global. Reading the rows needs list on Subject and
+// what reading the owner's relation tab needs. Writes stay on that tab.
+type LinkList struct {
+	// Owner is the end whose entity owns the rows (contract).
+	Owner string
+	// Subject is the list's own permission subject (criteria).
+	Subject string
+	// Label lists the fields of the rows' default label; defaults to the
+	// two ends' columns.
+	Label []string
+	// Extra are read-time fields computed from the row (RefOf through the
+	// owner: its point of sale).
+	Extra []Field
+}
+
+// ListedLink marks an entity the registry derived from a link's List: it
+// reads the rows of Link, owned by Owner through Owner's relation
+// Relation. Such an entity has no row_version and is never written.
+type ListedLink struct {
+	Link     string
+	Owner    string
+	Relation string
 }
 
 // End returns the end for entity, and the other end.
@@ -431,6 +464,9 @@ type Entity struct {
 	Lookup bool
 	// Unique lists column sets that must be unique (besides the key).
 	Unique [][]string
+	// Listed is set on the read-only entities derived from a link's List
+	// (Registry.LinkLists); they are not among Registry.Entities.
+	Listed *ListedLink
 
 	fieldIndex    map[string]int
 	relationIndex map[string]int

@@ -141,13 +141,16 @@ func (c *catalog) addField(f *schema.Field, onLink bool) {
 }
 
 // entityCatalog lists the columns of e's rows: its readable stored fields
-// with their labels, its computed fields, and row_version.
+// with their labels, its computed fields, and row_version (link rows,
+// listed across owners, have none).
 func entityCatalog(e *schema.Entity) *catalog {
 	c := &catalog{byName: map[string]int{}}
 	for i := range e.Fields {
 		c.addField(&e.Fields[i], false)
 	}
-	c.add(colSpec{name: schema.RowVersionColumn, typ: schema.TypeInt, kind: kindVersion})
+	if e.Listed == nil {
+		c.add(colSpec{name: schema.RowVersionColumn, typ: schema.TypeInt, kind: kindVersion})
+	}
 	return c
 }
 

@@ -96,6 +96,9 @@ func New(d Deps) (*Engine, error) {
 			e.relCats[rel.APIName(ent.Name)] = c
 		}
 	}
+	for _, ent := range e.reg.LinkLists() {
+		e.cats[ent.Name] = entityCatalog(ent)
+	}
 	return e, nil
 }
 

@@ -121,7 +121,7 @@ func TestStatementsOfEveryEntity(t *testing.T) {
 	for _, d := range []db.Dialect{db.SQLite, db.Postgres} {
 		x := &env{reg: reg, dialect: d, now: time.Unix(0, 0)}
 		for _, sc := range []Scope{{}, {restricted: true, customergroup: 1, partnergroup: 2}, {restricted: true}} {
-			for _, ent := range reg.Entities() {
+			for _, ent := range append(reg.Entities(), reg.LinkLists()...) {
 				check := func(tg *target) {
 					tg.ownerID = 1
 					p := &listPlan{t: tg, search: "ab", limit: 10}

@@ -56,7 +56,7 @@ func (e *Engine) History(ctx context.Context, q HistoryQuery) (*Cursor, error) {
 	if !ok {
 		return nil, errUnknownEntity(q.Entity)
 	}
-	if err := c.require(access.ActionRead, ent); err != nil {
+	if err := e.requireRows(c, access.ActionRead, ent); err != nil {
 		return nil, err
 	}
 	if err := e.mustSee(ctx, e.db, c, ent, q.ID); err != nil {

@@ -38,7 +38,7 @@ func TestMessageKeysExist(t *testing.T) {
 	for _, typ := range []string{"int", "id", "bool", "decimal", "date", "datetime", "string", "list", "option"} {
 		keys["validation.type."+typ] = true
 	}
-	for _, e := range schema.All() {
+	for _, e := range append(schema.All(), schema.Default().LinkLists()...) {
 		keys["entity."+e.Name], keys["entity."+e.Name+".plural"] = true, true
 	}
 	if len(keys) < 150 {

@@ -109,7 +109,34 @@ func (e *Engine) authorizeList(c *caller, t *target) error {
 	if t.ent.Limits.NoGenericList {
 		return e.errLimit(c.lang, "server.tables.limit.list", t.ent)
 	}
-	return c.require(access.ActionList, t.ent)
+	return e.requireRows(c, access.ActionList, t.ent)
+}
+
+// requireRows answers 403 unless the caller may do action (list, read) on
+// the rows of ent. The rows of a listed link (decision 0012) are also the
+// rows of their owners' relation tab, so reading them needs, besides the
+// right on the list's own subject, what reading that tab needs: read on
+// the owner and list on the tab (or on the related entity).
+func (e *Engine) requireRows(c *caller, action string, ent *schema.Entity) error {
+	if err := c.require(action, ent); err != nil {
+		return err
+	}
+	if ent.Listed == nil {
+		return nil
+	}
+	owner, ok := e.reg.Entity(ent.Listed.Owner)
+	if !ok {
+		return fmt.Errorf("tables: listed link %s: unknown owner %s", ent.Name, ent.Listed.Owner)
+	}
+	rel, ok := owner.Relation(ent.Listed.Relation)
+	if !ok {
+		return fmt.Errorf("tables: listed link %s: %s has no relation %s", ent.Name, owner.Name, ent.Listed.Relation)
+	}
+	related, ok := e.reg.Entity(rel.Target)
+	if !ok {
+		return fmt.Errorf("tables: listed link %s: unknown entity %s", ent.Name, rel.Target)
+	}
+	return c.requireTab(access.ActionList, &target{ent: related, owner: owner, rel: rel})
 }
 
 // attach adds the relation's link table and owner condition to s.
@@ -318,8 +345,9 @@ func (p *listPlan) resolveColumns(names []string) error {
 		}
 		add(c)
 	}
-	v, _ := p.t.cat.lookup(schema.RowVersionColumn)
-	add(v)
+	if v, ok := p.t.cat.lookup(schema.RowVersionColumn); ok {
+		add(v)
+	}
 	return nil
 }
 

@@ -63,6 +63,13 @@ func (e *Engine) Options(ctx context.Context, q OptionsQuery) (*Options, error) 
 	if !c.canAny(ent, access.ActionList, access.ActionRead, access.ActionCreate, access.ActionUpdate) {
 		return nil, apperr.Forbidden("server.auth.forbidden")
 	}
+	if ent.Listed != nil {
+		// A listed link is only read (its filters ask for options): the
+		// rights of its list (decision 0012).
+		if err := e.requireRows(c, access.ActionList, ent); err != nil {
+			return nil, err
+		}
+	}
 	f, ok := ent.Field(q.Field)
 	if !ok || f.Internal || f.Ref == "" {
 		return nil, apperr.Validation(apperr.FieldError{Field: "field", Key: "server.tables.not_a_list_field", Type: "value_error",

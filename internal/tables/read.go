@@ -41,7 +41,7 @@ func (e *Engine) Read(ctx context.Context, q ReadQuery) (*ReadAnswer, error) {
 	if !ok {
 		return nil, errUnknownEntity(q.Entity)
 	}
-	if err := c.require(access.ActionRead, ent); err != nil {
+	if err := e.requireRows(c, access.ActionRead, ent); err != nil {
 		return nil, err
 	}
 	row, err := e.readRow(ctx, e.db, c, ent, q.ID)

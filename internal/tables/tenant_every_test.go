@@ -105,9 +105,22 @@ func TestEveryEntityStaysInItsTenant(t *testing.T) {
 			t.Logf("no searchable text field to search for (keyword search and export contents not checked): %s", strings.Join(unmarked, ", "))
 		}
 
+		// Links listed across owners (decision 0012): one link row for each
+		// owner row built above, read like an entity's rows (they are never
+		// written through the list).
+		var listed []*tenantCase
+		for _, ll := range b.reg.LinkLists() {
+			oc, ok := b.cases[ll.Listed.Owner]
+			if !ok {
+				t.Errorf("listed link %s: its owner %s has no tenant case", ll.Name, ll.Listed.Owner)
+				continue
+			}
+			listed = append(listed, b.buildListed(ll, oc))
+		}
+
 		// Reads first, then the writes (a write that wrongly succeeds must
 		// not change what the reads see).
-		for _, c := range cases {
+		for _, c := range append(slices.Clone(cases), listed...) {
 			t.Run("read/"+c.ent.Name, func(t *testing.T) {
 				e.t, s.t = t, t
 				defer func() { e.t, s.t = b.t, b.t }()
@@ -549,6 +562,34 @@ func (b *tenantBuilder) link(ent *schema.Entity, rel *schema.Relation, owner, ot
 	b.t.Helper()
 	b.e.mustOK(admin, obj{"action": "link", "entity": rel.APIName(ent.Name), "id": owner,
 		"data": b.linkData(ent, rel, other)})
+}
+
+// buildListed links one row of the listed link's far end to every row of
+// its owner's case (as an administrator, through the owner's relation);
+// each link row is in its owner's tenant, by the path one step longer.
+func (b *tenantBuilder) buildListed(ll *schema.Entity, owner *tenantCase) *tenantCase {
+	b.t.Helper()
+	rel, _ := owner.ent.Relation(ll.Listed.Relation)
+	l, _ := b.reg.Link(rel.Link)
+	own, far, _ := l.End(owner.ent.Name)
+	// The far row: one under which every attribute sent is shown (the
+	// criteria 1, which takes a value and exists once one is sampled), else
+	// the sampled row.
+	data := b.linkData(owner.ent, rel, b.s.ensure(rel.Target))
+	other := data[far.Column]
+	delete(data, far.Column)
+	shown(ll, data)
+	if _, ok := data[far.Column]; !ok {
+		data[far.Column] = other
+	}
+	c := &tenantCase{ent: ll}
+	for _, r := range owner.rows {
+		row := b.e.mustOK(admin, obj{"action": "link", "entity": rel.APIName(owner.ent.Name), "id": r.key, "data": data})
+		b.rows++
+		c.rows = append(c.rows, tenantRow{path: append(schema.Path{own.Column}, r.path...), group: r.group, id: r.id,
+			key: id(row, ll.PK)})
+	}
+	return c
 }
 
 func (b *tenantBuilder) exec(q string, args ...any) {

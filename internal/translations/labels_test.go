@@ -19,19 +19,21 @@ func servedLabelKeys(t *testing.T) map[string]bool {
 	r := schema.Default()
 	keys := map[string]bool{}
 	record := func(key, _ string) string { keys[key] = true; return "" }
-	for _, e := range r.Entities() {
+	// The entities derived from listed links are served like the others.
+	served := append(r.Entities(), r.LinkLists()...)
+	for _, e := range served {
 		if _, err := r.Serve(e.Name, "en", record); err != nil {
 			t.Fatalf("serve %s: %v", e.Name, err)
 		}
 	}
-	for _, e := range r.Entities() {
+	for _, e := range served {
 		// The entity name is the key of the plural list title, so no
 		// field, option or relation may use it as well.
 		if keys[e.Name] {
 			t.Errorf("entity name %q is also asked for as a field, option or relation label", e.Name)
 		}
 	}
-	for _, e := range r.Entities() {
+	for _, e := range served {
 		keys[e.Name] = true
 	}
 	return keys

@@ -62,7 +62,14 @@ export const ROUTE_PERMISSIONS = {
   newBusiness: [menu('new_business', 'create')],
   // Each contract list needs the list right on its own table.
   paymentsList: [menu('contract'), { action: 'list', subject: 'recurringpayment' }],
-  conditionList: [menu('contract'), { action: 'list', subject: 'criteria' }],
+  // The conditions are the contracts' criteria tabs across contracts: the server also asks for
+  // what that tab needs (read on contract, list on the tab; decision 0012).
+  conditionList: [
+    menu('contract'),
+    { action: 'list', subject: 'criteria' },
+    { action: 'read', subject: 'contract' },
+    { action: 'list', subject: 'contract_criteria_rel' },
+  ],
   deadlineList: [menu('contract'), { action: 'list', subject: 'contractaction' }],
   backoffice: [menu('backoffice')],
   import: [menu('import')],
@@ -84,7 +91,6 @@ export const COMING_SOON: readonly string[] = [
   '/app/ticket/new/customer',
   '/app/import',
   '/app/import-contract',
-  '/app/condition-list',
 ];
 
 /** Whether the entry leads to a screen that is still to come. */

@@ -41,6 +41,7 @@ function guardedPage(path: string, permissions: Permission[], screen: ReturnType
 const contractLists = () => import('../features/tables/components/contract-lists');
 const deadlineListPage = page(() => contractLists().then((m) => ({ default: m.DeadlineListPage })));
 const paymentsListPage = page(() => contractLists().then((m) => ({ default: m.PaymentsListPage })));
+const conditionListPage = page(() => contractLists().then((m) => ({ default: m.ConditionListPage })));
 
 /** A table route guarded by the action its kind needs. */
 function tableRoute(
@@ -298,7 +299,7 @@ export const routes: RouteObject[] = [
                   gated('preview/document/:document_id/:name', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
                   gated('ticket/:id/customer', ROUTE_PERMISSIONS.newBusiness, 'screen.new_business'),
                   guardedPage('payments-list', ROUTE_PERMISSIONS.paymentsList, paymentsListPage),
-                  gated('condition-list', ROUTE_PERMISSIONS.conditionList, 'screen.condition_list'),
+                  guardedPage('condition-list', ROUTE_PERMISSIONS.conditionList, conditionListPage),
                   guardedPage('deadline-list', ROUTE_PERMISSIONS.deadlineList, deadlineListPage),
                   {
                     path: 'backoffice',

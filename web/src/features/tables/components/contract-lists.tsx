@@ -19,7 +19,7 @@ import {
   withWindow,
 } from './traffic-light';
 
-/** The contract lists of the menu: deadlines, recurring payments (and conditions) of all the caller's contracts. */
+/** The contract lists of the menu: deadlines, recurring payments and conditions of all the caller's contracts. */
 
 const LIGHT_COLORS: Record<Light, string> = { red: 'red', yellow: 'yellow', green: 'green' };
 
@@ -114,4 +114,34 @@ export function PaymentsListPage() {
   const { t } = useTranslation();
   const variant = useMemo<ListVariant>(() => ({ title: t('menu.payments_list'), defaultColumns: PAYMENT_COLUMNS }), [t]);
   return <TableListPage table="recurringpayment" variant={variant} />;
+}
+
+const CONDITION_COLUMNS = [
+  'contract_id',
+  'contract_pos_name',
+  'criteria_id',
+  'choice_id',
+  'value',
+  'valid_from',
+  'valid_to',
+];
+
+/**
+ * /app/condition-list: the conditions (criteria) of all the caller's contracts: the rows of the link
+ * contract_criteria across contracts, read-only (decision 0012); a row opens its contract's criteria tab,
+ * where conditions are edited.
+ */
+export function ConditionListPage() {
+  const { t } = useTranslation();
+  const variant = useMemo<ListVariant>(
+    () => ({
+      title: t('menu.condition_list'),
+      defaultColumns: CONDITION_COLUMNS,
+      defaultSort: { field: 'contract_id', dir: 'ASC' },
+      extraFields: ['contract_id'],
+      rowPath: (row: Row) => `/app/table/contract/view/${String(row.contract_id)}?tab=contract_criteria_rel`,
+    }),
+    [t],
+  );
+  return <TableListPage table="contract_criteria" variant={variant} />;
 }

@@ -74,6 +74,8 @@ export interface ListVariant {
   leadColumns?: DataTableColumn[];
   /** Controls beside the search field. */
   toolbar?: (state: ListState, update: (patch: Partial<ListState>) => void) => ReactNode;
+  /** Where a row leads (default: its own record page). */
+  rowPath?: (row: Row) => string;
 }
 
 /** /app/table/{table}: the generic index table. */
@@ -164,7 +166,7 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
 
   const pk = def.primary_key;
   const rowKey = (row: Row) => String(row[pk]);
-  const open = (row: Row) => navigate(`/app/table/${table}/view/${String(row[pk])}`);
+  const open = (row: Row) => navigate(variant?.rowPath?.(row) ?? `/app/table/${table}/view/${String(row[pk])}`);
   const label = variant?.title ?? tableLabel(t, table);
   const filtered = state.filters.length > 0 || state.search !== '';
 
