@@ -180,6 +180,8 @@ func contracts() ([]Entity, []Link) {
 				// Computed by internal/contracts on every write of the deadline
 				// or of its contract's end date, and daily for options.
 				day("contractaction_notice_date").optional().readOnly().hideOnCreate().index(),
+				// The contract's point of sale, for the deadline list.
+				str("contractaction_pos_name", lenName).label("Point of sale").derive(RefOf("pos_name", "contract_id", "pos_id")),
 				stamp("contractaction_creation_time").derive(Now(true)),
 				// Who answers for the deadline and gets its alerts; filled with
 				// the creating user when left empty (internal/contracts).

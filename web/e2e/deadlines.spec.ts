@@ -19,6 +19,16 @@ for (const skin of ['light', 'dark'] as const) {
     const grid = page.getByRole('grid');
     // The demo seed puts active deadlines within 30, 90 and 365 days: each light shows its words.
     await expect(grid.getByText(/^Urgent · /).first()).toBeVisible({ timeout: 30_000 });
+    // Each deadline names its contract's point of sale; the notice date's header and the contract's label are not cut.
+    await expect(grid.getByRole('columnheader', { name: 'Point of sale' })).toBeVisible();
+    await expect(grid.locator('td[data-column="contractaction_pos_name"]').first()).toHaveText(/\S/);
+    const cut = async (cell: import('@playwright/test').Locator) =>
+      cell.evaluate((el) => {
+        const text = el.querySelector('span') ?? el;
+        return text.scrollWidth > text.clientWidth;
+      });
+    expect(await cut(grid.getByRole('columnheader', { name: /^Notice date/ }))).toBe(false);
+    expect(await cut(grid.locator('td[data-column="contract_id"]', { hasText: /^.{1,36}$/ }).first())).toBe(false);
 
     await page.getByText('Next 90 days', { exact: true }).click();
     await expect(page).toHaveURL(/contractaction_notice_date/);

@@ -21,6 +21,9 @@ import {
 
 /** The contract lists of the menu: deadlines, recurring payments (and conditions) of all the caller's contracts. */
 
+/** The contract's point of sale, read through the contract by the server (a RefOf field of contractaction). */
+const POS_FIELD = 'contractaction_pos_name';
+
 const LIGHT_COLORS: Record<Light, string> = { red: 'red', yellow: 'yellow', green: 'green' };
 
 /** The light's words, so it never speaks through colour alone: "Urgent · in 12 days". */
@@ -35,7 +38,8 @@ function lightColumn(t: TFunction, thresholds: LightThresholds, today: Date): Da
   return {
     id: 'traffic_light',
     header: t('grid.light'),
-    width: 170,
+    // "Urgent · 906 days overdue" in full.
+    width: 240,
     text: (row) => lightText(t, light(row), daysUntil(row[NOTICE_FIELD], today)),
     render: (row, text) => {
       const l = light(row);
@@ -60,11 +64,28 @@ function lightColumn(t: TFunction, thresholds: LightThresholds, today: Date): Da
 const DEADLINE_COLUMNS = [
   NOTICE_FIELD,
   'contract_id',
+  POS_FIELD,
   'contractaction_type',
   STATUS_FIELD,
   'contractaction_acting_by',
   'contractaction_responsible_user_id',
 ];
+
+/**
+ * Widths of the deadline list's columns, so the contract and point of sale
+ * labels and the "Notice date" header (with its sort mark) are not cut: the
+ * light, notice date and contract fit 1280 px, every column 1920 px (a
+ * longer label shows in full on hover).
+ */
+const DEADLINE_WIDTHS: Record<string, number> = {
+  [NOTICE_FIELD]: 140,
+  contract_id: 360,
+  [POS_FIELD]: 260,
+  contractaction_type: 170,
+  [STATUS_FIELD]: 100,
+  contractaction_acting_by: 140,
+  contractaction_responsible_user_id: 150,
+};
 
 /** /app/deadline-list: every deadline of the caller's contracts, with its traffic light and quick windows. */
 export function DeadlineListPage() {
@@ -75,6 +96,7 @@ export function DeadlineListPage() {
     return {
       title: t('menu.deadline_list'),
       defaultColumns: DEADLINE_COLUMNS,
+      columnWidths: DEADLINE_WIDTHS,
       defaultSort: { field: NOTICE_FIELD, dir: 'ASC' },
       extraFields: [NOTICE_FIELD, STATUS_FIELD],
       leadColumns: [lightColumn(t, thresholds, today)],
