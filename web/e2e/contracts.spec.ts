@@ -110,6 +110,8 @@ test('an administrator creates a contract in three steps and adds a deadline who
   await dialog.getByRole('textbox', { name: /^Notice period/ }).first().press('Enter');
   await expect(dialog).toHaveCount(0);
   await expect(tab.getByRole('gridcell', { name: '2030-06-30' })).toBeVisible();
+  // …with its traffic light, as in the deadline list.
+  await expect(tab.locator('td[data-column="traffic_light"]').getByText(/^On track · in \d+ days$/)).toBeVisible();
   await snap(page, 'contract-deadline-light');
 });
 

@@ -1,65 +1,15 @@
-import { Badge, SegmentedControl } from '@mantine/core';
-import type { TFunction } from 'i18next';
+import { SegmentedControl } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DataTableColumn } from '../../../components/data-table/data-table';
-import type { Row } from '../../../lib/table-definition';
 import { useLightThresholds } from '../api/get-light-thresholds';
+import { lightColumn } from './light-column';
 import TableListPage, { type ListVariant } from './table-list-page';
-import {
-  activeWindow,
-  DEFAULT_THRESHOLDS,
-  daysUntil,
-  type Light,
-  lightOf,
-  type LightThresholds,
-  NOTICE_FIELD,
-  NOTICE_WINDOWS,
-  STATUS_FIELD,
-  withWindow,
-} from './traffic-light';
+import { activeWindow, DEFAULT_THRESHOLDS, NOTICE_FIELD, NOTICE_WINDOWS, STATUS_FIELD, withWindow } from './traffic-light';
 
 /** The contract lists of the menu: deadlines, recurring payments (and conditions) of all the caller's contracts. */
 
 /** The contract's point of sale, read through the contract by the server (a RefOf field of contractaction). */
 const POS_FIELD = 'contractaction_pos_name';
-
-const LIGHT_COLORS: Record<Light, string> = { red: 'red', yellow: 'yellow', green: 'green' };
-
-/** The light's words, so it never speaks through colour alone: "Urgent · in 12 days". */
-export function lightText(t: TFunction, light: Light | null, days: number | null): string {
-  if (!light || days === null) return '';
-  const when = days < 0 ? t('grid.light_overdue', { count: -days }) : t('grid.light_in_days', { count: days });
-  return `${t(`grid.light_${light}`)} · ${when}`;
-}
-
-function lightColumn(t: TFunction, thresholds: LightThresholds, today: Date): DataTableColumn {
-  const light = (row: Row) => lightOf(row[NOTICE_FIELD], row[STATUS_FIELD], today, thresholds);
-  return {
-    id: 'traffic_light',
-    header: t('grid.light'),
-    // "Urgent · 906 days overdue" in full.
-    width: 240,
-    text: (row) => lightText(t, light(row), daysUntil(row[NOTICE_FIELD], today)),
-    render: (row, text) => {
-      const l = light(row);
-      if (!l) return null;
-      return (
-        <Badge
-          color={LIGHT_COLORS[l]}
-          variant={l === 'yellow' ? 'filled' : 'light'}
-          autoContrast
-          radius="sm"
-          tt="none"
-          fw={600}
-          data-light={l}
-        >
-          {text}
-        </Badge>
-      );
-    },
-  };
-}
 
 const DEADLINE_COLUMNS = [
   NOTICE_FIELD,
