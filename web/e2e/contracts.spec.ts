@@ -112,6 +112,8 @@ test('an administrator creates a contract in three steps and adds a deadline who
   await expect(tab.getByRole('gridcell', { name: '2030-06-30' })).toBeVisible();
   // …with its traffic light, as in the deadline list.
   await expect(tab.locator('td[data-column="traffic_light"]').getByText(/^On track · in \d+ days$/)).toBeVisible();
+  // …and in the side panel's next notice date, without a reload.
+  await expect(page.getByTestId('admin-side-panel')).toContainText('2030-06-30');
   await snap(page, 'contract-deadline-light');
 });
 

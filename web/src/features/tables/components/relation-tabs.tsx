@@ -210,11 +210,18 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
           relation={relation}
           targetDef={target.data}
           preset={{ [relation.foreign_key]: Number(id) }}
+          owner={{ table, id }}
           onClose={() => setCreating(false)}
         />
       )}
       {editing !== null && target.data && (
-        <RelationRowModal relation={relation} targetDef={target.data} id={editing} onClose={() => setEditing(null)} />
+        <RelationRowModal
+          relation={relation}
+          targetDef={target.data}
+          id={editing}
+          owner={{ table, id }}
+          onClose={() => setEditing(null)}
+        />
       )}
       {editingLink !== null && target.data && (
         <LinkRowModal
