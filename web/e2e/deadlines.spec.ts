@@ -65,6 +65,9 @@ test('the profile shows the digest settings and makes a calendar link that serve
   await expect(page.getByText('Your deadline alert settings have been saved.')).toBeVisible();
 
   const calendar = page.getByRole('region', { name: 'Calendar link' });
+  // No link yet: nothing to revoke.
+  await expect(calendar.getByRole('button', { name: 'Create calendar link' })).toBeVisible();
+  await expect(calendar.getByRole('button', { name: 'Revoke link' })).toHaveCount(0);
   await calendar.getByRole('button', { name: 'Create calendar link' }).click();
   const shown = calendar.getByTestId('calendar-url');
   await expect(shown).toContainText('/calendar/');
@@ -86,12 +89,19 @@ test('the profile shows the digest settings and makes a calendar link that serve
   expect(body).toContain('BEGIN:VEVENT');
   expect(body).toContain('DTSTART;VALUE=DATE:');
 
-  // Revoked after a confirmation: the link answers 404.
+  // Back on the page, the link is reported (not shown again: only its hash is stored).
+  await page.reload();
+  await expect(calendar.getByTestId('calendar-exists')).toContainText('cannot be shown again');
+  await expect(calendar.getByTestId('calendar-url')).toHaveCount(0);
+
+  // Revoked after a confirmation: the link answers 404, and there is nothing left to revoke.
   await calendar.getByRole('button', { name: 'Revoke link' }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke the calendar link?' });
   await dialog.getByRole('button', { name: 'Revoke link' }).click();
   await expect(page.getByText('Your calendar link has been revoked.')).toBeVisible();
   expect((await page.request.get(url.pathname)).status()).toBe(404);
+  await expect(calendar.getByRole('button', { name: 'Revoke link' })).toHaveCount(0);
+  await expect(calendar.getByRole('button', { name: 'Create calendar link' })).toBeVisible();
 });
 
 // The demo has no recurring payments: the list answers, empty, under its own table right.
