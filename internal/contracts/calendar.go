@@ -43,6 +43,7 @@ const maxCalendarEvents = 5000
 
 // bindCalendar registers the calendar routes (Bind).
 func bindCalendar(srv *httpapi.Server, h *handler) {
+	srv.Handle("GET /user/calendar", h.calendarLink)
 	srv.Handle("POST /user/calendar", h.createCalendar)
 	srv.Handle("DELETE /user/calendar", h.revokeCalendar)
 	srv.Handle("GET /calendar/{file}", h.calendarFeed, httpapi.Public())
@@ -63,6 +64,31 @@ func (s *Service) CreateCalendarLink(ctx context.Context, base string) (string, 
 		return "", fmt.Errorf("contracts: save calendar link of user %d: %w", p.UserID, err)
 	}
 	return strings.TrimRight(base, "/") + "/calendar/" + token + ".ics", nil
+}
+
+// CalendarLinkState says whether the caller holds a calendar link and
+// since when. The link's URL cannot be told again: only its hash is stored.
+type CalendarLinkState struct {
+	Exists    bool       `json:"exists"`
+	CreatedAt *time.Time `json:"created_at,omitempty"`
+}
+
+// CalendarLink answers whether the caller holds a calendar link.
+func (s *Service) CalendarLink(ctx context.Context) (CalendarLinkState, error) {
+	p, ok := auth.PrincipalFrom(ctx)
+	if !ok {
+		return CalendarLinkState{}, apperr.Unauthorized("server.auth.not_authenticated")
+	}
+	var created time.Time
+	err := s.db.QueryRowContext(ctx, `SELECT created_at FROM calendar_token WHERE user_id = ?`, p.UserID).Scan(&created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return CalendarLinkState{}, nil
+	}
+	if err != nil {
+		return CalendarLinkState{}, fmt.Errorf("contracts: calendar link of user %d: %w", p.UserID, err)
+	}
+	created = created.UTC()
+	return CalendarLinkState{Exists: true, CreatedAt: &created}, nil
 }
 
 // RevokeCalendarLink removes the caller's link; revoking none is no error.
@@ -240,6 +266,17 @@ func (s *Service) requestBase(r *http.Request) string {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
+}
+
+// calendarLink serves GET /user/calendar.
+func (h *handler) calendarLink(w http.ResponseWriter, r *http.Request) error {
+	state, err := h.s.CalendarLink(r.Context())
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	httpapi.WriteJSON(w, http.StatusOK, state)
+	return nil
 }
 
 // createCalendar serves POST /user/calendar.

@@ -59,10 +59,19 @@ func TestCalendarFeed(t *testing.T) {
 
 		var link struct{ URL string }
 		ta.Run(t, []apptest.Scenario{
+			{Name: "no link yet", Method: "GET", Path: "/user/calendar", As: leadB, Status: 200,
+				Contains: []string{`{"exists":false}`}},
+			{Name: "anonymous may not ask", Method: "GET", Path: "/user/calendar", Status: 401},
 			{Name: "anonymous may not create", Method: "POST", Path: "/user/calendar", Status: 401},
 			{Name: "create", Method: "POST", Path: "/user/calendar", As: leadB, Status: 200,
 				Contains: []string{`"url":"http://portfolio.test/calendar/`, `.ics"`},
 				Check:    func(t *testing.T, r apptest.Response) { r.JSON(t, &link) }},
+		})
+		ta.Run(t, []apptest.Scenario{
+			{Name: "a link exists, without its URL", Method: "GET", Path: "/user/calendar", As: leadB, Status: 200,
+				Contains: []string{`"exists":true`, `"created_at":"`}, Absent: []string{"/calendar/", "url"}},
+			{Name: "another user's link is not theirs", Method: "GET", Path: "/user/calendar", As: admin, Status: 200,
+				Contains: []string{`{"exists":false}`}},
 		})
 		u, err := url.Parse(link.URL)
 		if err != nil {
@@ -111,6 +120,8 @@ func TestCalendarFeed(t *testing.T) {
 			{Name: "the new link works", Method: "GET", Path: fresh.Path, Status: 200, Contains: []string{uid(mine)}},
 			{Name: "revoke", Method: "DELETE", Path: "/user/calendar", As: leadB, Status: 204},
 			{Name: "revoked", Method: "GET", Path: fresh.Path, Status: 404},
+			{Name: "no link after revoking", Method: "GET", Path: "/user/calendar", As: leadB, Status: 200,
+				Contains: []string{`{"exists":false}`}},
 			{Name: "revoke twice", Method: "DELETE", Path: "/user/calendar", As: leadB, Status: 204},
 			{Name: "anonymous may not revoke", Method: "DELETE", Path: "/user/calendar", Status: 401},
 		})

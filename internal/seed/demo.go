@@ -9,6 +9,7 @@ import (
 	"portfolio/internal/app"
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
+	"portfolio/internal/schema"
 )
 
 // Demo organisations: two customer groups with companies, one partner group
@@ -138,10 +139,85 @@ func demoOrganisations(ctx context.Context, d *db.DB, tx *db.Tx) error {
 			return fmt.Errorf("seed demo organisations: %w", err)
 		}
 	}
+	if err := demoPaymentLookups(ctx, tx); err != nil {
+		return err
+	}
 	for _, seq := range [][2]string{{"customergroup", "customergroup_id"}, {"company", "company_id"}, {"partnergroup", "partnergroup_id"}, {"partnercompany", "partnercompany_id"},
-		{"documenttype", "documenttype_id"}, {"subdocumenttype", "subdocumenttype_id"}} {
+		{"documenttype", "documenttype_id"}, {"subdocumenttype", "subdocumenttype_id"}, {"recurringpaymenttype", "recurringpaymenttype_id"},
+		{"maturitytype", "maturitytype_id"}, {"documentcontracttype", "documentcontracttype_id"}} {
 		if err := d.ResetSequences(ctx, tx, seq[0], seq[1]); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// demoPaymentTypes are the recurring payment types by their fixed ids: the
+// schema shows a sum per month for ids 1 and 3-9 and a percentage for 2 and 10.
+var demoPaymentTypes = []struct {
+	id         int64
+	name, desc string
+}{
+	{1, "Grundmiete", "Base rent per month"},
+	{2, "Umsatzmiete", "Turnover rent, a percentage of the turnover"},
+	{3, "Nebenkostenvorauszahlung", "Advance payment on service charges"},
+	{4, "Heizkostenvorauszahlung", "Advance payment on heating costs"},
+	{5, "Werbegemeinschaft", "Contribution to the shopping centre's marketing"},
+	{6, "Stellplatzmiete", "Rent of parking spaces"},
+	{7, "Lagermiete", "Rent of storage space"},
+	{8, "Instandhaltungspauschale", "Flat rate for maintenance"},
+	{9, "Verwaltungspauschale", "Flat rate for property management"},
+	{10, "Umsatzmiete Zusatzfläche", "Turnover rent of an additional space, a percentage"},
+}
+
+// demoAccounts are the demo ledger accounts (Sachkonten).
+var demoAccounts = []struct{ number, name string }{
+	{"4210", "Mieten"}, {"4220", "Nebenkosten"}, {"4230", "Heizkosten"}, {"4240", "Werbekosten"},
+	{"4250", "Instandhaltung"}, {"4260", "Verwaltungskosten"},
+}
+
+// demoTaxRates are the tax rates every demo company gets.
+var demoTaxRates = []struct {
+	code  string
+	value string
+}{{"UST19", "19"}, {"UST7", "7"}, {"UST0", "0"}}
+
+// demoPaymentLookups seeds what a recurring payment needs, so one can be
+// created right away: payment types, ledger accounts, the two maturity types
+// (fixed date, ranges), the demo companies' tax rates and the document
+// contract types. Rows that exist are left alone.
+func demoPaymentLookups(ctx context.Context, tx *db.Tx) error {
+	type stmt struct {
+		sql  string
+		args []any
+	}
+	var stmts []stmt
+	for _, t := range demoPaymentTypes {
+		stmts = append(stmts, stmt{`INSERT INTO recurringpaymenttype (recurringpaymenttype_id, recurringpaymenttype_name, recurringpaymenttype_description)
+			VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, []any{t.id, t.name, t.desc}})
+	}
+	stmts = append(stmts,
+		stmt{`INSERT INTO maturitytype (maturitytype_id, maturitytype_name, maturitytype_description) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+			[]any{schema.MaturityFixedDate, "Fester Termin", "Falls due on a fixed date"}},
+		stmt{`INSERT INTO maturitytype (maturitytype_id, maturitytype_name, maturitytype_description) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+			[]any{schema.MaturityRanges, "Tages- und Monatsbereich", "Falls due within a range of days and months"}})
+	for i, name := range []string{"Hauptvertrag", "Nachtrag", "Kündigung"} {
+		stmts = append(stmts, stmt{`INSERT INTO documentcontracttype (documentcontracttype_id, documentcontracttype_name) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+			[]any{i + 1, name}})
+	}
+	for _, a := range demoAccounts {
+		stmts = append(stmts, stmt{`INSERT INTO sachkonto (sachkonto_number, sachkonto_name) VALUES (?, ?) ON CONFLICT (sachkonto_number) DO NOTHING`,
+			[]any{a.number, a.name}})
+	}
+	for _, company := range []int64{demoCompanyA1, demoCompanyA2, demoCompanyB1} {
+		for _, r := range demoTaxRates {
+			stmts = append(stmts, stmt{`INSERT INTO taxrate (company_id, taxrate_code, taxrate_value) VALUES (?, ?, ?) ON CONFLICT (company_id, taxrate_code) DO NOTHING`,
+				[]any{company, r.code, r.value}})
+		}
+	}
+	for _, s := range stmts {
+		if _, err := tx.ExecContext(ctx, s.sql, s.args...); err != nil {
+			return fmt.Errorf("seed demo payment lookups: %w", err)
 		}
 	}
 	return nil

@@ -24,20 +24,6 @@ async function choose(page: Page, scope: Locator, label: RegExp, option?: string
   await options.first().click();
 }
 
-/**
- * Creates a lookup row through the generic create screen. The demo data has
- * no payment types, ledger accounts, maturity types or document roles; the
- * first of each gets id 1 on the spec's fresh database (a payment type with a
- * monthly sum, a maturity on a fixed date).
- */
-async function createLookup(page: Page, table: string, fields: Record<string, string>) {
-  await page.goto(`/app/table/${table}/create`);
-  const form = page.getByRole('form', { name: 'Record', exact: true });
-  for (const [label, value] of Object.entries(fields)) await form.getByRole('textbox', { name: new RegExp(`^${label}`) }).fill(value);
-  await form.getByRole('button', { name: 'Create' }).click();
-  await expect(page).toHaveURL(new RegExp(`/app/table/${table}/view/\\d+`));
-}
-
 /** Types a date (DD.MM.YYYY) into a date field and leaves it. */
 async function typeDate(scope: Locator, label: RegExp, date: string) {
   const input = scope.getByRole('textbox', { name: label });
@@ -49,20 +35,9 @@ test('an administrator creates a contract in three steps and adds a deadline who
   // Three steps and a deadline on a loaded machine.
   test.setTimeout(240_000);
   await logIn(page, 'admin@demo.test');
-  // A payment needs a tax rate; the demo companies have none.
-  const code = `E2EC${Date.now() % 10000}`;
-  await page.goto('/app/table/company/view/1');
-  const rates = page.getByTestId('tax-rates');
-  await rates.getByRole('textbox', { name: /^Code/ }).fill(code);
-  await rates.getByRole('textbox', { name: /^Rate/ }).fill('19');
-  await rates.getByRole('button', { name: 'Add tax rate' }).click();
-  await expect(page.getByText('Tax rate saved')).toBeVisible();
-
-  await createLookup(page, 'recurringpaymenttype', { Name: 'Grundmiete' });
-  await createLookup(page, 'sachkonto', { 'Account number': '4210', Name: 'Mieten' });
-  await createLookup(page, 'maturitytype', { Name: 'Fester Termin' });
-  await createLookup(page, 'documentcontracttype', { Name: 'Hauptvertrag' });
-
+  // The demo data holds what a payment needs: tax rates of the demo
+  // companies, payment types, ledger accounts, maturity types and document
+  // roles (internal/seed).
   await page.goto('/app/table/contract/create');
   await expect(page.getByRole('heading', { name: 'New contract', level: 1 })).toBeVisible();
   const basic = page.getByRole('form', { name: 'Basic data' });
@@ -88,13 +63,13 @@ test('an administrator creates a contract in three steps and adds a deadline who
   await payments.getByRole('button', { name: 'Add payment' }).click();
   const row = payments.locator('[data-payment-row="0"]');
   await row.getByRole('textbox', { name: /^Name/ }).fill('Grundmiete');
-  await choose(page, row, /^Tax rate/, '19');
-  await choose(page, row, /^Payment type/);
-  await choose(page, row, /^General ledger account/);
+  await choose(page, row, /^Tax rate/, /^19/);
+  await choose(page, row, /^Payment type/, 'Grundmiete');
+  await choose(page, row, /^General ledger account/, /4210/);
   await row.getByRole('textbox', { name: /^Amount per month/ }).fill('2500');
   await typeDate(row, /^Start date/, '01.01.2026');
   await typeDate(row, /^End date/, '31.12.2035');
-  await choose(page, row, /^Maturity type/);
+  await choose(page, row, /^Maturity type/, 'Fester Termin');
   await typeDate(row, /^Due date/, '03.01.2026');
   await snap(page, 'contract-step2-light');
   await payments.getByRole('button', { name: 'Save and continue' }).click();
@@ -135,6 +110,10 @@ test('an administrator creates a contract in three steps and adds a deadline who
   await dialog.getByRole('textbox', { name: /^Notice period/ }).first().press('Enter');
   await expect(dialog).toHaveCount(0);
   await expect(tab.getByRole('gridcell', { name: '2030-06-30' })).toBeVisible();
+  // …with its traffic light, as in the deadline list.
+  await expect(tab.locator('td[data-column="traffic_light"]').getByText(/^On track · in \d+ days$/)).toBeVisible();
+  // …and in the side panel's next notice date, without a reload.
+  await expect(page.getByTestId('admin-side-panel')).toContainText('2030-06-30');
   await snap(page, 'contract-deadline-light');
 });
 

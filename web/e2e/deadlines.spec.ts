@@ -19,21 +19,31 @@ for (const skin of ['light', 'dark'] as const) {
     const grid = page.getByRole('grid');
     // The demo seed puts active deadlines within 30, 90 and 365 days: each light shows its words.
     await expect(grid.getByText(/^Urgent · /).first()).toBeVisible({ timeout: 30_000 });
+    // Each deadline names its contract's point of sale; the notice date's header and the contract's label are not cut.
+    await expect(grid.getByRole('columnheader', { name: 'Point of sale' })).toBeVisible();
+    await expect(grid.locator('td[data-column="contract_pos_name"]').first()).toHaveText(/\S/);
+    const cut = async (cell: import('@playwright/test').Locator) =>
+      cell.evaluate((el) => {
+        const text = el.querySelector('span') ?? el;
+        return text.scrollWidth > text.clientWidth;
+      });
+    expect(await cut(grid.getByRole('columnheader', { name: /^Notice date/ }))).toBe(false);
+    expect(await cut(grid.locator('td[data-column="contract_id"]', { hasText: /^.{1,36}$/ }).first())).toBe(false);
 
     await page.getByText('Next 90 days', { exact: true }).click();
     await expect(page).toHaveURL(/contractaction_notice_date/);
     await expect(page.getByRole('radio', { name: 'Next 90 days' })).toBeChecked();
     await expect(page.getByTestId('empty-state')).toHaveCount(0);
 
-    // Every notice date shown lies from today to 90 days ahead (English dates are ISO).
-    const dates = await grid.locator('td[data-column="contractaction_notice_date"]').allTextContents();
-    expect(dates.length).toBeGreaterThan(0);
+    // Every notice date shown lies from today to 90 days ahead (English dates are ISO), once the
+    // filtered page has replaced the one shown before it.
     const from = isoDay(0);
     const to = isoDay(90);
-    for (const shown of dates) {
-      const iso = shown.trim();
-      expect(iso >= from && iso <= to, `${shown} lies within ${from} to ${to}`).toBe(true);
-    }
+    const outside = async () => {
+      const dates = (await grid.locator('td[data-column="contractaction_notice_date"]').allTextContents()).map((d) => d.trim());
+      return dates.length === 0 ? ['no rows'] : dates.filter((iso) => iso < from || iso > to);
+    };
+    await expect.poll(outside, { message: `notice dates outside ${from} to ${to}`, timeout: 30_000 }).toEqual([]);
     // No green light within 90 days.
     await expect(grid.getByText(/^On track · /)).toHaveCount(0);
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', skin);
@@ -55,6 +65,9 @@ test('the profile shows the digest settings and makes a calendar link that serve
   await expect(page.getByText('Your deadline alert settings have been saved.')).toBeVisible();
 
   const calendar = page.getByRole('region', { name: 'Calendar link' });
+  // No link yet: nothing to revoke.
+  await expect(calendar.getByRole('button', { name: 'Create calendar link' })).toBeVisible();
+  await expect(calendar.getByRole('button', { name: 'Revoke link' })).toHaveCount(0);
   await calendar.getByRole('button', { name: 'Create calendar link' }).click();
   const shown = calendar.getByTestId('calendar-url');
   await expect(shown).toContainText('/calendar/');
@@ -76,12 +89,19 @@ test('the profile shows the digest settings and makes a calendar link that serve
   expect(body).toContain('BEGIN:VEVENT');
   expect(body).toContain('DTSTART;VALUE=DATE:');
 
-  // Revoked after a confirmation: the link answers 404.
+  // Back on the page, the link is reported (not shown again: only its hash is stored).
+  await page.reload();
+  await expect(calendar.getByTestId('calendar-exists')).toContainText('cannot be shown again');
+  await expect(calendar.getByTestId('calendar-url')).toHaveCount(0);
+
+  // Revoked after a confirmation: the link answers 404, and there is nothing left to revoke.
   await calendar.getByRole('button', { name: 'Revoke link' }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke the calendar link?' });
   await dialog.getByRole('button', { name: 'Revoke link' }).click();
   await expect(page.getByText('Your calendar link has been revoked.')).toBeVisible();
   expect((await page.request.get(url.pathname)).status()).toBe(404);
+  await expect(calendar.getByRole('button', { name: 'Revoke link' })).toHaveCount(0);
+  await expect(calendar.getByRole('button', { name: 'Create calendar link' })).toBeVisible();
 });
 
 // The demo has no recurring payments: the list answers, empty, under its own table right.

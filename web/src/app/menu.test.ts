@@ -15,6 +15,12 @@ describe('visibleMenu', () => {
     expect(all.map((s) => s.id)).not.toContain('facility');
   });
 
+  it('lists recurring payments once: the payments list, not also the generic table', () => {
+    const contract = MENU.find((s) => s.id === 'contract');
+    const recurring = contract?.entries.filter((e) => e.to === '/app/payments-list' || e.to === '/app/table/recurringpayment');
+    expect(recurring?.map((e) => e.to)).toEqual(['/app/payments-list']);
+  });
+
   it('keeps the facility entries for a user who has no other way to them', () => {
     const fm = buildAbility([
       { action: 'read', subject: 'menu_facility' },

@@ -230,7 +230,9 @@ export const MENU: MenuSection[] = [
       },
       { id: 'deadline_list', labelKey: 'menu.deadline_list', to: '/app/deadline-list', requires: ROUTE_PERMISSIONS.deadlineList },
       table('indexclause'),
-      table('recurringpayment'),
+      // No generic "Recurring payments" entry: the payments list above is
+      // that same table (same rights) with the contract's columns first, as
+      // the deadline list has no generic twin either.
       table('specialright'),
     ],
   },

@@ -74,6 +74,35 @@ export interface RecordFormState {
 }
 
 /** The state of a generic form: values, client validation from the served rules, server errors. */
+/**
+ * The values after `field` is set to `value`: a list field whose options the
+ * field narrows (its served `where` reads it: the location by the point of
+ * sale, the point of sale by the company) loses its choice when the value
+ * changes, since that choice may no longer be offered; and so on down the
+ * chain. Setting the same value again clears nothing.
+ */
+export function withNarrowedCleared(
+  attributes: readonly AttributeDefinition[],
+  values: FormValues,
+  field: string,
+  value: unknown,
+): FormValues {
+  if (JSON.stringify(values[field] ?? null) === JSON.stringify(value ?? null)) return { ...values, [field]: value };
+  const next: FormValues = { ...values, [field]: value };
+  const queue = [field];
+  const cleared = new Set(queue);
+  while (queue.length > 0) {
+    const source = queue.shift();
+    for (const a of attributes) {
+      if (cleared.has(a.attribute) || !a.ref?.where?.some((m) => m.source === source)) continue;
+      cleared.add(a.attribute);
+      queue.push(a.attribute);
+      if (!isEmpty(next[a.attribute])) next[a.attribute] = a.multiple ? [] : null;
+    }
+  }
+  return next;
+}
+
 export function useRecordForm(attributes: readonly AttributeDefinition[], mode: FormMode, row?: Row | null): RecordFormState {
   const { t } = useTranslation();
   const creating = mode === 'create';
@@ -128,13 +157,13 @@ export function useRecordForm(attributes: readonly AttributeDefinition[], mode: 
   );
 
   const setValue = useCallback((field: string, value: unknown) => {
-    setAll((v) => ({ ...v, [field]: value }));
+    setAll((v) => withNarrowedCleared(attributes, v, field, value));
     setServer((s) => {
       if (!(field in s)) return s;
       const { [field]: _gone, ...rest } = s;
       return rest;
     });
-  }, []);
+  }, [attributes]);
 
   return {
     values,

@@ -1,3 +1,5 @@
+import { recordKey } from '../../../lib/record-keys';
+
 /** Query keys of the master-data screens. */
 export const masterdataKeys = {
   all: ['masterdata'] as const,
@@ -13,5 +15,6 @@ export const masterdataKeys = {
     [...masterdataKeys.all, 'contacts', partnerCompanyId, keyword, page] as const,
   areas: (keyword: string) => [...masterdataKeys.all, 'areas', keyword] as const,
   serviceObjects: (keyword: string) => [...masterdataKeys.all, 'service-objects', keyword] as const,
-  facts: (entity: string, id: number) => [...masterdataKeys.all, 'facts', entity, id] as const,
+  /** Under the record's shared prefix: writes in other features that move its values refresh it. */
+  facts: (entity: string, id: number) => [...recordKey(entity, id), 'facts'] as const,
 };

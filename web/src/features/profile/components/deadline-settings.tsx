@@ -3,8 +3,10 @@ import { IconCalendarPlus, IconCalendarX, IconCheck, IconCopy, IconDeviceFloppy 
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { formatDate } from '../../../lib/dates';
 import { notifySuccess } from '../../../lib/notify';
 import { useCreateCalendarLink } from '../api/create-calendar-link';
+import { useCalendarLink } from '../api/get-calendar-link';
 import { type DeadlineAlertSettings, useDeadlineAlerts } from '../api/get-deadline-alerts';
 import { useRevokeCalendarLink } from '../api/revoke-calendar-link';
 import { useSaveDeadlineAlerts, validHorizons } from '../api/save-deadline-alerts';
@@ -91,10 +93,17 @@ export function DeadlineAlertsCard() {
   );
 }
 
-/** The user's secret calendar link: create (shown once, with a copy button) and revoke. */
+/**
+ * The user's secret calendar link: create (shown once, with a copy button)
+ * and revoke, offered only while a link exists. A link made earlier is
+ * reported with its date; its URL cannot be shown again (only its hash is
+ * stored).
+ */
 export function CalendarLinkCard() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [url, setUrl] = useState<string | null>(null);
+  const state = useCalendarLink();
+  const exists = url !== null || state.data?.exists === true;
   const [confirm, setConfirm] = useState(false);
   const create = useCreateCalendarLink();
   const revoke = useRevokeCalendarLink();
@@ -140,17 +149,23 @@ export function CalendarLinkCard() {
               </CopyButton>
             </Group>
           </Stack>
+        ) : exists ? (
+          <Text fz="sm" data-testid="calendar-exists">
+            {t('profile.calendar_exists', { date: formatDate((state.data?.created_at ?? '').slice(0, 10), i18n.language) })}
+          </Text>
         ) : null}
         <Group gap="xs" justify="flex-end">
-          <Button variant="default" leftSection={<IconCalendarX size={16} />} onClick={() => setConfirm(true)}>
-            {t('profile.calendar_revoke')}
-          </Button>
+          {exists && (
+            <Button variant="default" leftSection={<IconCalendarX size={16} />} onClick={() => setConfirm(true)}>
+              {t('profile.calendar_revoke')}
+            </Button>
+          )}
           <Button
             leftSection={<IconCalendarPlus size={16} />}
             loading={create.isPending}
             onClick={() => create.mutate(undefined, { onSuccess: setUrl })}
           >
-            {url ? t('profile.calendar_replace') : t('profile.calendar_create')}
+            {exists ? t('profile.calendar_replace') : t('profile.calendar_create')}
           </Button>
         </Group>
       </Stack>

@@ -13,6 +13,7 @@ export const lightThresholdsQueryOptions = () =>
     staleTime: 60 * 60 * 1000,
   });
 
-export function useLightThresholds() {
-  return useQuery(lightThresholdsQueryOptions());
+/** The thresholds; `enabled` false asks nothing (a screen that may show no deadlines). */
+export function useLightThresholds(enabled = true) {
+  return useQuery({ ...lightThresholdsQueryOptions(), enabled });
 }

@@ -1,70 +1,41 @@
-import { Badge, SegmentedControl } from '@mantine/core';
-import type { TFunction } from 'i18next';
+import { SegmentedControl } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DataTableColumn } from '../../../components/data-table/data-table';
-import type { Row } from '../../../lib/table-definition';
 import { useLightThresholds } from '../api/get-light-thresholds';
+import { lightColumn } from './light-column';
 import TableListPage, { type ListVariant } from './table-list-page';
-import {
-  activeWindow,
-  DEFAULT_THRESHOLDS,
-  daysUntil,
-  type Light,
-  lightOf,
-  type LightThresholds,
-  NOTICE_FIELD,
-  NOTICE_WINDOWS,
-  STATUS_FIELD,
-  withWindow,
-} from './traffic-light';
+import { activeWindow, DEFAULT_THRESHOLDS, NOTICE_FIELD, NOTICE_WINDOWS, STATUS_FIELD, withWindow } from './traffic-light';
 
 /** The contract lists of the menu: deadlines, recurring payments and conditions of all the caller's contracts. */
 
-const LIGHT_COLORS: Record<Light, string> = { red: 'red', yellow: 'yellow', green: 'green' };
-
-/** The light's words, so it never speaks through colour alone: "Urgent · in 12 days". */
-export function lightText(t: TFunction, light: Light | null, days: number | null): string {
-  if (!light || days === null) return '';
-  const when = days < 0 ? t('grid.light_overdue', { count: -days }) : t('grid.light_in_days', { count: days });
-  return `${t(`grid.light_${light}`)} · ${when}`;
-}
-
-function lightColumn(t: TFunction, thresholds: LightThresholds, today: Date): DataTableColumn {
-  const light = (row: Row) => lightOf(row[NOTICE_FIELD], row[STATUS_FIELD], today, thresholds);
-  return {
-    id: 'traffic_light',
-    header: t('grid.light'),
-    width: 170,
-    text: (row) => lightText(t, light(row), daysUntil(row[NOTICE_FIELD], today)),
-    render: (row, text) => {
-      const l = light(row);
-      if (!l) return null;
-      return (
-        <Badge
-          color={LIGHT_COLORS[l]}
-          variant={l === 'yellow' ? 'filled' : 'light'}
-          autoContrast
-          radius="sm"
-          tt="none"
-          fw={600}
-          data-light={l}
-        >
-          {text}
-        </Badge>
-      );
-    },
-  };
-}
+/** The contract's point of sale, read through the contract by the server (a RefOf field of contractaction). */
+const POS_FIELD = 'contract_pos_name';
 
 const DEADLINE_COLUMNS = [
   NOTICE_FIELD,
   'contract_id',
+  POS_FIELD,
   'contractaction_type',
   STATUS_FIELD,
   'contractaction_acting_by',
   'contractaction_responsible_user_id',
 ];
+
+/**
+ * Widths of the deadline list's columns, so the contract and point of sale
+ * labels and the "Notice date" header (with its sort mark) are not cut: the
+ * light, notice date and contract fit 1280 px, every column 1920 px (a
+ * longer label shows in full on hover).
+ */
+const DEADLINE_WIDTHS: Record<string, number> = {
+  [NOTICE_FIELD]: 140,
+  contract_id: 360,
+  [POS_FIELD]: 260,
+  contractaction_type: 170,
+  [STATUS_FIELD]: 100,
+  contractaction_acting_by: 140,
+  contractaction_responsible_user_id: 150,
+};
 
 /** /app/deadline-list: every deadline of the caller's contracts, with its traffic light and quick windows. */
 export function DeadlineListPage() {
@@ -75,6 +46,7 @@ export function DeadlineListPage() {
     return {
       title: t('menu.deadline_list'),
       defaultColumns: DEADLINE_COLUMNS,
+      columnWidths: DEADLINE_WIDTHS,
       defaultSort: { field: NOTICE_FIELD, dir: 'ASC' },
       extraFields: [NOTICE_FIELD, STATUS_FIELD],
       leadColumns: [lightColumn(t, thresholds, today)],

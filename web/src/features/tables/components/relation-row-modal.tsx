@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Loader, Modal, Stack } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,6 +9,7 @@ import { applyFieldErrors } from '../../../components/form/server-errors';
 import { useRecordForm } from '../../../components/form/use-record-form';
 import { rowLabel } from '../../../lib/data-provider';
 import { notifySuccess } from '../../../lib/notify';
+import { invalidateRecord } from '../../../lib/record-keys';
 import type { RelationDefinition, Row, TableDefinition } from '../../../lib/table-definition';
 import { useRecord } from '../api/get-record';
 import { tableKeys } from '../api/keys';
@@ -23,7 +24,28 @@ export interface RelationRowModalProps {
   targetDef: TableDefinition;
   /** The key of the row to edit. */
   id: string;
+  /** The record whose tab this is. */
+  owner: RelationOwner;
   onClose: () => void;
+}
+
+/** The record a relation tab belongs to. */
+export interface RelationOwner {
+  table: string;
+  id: string;
+}
+
+/**
+ * After a child of owner was written through relation: its tab, every list
+ * of the child's entity (the deadline list) and whatever any screen shows of
+ * the owner (its derived values may follow its children: a contract's next
+ * notice date in the record and its side panel) load again.
+ */
+function refreshAfterChildWrite(client: QueryClient, relation: RelationDefinition, owner: RelationOwner) {
+  void client.invalidateQueries({ queryKey: tableKeys.lists(relation.api) });
+  void client.invalidateQueries({ queryKey: tableKeys.lists(relation.target) });
+  void client.invalidateQueries({ queryKey: tableKeys.record(owner.table, owner.id).slice(0, 4) });
+  void invalidateRecord(client, owner.table, owner.id);
 }
 
 /**
@@ -31,7 +53,7 @@ export interface RelationRowModalProps {
  * child record with its served rules, 422 on the fields, 409 with a reload.
  * Closing with unsaved changes asks first.
  */
-export function RelationRowModal({ relation, targetDef, id, onClose }: RelationRowModalProps) {
+export function RelationRowModal({ relation, targetDef, id, owner, onClose }: RelationRowModalProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const record = useRecord(relation.target, id);
@@ -60,7 +82,7 @@ export function RelationRowModal({ relation, targetDef, id, onClose }: RelationR
             onDirtyChange={onDirtyChange}
             onCancel={close}
             onSaved={() => {
-              void client.invalidateQueries({ queryKey: tableKeys.lists(relation.api) });
+              refreshAfterChildWrite(client, relation, owner);
               onClose();
             }}
             onReload={async () => (await record.refetch()).data?.data}
@@ -96,6 +118,8 @@ export interface RelationCreateModalProps {
   targetDef: TableDefinition;
   /** The new row's link to the record ({contract_id: 4}). */
   preset: Row;
+  /** The record whose tab this is. */
+  owner: RelationOwner;
   onClose: () => void;
 }
 
@@ -105,7 +129,7 @@ export interface RelationCreateModalProps {
  * row as the server stored it (derived values included). Closing with
  * unsaved changes asks first.
  */
-export function RelationCreateModal({ relation, targetDef, preset, onClose }: RelationCreateModalProps) {
+export function RelationCreateModal({ relation, targetDef, preset, owner, onClose }: RelationCreateModalProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [dirty, setDirty] = useState(false);
@@ -123,9 +147,7 @@ export function RelationCreateModal({ relation, targetDef, preset, onClose }: Re
           onDirtyChange={onDirtyChange}
           onCancel={close}
           onSaved={() => {
-            void client.invalidateQueries({ queryKey: tableKeys.lists(relation.api) });
-            // The record's own derived values may follow its children (next notice date).
-            void client.invalidateQueries({ queryKey: ['tables', 'record'] });
+            refreshAfterChildWrite(client, relation, owner);
             onClose();
           }}
         />

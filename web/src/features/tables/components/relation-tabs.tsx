@@ -13,6 +13,7 @@ import { notifySuccess } from '../../../lib/notify';
 import type { AttributeDefinition, RelationDefinition, Row, TableDefinition } from '../../../lib/table-definition';
 import { DOCUMENT_OWNER_FIELDS, downloadDocument } from '../api/documents';
 import { useDefinition } from '../api/get-definition';
+import { useLightThresholds } from '../api/get-light-thresholds';
 import { useHistory } from '../api/get-history';
 import { useLinkRelation } from '../api/link-relation';
 import { useListRows } from '../api/list-rows';
@@ -20,8 +21,10 @@ import { useUnlinkRelation } from '../api/unlink-relation';
 import { buildColumns, defaultColumns } from './columns';
 import { ConfirmDialog } from './confirm-dialog';
 import { DocumentUploadModal } from './document-upload-modal';
+import { lightColumn } from './light-column';
 import { LinkRowModal, RelationCreateModal, RelationRowModal } from './relation-row-modal';
 import { serverDetail, toastError } from './table-errors';
+import { DEADLINE_ENTITY, DEFAULT_THRESHOLDS } from './traffic-light';
 
 export interface RelationTabsProps {
   table: string;
@@ -113,14 +116,20 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
     else navigate(`/app/table/${relation.target}/view/${String(row[targetPk])}`);
   };
   const ctx = useMemo(() => ({ lang: i18n.language, yes: t('grid.yes'), no: t('grid.no') }), [i18n.language, t]);
+  // A tab of deadlines leads with each one's traffic light, as the deadline list does.
+  const deadlines = relation.target === DEADLINE_ENTITY;
+  const thresholds = useLightThresholds(deadlines).data ?? DEFAULT_THRESHOLDS;
   const columns = useMemo(() => {
     const linkAttrs = (relation.attributes ?? []).map((a) => a.attribute);
     // The record's own key is no column of its tab: every row shares it.
     const own = new Set([...linkAttrs, ...(relation.foreign_key ? [relation.foreign_key] : [])]);
     const keys = { primaryKey: targetPk, label: target.data?.label };
     const base = defaultColumns(attrs.filter((a) => !own.has(a.attribute)), keys).slice(0, 6);
-    return buildColumns(attrs, [...base, ...linkAttrs.filter((a) => attrs.some((x) => x.attribute === a))], ctx, { primaryKey: targetPk });
-  }, [attrs, relation.attributes, relation.foreign_key, ctx, targetPk, target.data?.label]);
+    const built = buildColumns(attrs, [...base, ...linkAttrs.filter((a) => attrs.some((x) => x.attribute === a))], ctx, {
+      primaryKey: targetPk,
+    });
+    return deadlines ? [lightColumn(t, thresholds, new Date()), ...built] : built;
+  }, [attrs, relation.attributes, relation.foreign_key, ctx, targetPk, target.data?.label, deadlines, thresholds, t]);
   const rows = list.data?.data.data ?? [];
   const rowKey = (row: Row) => String(row.link_id ?? row[`${relation.link}_id`] ?? row[targetPk]);
 
@@ -201,11 +210,18 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
           relation={relation}
           targetDef={target.data}
           preset={{ [relation.foreign_key]: Number(id) }}
+          owner={{ table, id }}
           onClose={() => setCreating(false)}
         />
       )}
       {editing !== null && target.data && (
-        <RelationRowModal relation={relation} targetDef={target.data} id={editing} onClose={() => setEditing(null)} />
+        <RelationRowModal
+          relation={relation}
+          targetDef={target.data}
+          id={editing}
+          owner={{ table, id }}
+          onClose={() => setEditing(null)}
+        />
       )}
       {editingLink !== null && target.data && (
         <LinkRowModal

@@ -72,6 +72,8 @@ export interface ListVariant {
   extraFields?: string[];
   /** Columns shown before the definition's. */
   leadColumns?: DataTableColumn[];
+  /** Widths (px) that replace the kind-based defaults of the named columns. */
+  columnWidths?: Record<string, number>;
   /** Controls beside the search field. */
   toolbar?: (state: ListState, update: (patch: Partial<ListState>) => void) => ReactNode;
   /** Where a row leads (default: its own record page). */
@@ -159,9 +161,11 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
   const columns = useMemo(
     () => [
       ...(variant?.leadColumns ?? []),
-      ...buildColumns(attrs, visible, ctx, { inlineEdit, primaryKey: def.primary_key, editHint: t('grid.edit_hint') }),
+      ...buildColumns(attrs, visible, ctx, { inlineEdit, primaryKey: def.primary_key, editHint: t('grid.edit_hint') }).map((c) =>
+        variant?.columnWidths?.[c.id] ? { ...c, width: variant.columnWidths[c.id] } : c,
+      ),
     ],
-    [attrs, visible, ctx, inlineEdit, def.primary_key, t, variant?.leadColumns],
+    [attrs, visible, ctx, inlineEdit, def.primary_key, t, variant?.leadColumns, variant?.columnWidths],
   );
 
   const pk = def.primary_key;

@@ -17,6 +17,9 @@ export interface LightThresholds {
 /** The thresholds until the server has answered (the server's defaults). */
 export const DEFAULT_THRESHOLDS: LightThresholds = { red_days: 30, yellow_days: 90 };
 
+/** The entity of deadlines (a contract's deadlines tab lights them too). */
+export const DEADLINE_ENTITY = 'contractaction';
+
 /** The deadline fields the light needs. */
 export const NOTICE_FIELD = 'contractaction_notice_date';
 export const STATUS_FIELD = 'contractaction_status';

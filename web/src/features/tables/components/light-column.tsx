@@ -1,0 +1,43 @@
+import { Badge } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import type { DataTableColumn } from '../../../components/data-table/data-table';
+import type { Row } from '../../../lib/table-definition';
+import { daysUntil, type Light, lightOf, type LightThresholds, NOTICE_FIELD, STATUS_FIELD } from './traffic-light';
+
+const LIGHT_COLORS: Record<Light, string> = { red: 'red', yellow: 'yellow', green: 'green' };
+
+/** The light's words, so it never speaks through colour alone: "Urgent · in 12 days". */
+export function lightText(t: TFunction, light: Light | null, days: number | null): string {
+  if (!light || days === null) return '';
+  const when = days < 0 ? t('grid.light_overdue', { count: -days }) : t('grid.light_in_days', { count: days });
+  return `${t(`grid.light_${light}`)} · ${when}`;
+}
+
+/** The traffic-light column of a list of deadlines (rows with their notice date and status). */
+export function lightColumn(t: TFunction, thresholds: LightThresholds, today: Date): DataTableColumn {
+  const light = (row: Row) => lightOf(row[NOTICE_FIELD], row[STATUS_FIELD], today, thresholds);
+  return {
+    id: 'traffic_light',
+    header: t('grid.light'),
+    // "Urgent · 906 days overdue" in full.
+    width: 240,
+    text: (row) => lightText(t, light(row), daysUntil(row[NOTICE_FIELD], today)),
+    render: (row, text) => {
+      const l = light(row);
+      if (!l) return null;
+      return (
+        <Badge
+          color={LIGHT_COLORS[l]}
+          variant={l === 'yellow' ? 'filled' : 'light'}
+          autoContrast
+          radius="sm"
+          tt="none"
+          fw={600}
+          data-light={l}
+        >
+          {text}
+        </Badge>
+      );
+    },
+  };
+}
