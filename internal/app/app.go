@@ -154,7 +154,7 @@ func (a *App) bindRoutes() {
 		Lights: contracts.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})
 	a.contractService.UsePrincipals(a.Auth)
 	contracts.Bind(a.Server, a.contractService)
-	tickets.Register(engine)
+	tickets.Bind(a.Server, tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log}))
 }
 
 // registerJobs puts the scheduled maintenance on the job queue. Each runs
