@@ -15,6 +15,7 @@ import (
 	"portfolio/internal/access"
 	"portfolio/internal/contracts"
 	"portfolio/internal/documents"
+	"portfolio/internal/events"
 	"portfolio/internal/masterdata"
 	"portfolio/internal/tickets"
 	"sync"
@@ -55,6 +56,10 @@ type App struct {
 	// contractService keeps the deadlines' notice dates (bound in
 	// bindRoutes).
 	contractService *contracts.Service
+
+	// Events is the live event stream's hub (GET /events): it ends its
+	// streams when shutdown begins.
+	Events *events.Hub
 
 	// OnShutdown, when set, runs as graceful shutdown begins.
 	OnShutdown func()
@@ -155,6 +160,8 @@ func (a *App) bindRoutes() {
 	a.contractService.UsePrincipals(a.Auth)
 	contracts.Bind(a.Server, a.contractService)
 	tickets.Bind(a.Server, tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log}))
+	a.Events = events.New(a.DB, engine, a.Log, events.Options{})
+	events.Bind(a.Server, a.Events, a.Auth)
 }
 
 // registerJobs puts the scheduled maintenance on the job queue. Each runs
@@ -200,8 +207,10 @@ func (a *App) Migrate(ctx context.Context) error {
 // Handler is the HTTP handler with all middleware.
 func (a *App) Handler() http.Handler { return a.Server.Handler() }
 
-// Close releases the job queue's connections and the database.
+// Close ends the live streams and releases the job queue's connections and
+// the database.
 func (a *App) Close() error {
+	a.Events.Close()
 	a.Jobs.Close()
 	return a.DB.Close()
 }
@@ -257,6 +266,8 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	if a.OnShutdown != nil {
 		srv.RegisterOnShutdown(a.OnShutdown)
 	}
+	// Open event streams would hold Shutdown until its timeout: end them.
+	srv.RegisterOnShutdown(a.Events.Close)
 	workers, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	if err := a.Jobs.Start(workers); err != nil {
 		stopWorkers()

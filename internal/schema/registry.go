@@ -33,10 +33,11 @@ type relationRef struct {
 // counters of cached counts (internal/tables/countcache.go), the postal codes of
 // the state lookup (internal/masterdata/postal.go), the deadline alerts
 // (internal/contracts/alerts.go) and the calendar links
-// (internal/contracts/calendar.go).
+// (internal/contracts/calendar.go) and the live event stream's tickets
+// (internal/events/ticket.go).
 var internalTables = []string{"schema_migrations", "auth_session", "refresh_token", "auth_link", "mail_outbox", "savedview", "rights_generation",
 	"data_generation", "postalcode", "postalcode_load", "deadline_alert_setting", "deadline_alert_sent",
-	"calendar_token"}
+	"calendar_token", "event_ticket"}
 
 // InternalTables lists the tables that belong to modules rather than to the
 // table engine.
