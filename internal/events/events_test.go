@@ -139,7 +139,9 @@ func ticketOf(t *testing.T, d *db.DB, g int64) (int64, int64) {
 func TestEventStream(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ta := apptest.NewApp(t, d)
-		bearer := func(email string) map[string]string { return map[string]string{"Authorization": "Bearer " + ta.Token(email)} }
+		bearer := func(email string) map[string]string {
+			return map[string]string{"Authorization": "Bearer " + ta.Token(email)}
+		}
 		a, _ := connect(t, ta, "", bearer(lead))
 		// lead.b opens the stream as a browser would: with a stream ticket.
 		var tk struct {
@@ -234,4 +236,3 @@ func posOf(t *testing.T, d *db.DB, g int64) int64 {
 	}
 	return id
 }
-
