@@ -236,3 +236,22 @@ func posOf(t *testing.T, d *db.DB, g int64) int64 {
 	}
 	return id
 }
+
+// TestEventsAcrossInstances: with two server instances on one PostgreSQL,
+// a write on one reaches the watchers of the other (LISTEN/NOTIFY), with
+// the same event ids on both.
+func TestEventsAcrossInstances(t *testing.T) {
+	d := testkit.NewPostgres(t)
+	one, two := apptest.NewApp(t, d), apptest.NewApp(t, d)
+	w1, _ := connect(t, one, "", map[string]string{"Authorization": "Bearer " + one.Token(lead)})
+	w2, _ := connect(t, two, "", map[string]string{"Authorization": "Bearer " + two.Token(lead)})
+	id, v := ticketOf(t, d, 1)
+	r := one.Do("PUT", "/tickets/update", one.Token(admin), obj{"ticket_id": id, "row_version": v, "ticket_name": "Über zwei Instanzen"})
+	if r.Status != 200 {
+		t.Fatalf("update: %d %s", r.Status, r.Body)
+	}
+	m1, m2 := w1.expect("instance one", id, "update"), w2.expect("instance two", id, "update")
+	if m1.id != m2.id {
+		t.Errorf("event ids differ: %q and %q", m1.id, m2.id)
+	}
+}
