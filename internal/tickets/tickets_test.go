@@ -215,6 +215,10 @@ func TestTicketLists(t *testing.T) {
 		if err := d.QueryRowContext(ctx, `SELECT user_id FROM users WHERE user_email = ?`, admin).Scan(&adminID); err != nil {
 			t.Fatal(err)
 		}
+		var memberID int64
+		if err := d.QueryRowContext(ctx, `SELECT user_id FROM users WHERE user_email = ?`, extMember).Scan(&memberID); err != nil {
+			t.Fatal(err)
+		}
 		now := time.Now().UTC()
 		total := count("1 = 1")
 		if total < 28 {
@@ -265,6 +269,16 @@ func TestTicketLists(t *testing.T) {
 				Check: func(t *testing.T, r apptest.Response) {
 					if got, _ := listTotal(t, r); got != count("pos_id = ?", posA) {
 						t.Errorf("director sees %d tickets of the point of sale, want all %d", got, count("pos_id = ?", posA))
+					}
+				}},
+			{Name: "section 6: a non-director external user sees internal teams' and own tickets", Method: "GET",
+				Path: fmt.Sprintf("/tickets/slims?pos_id=%d", posA), As: extMember, Status: 200,
+				Check: func(t *testing.T, r apptest.Response) {
+					want := count(`pos_id = ? AND (team_id IN (SELECT team_id FROM team WHERE team_type = 'intern')
+						OR user_id = ? OR ticket_created_by = ?)`, posA, memberID, memberID)
+					all := count("pos_id = ?", posA)
+					if got, _ := listTotal(t, r); got != want || want == all {
+						t.Errorf("external member sees %d tickets, want %d (of %d)", got, want, all)
 					}
 				}},
 			{Name: "kanban boards with their columns", Method: "GET", Path: "/tickets/kanban/user", As: fm, Status: 200,
