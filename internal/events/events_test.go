@@ -208,6 +208,13 @@ func TestEventStream(t *testing.T) {
 		a.close()
 		a2, _ := connect(t, ta, "", map[string]string{"Authorization": "Bearer " + ta.Token(lead), "Last-Event-ID": first.id})
 		a2.expect("resumed group 1 watcher", created.Data.ID, "create")
+		// A browser resumes with a new stream ticket and the id as a
+		// query parameter.
+		r = ta.Do("POST", "/events/ticket", ta.Token(lead), nil)
+		r.JSON(t, &tk)
+		a4, _ := connect(t, ta, "?ticket="+tk.Ticket+"&last_event_id="+first.id, nil)
+		a4.expect("resumed browser watcher", created.Data.ID, "create")
+		a4.close()
 		// An id no longer kept: the stream says reset.
 		a3, _ := connect(t, ta, "", map[string]string{"Authorization": "Bearer " + ta.Token(lead), "Last-Event-ID": "nope-1"})
 		if m := a3.next(); m.event != "reset" {
@@ -224,6 +231,20 @@ func TestEventStream(t *testing.T) {
 			t.Fatalf("change B: %d %s", r.Status, r.Body)
 		}
 		b.expect("group 2 watcher", idB, "update") // and not the delete of group 1's ticket
+		// A ticket moved to the other customer group's point of sale: gone
+		// for the watcher who saw it, new for the other group.
+		r = ta.Do("POST", "/tickets", ta.Token(admin), obj{"ticket_name": "Wandert", "pos_id": posOf(t, d, 1), "priority_id": 1,
+			"board_id": 1, "columnx_id": 1})
+		if r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		r.JSON(t, &created)
+		a2.expect("group 1 watcher", created.Data.ID, "create")
+		if r := update(created.Data.ID, 1, obj{"pos_id": posOf(t, d, 2)}); r.Status != 200 {
+			t.Fatalf("move to group 2: %d %s", r.Status, r.Body)
+		}
+		a2.expect("group 1 watcher", created.Data.ID, "delete")
+		b.expect("group 2 watcher", created.Data.ID, "update")
 	})
 }
 

@@ -91,6 +91,11 @@ func (x *handler) stream(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		// EventSource sends the header only when it reconnects by itself;
+		// a client opening a new stream (with a new ticket) names it here.
+		last = r.URL.Query().Get("last_event_id")
+	}
 	wt, missed, resumed, err := x.h.watch(ctx, p, last)
 	if err != nil {
 		return err

@@ -211,37 +211,47 @@ type answer struct {
 func (h *Hub) deliver(ctx context.Context, ev Event, ws []*watcher) {
 	byScope := map[string]answer{}
 	for _, w := range ws {
-		ok, err := h.mayWatch(ctx, w, ev, byScope)
+		out, ok, err := h.mayWatch(ctx, w, ev, byScope)
 		if err != nil {
 			h.log.Error("events: visibility", "entity", ev.Entity, "id", ev.RecordID, "user_id", w.p.UserID, "error", err)
 			continue
 		}
 		if ok {
-			w.send(ev)
+			w.send(out)
 		}
 	}
 }
 
-// mayWatch decides whether w receives ev, with the answers per scope of
-// this event so far.
-func (h *Hub) mayWatch(ctx context.Context, w *watcher, ev Event, byScope map[string]answer) (bool, error) {
+// mayWatch decides whether w receives ev, and as what, with the answers
+// per scope of this event so far. A record the watcher was told about
+// that left its view (a ticket moved to another point of sale) arrives as
+// a delete: gone from what the watcher may see.
+func (h *Hub) mayWatch(ctx context.Context, w *watcher, ev Event, byScope map[string]answer) (Event, bool, error) {
 	if !w.mayRead(ctx, h, ev.Entity) {
-		return false, nil
+		return ev, false, nil
 	}
 	if ev.Action == "delete" {
 		// A deleted row can no longer be checked: its delete goes to who
 		// was told about the row, and to unrestricted watchers.
-		return w.saw(ev) || !w.p.External, nil
+		return ev, w.forget(ev) || !w.p.External, nil
 	}
 	a, ok := byScope[w.scope]
 	if !ok {
 		a.ok, a.err = h.visible(ctx, w.p, ev.Entity, ev.RecordID)
 		byScope[w.scope] = a
 	}
+	if a.err != nil {
+		return ev, false, a.err
+	}
 	if a.ok {
 		w.remember(ev)
+		return ev, true, nil
 	}
-	return a.ok, a.err
+	if w.forget(ev) {
+		ev.Action = "delete"
+		return ev, true, nil
+	}
+	return ev, false, nil
 }
 
 // ErrClosed is the answer of a hub that has shut down.
@@ -277,13 +287,13 @@ func (h *Hub) watch(ctx context.Context, p *auth.Principal, lastID string) (*wat
 	h.mu.Unlock()
 	out := missed[:0:0]
 	for _, ev := range missed {
-		ok, err := h.mayWatch(ctx, w, ev, map[string]answer{})
+		sent, ok, err := h.mayWatch(ctx, w, ev, map[string]answer{})
 		if err != nil {
 			h.unwatch(w)
 			return nil, nil, false, fmt.Errorf("events: resume: %w", err)
 		}
 		if ok {
-			out = append(out, ev)
+			out = append(out, sent)
 		}
 	}
 	return w, out, resumed, nil

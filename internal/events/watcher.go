@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"portfolio/internal/auth"
@@ -83,10 +84,16 @@ func (w *watcher) remember(ev Event) {
 	w.order = append(w.order, k)
 }
 
-// saw reports whether the watcher was told about ev's record.
-func (w *watcher) saw(ev Event) bool {
+// forget reports whether the watcher was told about ev's record, and
+// forgets it (the record is gone from the watcher's view).
+func (w *watcher) forget(ev Event) bool {
+	k := key(ev)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	_, ok := w.seen[key(ev)]
-	return ok
+	if _, ok := w.seen[k]; !ok {
+		return false
+	}
+	delete(w.seen, k)
+	w.order = slices.DeleteFunc(w.order, func(x string) bool { return x == k })
+	return true
 }

@@ -106,7 +106,7 @@ type TrackEntry struct {
 // acting user of ctx at the engine's time. The module has already checked
 // that the record is the caller's to change (it wrote it in q).
 func (e *Engine) Track(ctx context.Context, q db.Querier, t TrackEntry) error {
-	c, err := e.moduleCaller(ctx)
+	c, err := e.callerOf(ctx) // a user, or the system (AsSystem: no user)
 	if err != nil {
 		return err
 	}
