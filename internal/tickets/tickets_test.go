@@ -284,6 +284,17 @@ func TestTicketLists(t *testing.T) {
 			{Name: "kanban boards with their columns", Method: "GET", Path: "/tickets/kanban/user", As: fm, Status: 200,
 				Contains: []string{`"board_name":"Facility Management"`, `"columnx_name":"Qualitätsprüfung","rank_order":3,"is_qualitygate":true`}},
 			{Name: "list needs a login", Method: "GET", Path: "/tickets", Status: 401},
+			{Name: "kanban needs the read right on boards", Method: "GET", Path: "/tickets/kanban/user", As: "lawyer@demo.test", Status: 403},
+			{Name: "update needs the update right", Method: "PUT", Path: "/tickets/update", As: "lawyer@demo.test", Status: 403,
+				Body: obj{"ticket_id": 1, "row_version": 1, "ticket_name": "x"}},
+			{Name: "a partner user sees no customer's tickets", Method: "GET", Path: "/tickets", As: "partner@demo.test", Status: 200,
+				Check: func(t *testing.T, r apptest.Response) {
+					if got, _ := listTotal(t, r); got != 0 {
+						t.Errorf("partner sees %d tickets", got)
+					}
+				}},
+			{Name: "a partner user cannot create a customer's ticket", Method: "POST", Path: "/tickets", As: "partner@demo.test", Status: 422,
+				Body: obj{"ticket_name": "x", "pos_id": posA, "priority_id": 1, "board_id": 1, "columnx_id": 1}, Contains: []string{`"loc":["body","pos_id"]`}},
 		})
 	})
 }
