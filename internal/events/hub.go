@@ -73,21 +73,21 @@ func (o *Options) defaults() {
 	}
 }
 
-// Visibility decides whether record id of entity is within the tenant of
-// principal p (the engine's VisibleTo); tests and benchmarks may replace
-// it. The read right is checked apart, once per watcher and entity.
-type Visibility func(ctx context.Context, p *auth.Principal, entity string, id int64) (bool, error)
+// visibility decides whether record id of entity is within the tenant of
+// principal p (the engine's VisibleTo). The read right is checked apart,
+// once per watcher and entity.
+type visibility func(ctx context.Context, p *auth.Principal, entity string, id int64) (bool, error)
 
-// Rights decides whether p may read rows of entity (the engine's Require).
-type Rights func(ctx context.Context, p *auth.Principal, entity string) bool
+// rights decides whether p may read rows of entity (the engine's Require).
+type rights func(ctx context.Context, p *auth.Principal, entity string) bool
 
 // Hub fans events out to the watchers of this instance.
 type Hub struct {
 	opts      Options
 	db        *db.DB
 	log       *slog.Logger
-	visible   Visibility
-	canRead   Rights
+	visible   visibility
+	canRead   rights
 	published map[string]bool
 	broker    broker
 	in        chan Event
@@ -133,9 +133,6 @@ func New(d *db.DB, engine *tables.Engine, log *slog.Logger, opts Options) *Hub {
 	engine.OnCommitted(h.committed)
 	return h
 }
-
-// SetChecks replaces the visibility and rights checks (benchmarks).
-func (h *Hub) SetChecks(v Visibility, r Rights) { h.visible, h.canRead = v, r }
 
 // committed is the engine's commit listener: it publishes the writes of
 // the published entities.

@@ -128,9 +128,6 @@ type Committed struct {
 	ID     int64
 	// Action is "create", "update" or "delete".
 	Action string
-	// Before is the record as it was (nil on create): a listener decides
-	// with it who could see a deleted record.
-	Before validate.Record
 }
 
 // CommitListener is told about every committed create, update and delete
@@ -143,11 +140,11 @@ type CommitListener func(Committed)
 func (e *Engine) OnCommitted(l CommitListener) { e.committed = append(e.committed, l) }
 
 // committedWrite has the listeners told about a write once tx commits.
-func (e *Engine) committedWrite(tx *db.Tx, entity string, id int64, action string, before validate.Record) {
+func (e *Engine) committedWrite(tx *db.Tx, entity string, id int64, action string) {
 	if len(e.committed) == 0 {
 		return
 	}
-	ev := Committed{Entity: entity, ID: id, Action: action, Before: before}
+	ev := Committed{Entity: entity, ID: id, Action: action}
 	tx.AfterCommit(func() {
 		for _, l := range e.committed {
 			l(ev)

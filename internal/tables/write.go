@@ -258,7 +258,7 @@ func (e *Engine) store(ctx context.Context, tx *db.Tx, c *caller, ch *change, id
 	if ch.creating {
 		typ = historyCreate
 	}
-	e.committedWrite(tx, ch.ent.Name, id, typ, ch.stored)
+	e.committedWrite(tx, ch.ent.Name, id, typ)
 	return id, e.record(ctx, tx, c, typ, ch.ent, id, ch.diff())
 }
 
@@ -453,7 +453,7 @@ func (e *Engine) deleteOne(ctx context.Context, tx *db.Tx, c *caller, ent *schem
 	}
 	gone := newChange(ent, stored, nil)
 	gone.stored, gone.rec = stored, validate.Record{}
-	e.committedWrite(tx, ent.Name, id, historyDelete, stored)
+	e.committedWrite(tx, ent.Name, id, historyDelete)
 	return e.record(ctx, tx, c, historyDelete, ent, id, gone.diff())
 }
 
