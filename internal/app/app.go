@@ -16,6 +16,7 @@ import (
 	"portfolio/internal/contracts"
 	"portfolio/internal/documents"
 	"portfolio/internal/indexation"
+	"portfolio/internal/events"
 	"portfolio/internal/masterdata"
 	"portfolio/internal/tickets"
 	"sync"
@@ -59,6 +60,10 @@ type App struct {
 	// Indexation is the index clause module (the seed imports the default
 	// series through it).
 	Indexation *indexation.Service
+
+	// Events is the live event stream's hub (GET /events): it ends its
+	// streams when shutdown begins.
+	Events *events.Hub
 
 	// OnShutdown, when set, runs as graceful shutdown begins.
 	OnShutdown func()
@@ -166,7 +171,9 @@ func (a *App) bindRoutes() {
 	a.Indexation = indexation.New(indexation.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	a.Indexation.AfterImport(a.enqueueIndexAdjustments)
 	indexation.Bind(a.Server, a.Indexation)
-	tickets.Register(engine)
+	tickets.Bind(a.Server, tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log}))
+	a.Events = events.New(a.DB, engine, a.Log, events.Options{})
+	events.Bind(a.Server, a.Events, a.Auth)
 }
 
 // registerJobs puts the scheduled maintenance on the job queue. Each runs
@@ -215,8 +222,10 @@ func (a *App) Migrate(ctx context.Context) error {
 // Handler is the HTTP handler with all middleware.
 func (a *App) Handler() http.Handler { return a.Server.Handler() }
 
-// Close releases the job queue's connections and the database.
+// Close ends the live streams and releases the job queue's connections and
+// the database.
 func (a *App) Close() error {
+	a.Events.Close()
 	a.Jobs.Close()
 	return a.DB.Close()
 }
@@ -291,6 +300,8 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	if a.OnShutdown != nil {
 		srv.RegisterOnShutdown(a.OnShutdown)
 	}
+	// Open event streams would hold Shutdown until its timeout: end them.
+	srv.RegisterOnShutdown(a.Events.Close)
 	workers, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	if err := a.Jobs.Start(workers); err != nil {
 		stopWorkers()

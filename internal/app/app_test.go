@@ -2,14 +2,18 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"testing"
+	"time"
 
 	"portfolio/internal/app"
 	"portfolio/internal/config"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/seed"
 	"portfolio/internal/testkit"
 )
 
@@ -78,5 +82,65 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
 		t.Fatal("server still answers after shutdown")
+	}
+}
+
+// TestShutdownEndsEventStreams: an open GET /events stream ends when the
+// server is told to stop, so Serve returns without waiting for the
+// shutdown timeout.
+func TestShutdownEndsEventStreams(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.DataDir = t.TempDir()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.ShutdownTimeout = time.Minute
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.NewWithDB(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), testkit.NewSQLite(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := a.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := seed.Demo(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	addrc := make(chan string, 1)
+	served := make(chan error, 1)
+	go func() { served <- a.Serve(ctx, func(addr string) { addrc <- addr }) }()
+	addr := <-addrc
+	res, err := http.PostForm("http://"+addr+"/token", url.Values{"username": {"admin@demo.test"}, "password": {seed.DemoPassword},
+		"user_browser_hash": {"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&tok)
+	res.Body.Close()
+	if err != nil || tok.AccessToken == "" {
+		t.Fatalf("login: %d %v", res.StatusCode, err)
+	}
+	req, _ := http.NewRequest("GET", "http://"+addr+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil || stream.StatusCode != http.StatusOK {
+		t.Fatalf("stream: %v %v", stream, err)
+	}
+	defer stream.Body.Close()
+	start := time.Now()
+	cancel()
+	if _, err := io.Copy(io.Discard, stream.Body); err != nil {
+		t.Logf("stream ended with %v", err)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("shutdown took %v with an open stream", d)
 	}
 }

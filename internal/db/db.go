@@ -188,7 +188,14 @@ func (d *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sq
 type Tx struct {
 	tx      *sql.Tx
 	dialect Dialect
+	// committed run, in order, once the transaction has committed.
+	committed []func()
 }
+
+// AfterCommit runs fn once the transaction has committed (never when it
+// rolls back): what must only be told about written data, such as live
+// events, waits for the COMMIT.
+func (t *Tx) AfterCommit(fn func()) { t.committed = append(t.committed, fn) }
 
 // Dialect reports the SQL flavour.
 func (t *Tx) Dialect() Dialect { return t.dialect }
@@ -242,6 +249,9 @@ func (d *DB) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("db: commit: %w", err)
+	}
+	for _, fn := range tx.committed {
+		fn()
 	}
 	return nil
 }

@@ -219,6 +219,9 @@ func (g *gzipWriter) decide() {
 }
 
 func compressible(ct string) bool {
+	if strings.HasPrefix(ct, "text/event-stream") {
+		return false // a live stream is flushed event by event
+	}
 	for _, p := range []string{"application/json", "text/", "application/javascript", "image/svg+xml", "application/xml", "application/problem+json"} {
 		if strings.HasPrefix(ct, p) {
 			return true

@@ -285,7 +285,7 @@ func TestDerivedFields(t *testing.T) {
 		{"serviceobject", "serviceobject_contract_name", `{"fn":"list","relation":"contract","field":"contract_name"}`, false},
 		{"serviceobject", "serviceobject_last_change_time", `{"fn":"now"}`, true},
 		{"address", "city_zip", `{"fn":"ref","args":["city_id"],"field":"city_zip"}`, false},
-		{"ticket", "ticket_deadline_status", `{"fn":"deadline_status","args":["ticket_yellow_deadline","ticket_red_deadline"]}`, false},
+		{"ticket", "ticket_deadline_status", `{"fn":"deadline_status","args":["ticket_yellow_deadline","ticket_red_deadline","ticket_closed"]}`, false},
 	}
 	for _, c := range cases {
 		e, _ := schema.Get(c.entity)

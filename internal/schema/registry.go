@@ -36,11 +36,12 @@ type relationRef struct {
 // counters of cached counts (internal/tables/countcache.go), the postal codes of
 // the state lookup (internal/masterdata/postal.go), the deadline alerts
 // (internal/contracts/alerts.go), the calendar links
-// (internal/contracts/calendar.go) and the login throttle
-// (internal/auth/throttle.go).
+// (internal/contracts/calendar.go), the login throttle
+// (internal/auth/throttle.go) and the live event stream's tickets
+// (internal/events/ticket.go).
 var internalTables = []string{"schema_migrations", "auth_session", "refresh_token", "auth_link", "mail_outbox", "savedview", "rights_generation",
 	"data_generation", "postalcode", "postalcode_load", "deadline_alert_setting", "deadline_alert_sent",
-	"calendar_token", "login_throttle"}
+	"calendar_token", "login_throttle", "event_ticket"}
 
 // InternalTables lists the tables that belong to modules rather than to the
 // table engine.

@@ -183,7 +183,8 @@ const (
 	// Args (address → city_id → city_zip).
 	DeriveRef DeriveFunc = "ref"
 	// DeriveDeadlineStatus: before_deadline, critical_yellow or
-	// over_due_red from the yellow and red deadline fields in Args.
+	// over_due_red from the yellow and red deadline fields in Args (and
+	// none when the optional third, a closed flag, is 1).
 	DeriveDeadlineStatus DeriveFunc = "deadline_status"
 )
 
@@ -251,7 +252,8 @@ func CurrentUser(onCreate bool) *Derivation {
 	return &Derivation{Func: DeriveCurrentUser, OnCreate: onCreate}
 }
 
-// DeadlineStatus derives the ticket deadline status from two date fields.
-func DeadlineStatus(yellow, red string) *Derivation {
-	return &Derivation{Func: DeriveDeadlineStatus, Args: []string{yellow, red}}
+// DeadlineStatus derives the ticket deadline status from two date fields;
+// a closed flag field, when given, leaves closed records without one.
+func DeadlineStatus(yellow, red string, closed ...string) *Derivation {
+	return &Derivation{Func: DeriveDeadlineStatus, Args: append([]string{yellow, red}, closed...)}
 }

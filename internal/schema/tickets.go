@@ -1,7 +1,7 @@
 package schema
 
 // tickets: boards with their columns and priorities, default deadline
-// values and tickets. Migration 0006_tickets.sql.
+// values and tickets. Migrations 0006_tickets.sql, 0020_ticket_updated.sql.
 func tickets() ([]Entity, []Link) {
 	defaultHours := func(field, label string) Field {
 		return integer(field).def(Int(24)).minValue(0).label(label)
@@ -68,7 +68,7 @@ func tickets() ([]Entity, []Link) {
 				ref("contract_id", "contract").optional().where("pos_id", "pos_id"),
 				ref("priority_id", "priority"),
 				ref("board_id", "board"),
-				ref("columnx_id", "columnx").label("Column"),
+				ref("columnx_id", "columnx").label("Column").whereLinked("board", "board_id"),
 				ref("user_id", "user").optional().kind(KindCustomList).label("Assigned user"),
 				ref("team_id", "team").optional().kind(KindCustomList),
 				stamp("ticket_yellow_deadline").label("Yellow deadline").rules(Rule{Kind: RuleNotPast}).index(),
@@ -77,8 +77,9 @@ func tickets() ([]Entity, []Link) {
 				stamp("ticket_deadline").optional().def(Text("2000-01-01 00:00:00")).hideOnCreate(),
 				integer("ticket_progress").def(Int(10)).minValue(0).maxValue(100).label("Progress (%)"),
 				flag("ticket_closed").label("Closed").index(),
+				flag("ticket_updated").readOnly().hideOnCreate().label("Updated").index(),
 				str("ticket_deadline_status", lenCode).label("Deadline status").
-					derive(DeadlineStatus("ticket_yellow_deadline", "ticket_red_deadline")).
+					derive(DeadlineStatus("ticket_yellow_deadline", "ticket_red_deadline", "ticket_closed")).
 					withOptions(opt("before_deadline", "Before deadline"), opt("critical_yellow", "Critical"),
 						opt("over_due_red", "Overdue")),
 				str("board_name", lenName).label("Board").derive(RefOf("board_name", "board_id")),

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"portfolio/internal/app"
 	"portfolio/internal/auth"
@@ -70,6 +71,9 @@ func Demo(ctx context.Context, a *app.App) ([]Login, error) {
 			return nil, fmt.Errorf("seed demo user %s: %w", u.email, err)
 		}
 		logins = append(logins, Login{Email: u.email, Description: u.desc})
+	}
+	if err := DemoTickets(ctx, a.DB, time.Now()); err != nil {
+		return nil, err
 	}
 	return logins, nil
 }

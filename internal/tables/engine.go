@@ -49,6 +49,8 @@ type Engine struct {
 	counts *countCache
 	// maskable are the entities with masked fields (mask.go).
 	maskable []*schema.Entity
+	// committed are told about every committed write (OnCommitted).
+	committed []CommitListener
 }
 
 // Deps are what an Engine is built from. Registry defaults to

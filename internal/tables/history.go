@@ -85,3 +85,55 @@ func (e *Engine) History(ctx context.Context, q HistoryQuery) (*Cursor, error) {
 	cur.Attributes = attrs
 	return cur, nil
 }
+
+// TrackEntry is one trackrecord row a module writes beside the history of
+// a record: a step of its timeline (a ticket moved to another column, a
+// stamp), with its own type, status and comment.
+type TrackEntry struct {
+	// Type is what happened (move, stamp, ...), Category the entity of
+	// the record, RowID its key.
+	Type     string
+	Category string
+	RowID    int64
+	// Status is the state reached (a column's name), Comment a sentence
+	// for the timeline; Changes, when set, are {"field": [old, new]}.
+	Status  string
+	Comment string
+	Changes map[string][2]any
+}
+
+// Track appends e to the track record in the write's transaction q, as the
+// acting user of ctx at the engine's time. The module has already checked
+// that the record is the caller's to change (it wrote it in q).
+func (e *Engine) Track(ctx context.Context, q db.Querier, t TrackEntry) error {
+	c, err := e.callerOf(ctx) // a user, or the system (AsSystem: no user)
+	if err != nil {
+		return err
+	}
+	if _, err := e.entity(t.Category); err != nil {
+		return err
+	}
+	var changes any
+	if t.Changes != nil {
+		b, err := json.Marshal(t.Changes)
+		if err != nil {
+			return fmt.Errorf("tables: encode track entry of %s %d: %w", t.Category, t.RowID, err)
+		}
+		changes = string(b)
+	}
+	_, err = q.ExecContext(ctx, `INSERT INTO trackrecord (trackrecord_timestamp, trackrecord_type, trackrecord_category,
+		trackrecord_row_id, trackrecord_status, trackrecord_comment, trackrecord_changes, user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.now().UTC().Truncate(time.Second), t.Type, t.Category, t.RowID, nullable(t.Status), nullable(t.Comment), changes, c.userID())
+	if err != nil {
+		return fmt.Errorf("tables: write track entry of %s %d: %w", t.Category, t.RowID, err)
+	}
+	return nil
+}
+
+// nullable stores an empty text as NULL.
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

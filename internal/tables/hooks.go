@@ -111,3 +111,43 @@ func (e *Engine) OnChoices(entity string, r ChoiceRule) {
 	}
 	e.choiceRules[entity] = append(e.choiceRules[entity], r)
 }
+
+// Preparer is an optional second method of a Hook: values a module fills
+// in before the record is validated (a ticket's deadlines from its board's
+// default values, so that the required check sees them). Prepare may set
+// fields of w.Record that are empty; w.Values is nil and w.Stored is the
+// stored record (nil on create).
+type Preparer interface {
+	Prepare(ctx context.Context, w *WriteContext) error
+}
+
+// Committed is one write of a record as the engine tells its commit
+// listeners, after the transaction that wrote it has committed.
+type Committed struct {
+	Entity string
+	ID     int64
+	// Action is "create", "update" or "delete".
+	Action string
+}
+
+// CommitListener is told about every committed create, update and delete
+// of the engine's writes (generic and module writes alike).
+type CommitListener func(Committed)
+
+// OnCommitted registers a listener for committed writes (the live event
+// stream). A rolled-back write is never told. Listeners run on the writing
+// goroutine right after the COMMIT and must not block.
+func (e *Engine) OnCommitted(l CommitListener) { e.committed = append(e.committed, l) }
+
+// committedWrite has the listeners told about a write once tx commits.
+func (e *Engine) committedWrite(tx *db.Tx, entity string, id int64, action string) {
+	if len(e.committed) == 0 {
+		return
+	}
+	ev := Committed{Entity: entity, ID: id, Action: action}
+	tx.AfterCommit(func() {
+		for _, l := range e.committed {
+			l(ev)
+		}
+	})
+}

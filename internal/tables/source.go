@@ -194,7 +194,11 @@ func (s *source) derivedExpr(a string, e *schema.Entity, f *schema.Field) (frag,
 	case schema.DeriveDeadlineStatus:
 		now := s.env.now.UTC().Truncate(time.Second)
 		yellow, red := col(a, d.Args[0]), col(a, d.Args[1])
-		return frag{sql: "CASE WHEN " + red + " <= ? THEN 'over_due_red' WHEN " + yellow +
+		closed := ""
+		if len(d.Args) > 2 { // a closed record has no deadline status
+			closed = "WHEN " + col(a, d.Args[2]) + " = 1 THEN NULL "
+		}
+		return frag{sql: "CASE " + closed + "WHEN " + red + " <= ? THEN 'over_due_red' WHEN " + yellow +
 			" <= ? THEN 'critical_yellow' ELSE 'before_deadline' END", args: []any{now, now}}, nil
 	case schema.DeriveCount, schema.DeriveSum, schema.DeriveMin, schema.DeriveNext, schema.DeriveList:
 		return s.aggregate(a, e, d)

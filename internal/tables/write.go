@@ -196,6 +196,11 @@ func (e *Engine) save(ctx context.Context, tx *db.Tx, c *caller, ch *change, dat
 		return 0, err
 	}
 	ch.derive(e.now(), c.p.UserID)
+	if p, ok := e.hooks[ch.ent.Name].(Preparer); ok {
+		if err := p.Prepare(ctx, &WriteContext{Entity: ch.ent.Name, Creating: ch.creating, ID: id, Record: ch.rec, Stored: ch.stored, Tx: tx}); err != nil {
+			return 0, err
+		}
+	}
 	errs, err := validate.Check(ch.fields, ch.rec, env)
 	if err != nil {
 		return 0, fmt.Errorf("tables: validate %s: %w", ch.ent.Name, err)
@@ -253,6 +258,7 @@ func (e *Engine) store(ctx context.Context, tx *db.Tx, c *caller, ch *change, id
 	if ch.creating {
 		typ = historyCreate
 	}
+	e.committedWrite(tx, ch.ent.Name, id, typ)
 	return id, e.record(ctx, tx, c, typ, ch.ent, id, ch.diff())
 }
 
@@ -447,6 +453,7 @@ func (e *Engine) deleteOne(ctx context.Context, tx *db.Tx, c *caller, ent *schem
 	}
 	gone := newChange(ent, stored, nil)
 	gone.stored, gone.rec = stored, validate.Record{}
+	e.committedWrite(tx, ent.Name, id, historyDelete)
 	return e.record(ctx, tx, c, historyDelete, ent, id, gone.diff())
 }
 

@@ -1,9 +1,21 @@
-// Package tickets holds the ticket domain's rules. Today that is the limit
-// section 6 puts on non-director external users' tickets; the kanban
-// boards, deadlines and the ticket dashboard will live here too.
+// Package tickets is the ticket module: the rules every write of a ticket
+// follows (deadlines from the board's default values, the column of the
+// ticket's own board, quality gates, stamps, the column's team, the
+// timeline), the ticket calls of the specification (slims, create, update,
+// the kanban boards, the filtered list) and the section 6 limit on
+// non-director external users' tickets.
 package tickets
 
-import "portfolio/internal/tables"
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"portfolio/internal/auth"
+	"portfolio/internal/db"
+	"portfolio/internal/httpapi"
+	"portfolio/internal/tables"
+)
 
 // entity is the engine entity of tickets.
 const entity = "ticket"
@@ -11,9 +23,49 @@ const entity = "ticket"
 // internTeam is the team_type of internal teams.
 const internTeam = "intern"
 
-// Register adds the ticket rules to the engine.
-func Register(e *tables.Engine) {
-	e.OnChoices(entity, limitExternalTickets)
+// Service answers the ticket calls and holds the ticket rules.
+type Service struct {
+	db     *db.DB
+	engine *tables.Engine
+	log    *slog.Logger
+	now    func() time.Time
+}
+
+// Deps are what a Service is built from; Now defaults to time.Now.
+type Deps struct {
+	DB     *db.DB
+	Engine *tables.Engine
+	Log    *slog.Logger
+	Now    func() time.Time
+}
+
+// New returns the ticket service and registers its rules with the engine.
+func New(d Deps) *Service {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	s := &Service{db: d.DB, engine: d.Engine, log: d.Log, now: d.Now}
+	d.Engine.OnChoices(entity, limitExternalTickets)
+	d.Engine.OnWrite(entity, &rules{s: s})
+	return s
+}
+
+// Bind registers the ticket routes.
+func Bind(srv *httpapi.Server, s *Service) {
+	h := &handler{s: s, log: srv.Logger()}
+	srv.Handle("GET /tickets/slims", h.slims)
+	srv.Handle("POST /tickets", h.create)
+	srv.Handle("PUT /tickets/update", h.update)
+	srv.Handle("GET /tickets/kanban/user", h.kanban)
+	srv.Handle("GET /tickets", h.list)
+}
+
+// system is ctx acting as the system, for reading the boards'
+// configuration (columns, document types, default values: global rows
+// that decide the rules for everyone, whether or not the caller may list
+// them).
+func system(ctx context.Context) context.Context {
+	return tables.AsSystem(auth.WithPrincipal(ctx, nil))
 }
 
 // limitExternalTickets: "in the ticket tab of a point of sale, non-director
@@ -23,7 +75,7 @@ func Register(e *tables.Engine) {
 // external users on those fields (tables.Engine.OnChoices).
 func limitExternalTickets(q tables.ChoiceQuery) tables.ChoiceLimit {
 	p := q.Caller
-	if !p.External || p.IsDirector {
+	if !limited(p) {
 		return tables.ChoiceLimit{}
 	}
 	switch q.Target.Name {
@@ -34,3 +86,7 @@ func limitExternalTickets(q tables.ChoiceQuery) tables.ChoiceLimit {
 	}
 	return tables.ChoiceLimit{}
 }
+
+// limited reports whether p is a non-director external user, whom
+// section 6 limits to internal teams and themselves on tickets.
+func limited(p *auth.Principal) bool { return p.External && !p.IsDirector }

@@ -76,6 +76,7 @@ func NewApp(t testing.TB, d *db.DB, opts ...AppOption) *TestApp {
 	go func() { a.Mail.Run(workers); close(done) }()
 	srv := httptest.NewServer(a.Handler())
 	t.Cleanup(func() {
+		a.Events.Close() // ends open event streams, which srv.Close waits for
 		srv.Close()
 		stop()
 		<-done
