@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"mime/multipart"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -170,6 +172,8 @@ func TestIndexation(t *testing.T) {
 			{Name: "the schedule shows both periods", Method: "GET", Path: fmt.Sprintf("/contracts/%d/schedule?from=2022-03&to=2022-04",
 				one(t, d, `SELECT contract_id FROM recurringpayment WHERE recurringpayment_id = ?`, pay)), As: teamLead, Status: 200,
 				Contains: []string{`"month":"2022-03"`, `"amount":1000.00`, `"amount":1070.30`, `"year":2022`}},
+			{Name: "the letter of another tenant's adjustment: 404", Method: "GET", Path: path(first, "letter.pdf?lang=de"), As: leadB, Status: 404},
+			{Name: "a letter in an unknown language: 422", Method: "GET", Path: path(first, "letter.pdf?lang=xx"), As: teamLead, Status: 422},
 			{Name: "a team member may not reject", Method: "POST", Path: path(second, "reject"), As: teamMember, Status: 403},
 			{Name: "another tenant may not see it to reject", Method: "POST", Path: path(second, "reject"), As: leadB, Status: 404},
 			{Name: "a missing adjustment", Method: "POST", Path: path(99999999, "reject"), As: admin, Status: 404},
@@ -186,6 +190,26 @@ func TestIndexation(t *testing.T) {
 			{Name: "the generic API writes no adjustment", Method: "POST", Path: "/api/", As: admin, Status: 405,
 				Body: obj{"action": "create", "entity": "indexadjustment", "data": obj{}}},
 		})
+		for lang, want := range map[string][]string{
+			"de": {"Anpassung der Zahlung „Rent 2021-01-15“", "Wertsicherungsklausel", "VPI 2021-01-15", "Januar 2021", "März 2022",
+				"1.000,00 €", "1.070,30 €", "01.04.2022", "Neuer Monatsbetrag", "Seite 1 von 1", "Destatis"},
+			"fr": {"mars 2022", "1 000,00 €", "1 070,30 €", "01/04/2022", "Nouveau montant mensuel"},
+			"en": {"Adjustment of the payment “Rent 2021-01-15”", "January 2021", "March 2022", "€1,000.00", "€1,070.30", "1 April 2022",
+				"New monthly amount", "Page 1 of 1"},
+		} {
+			text := letterText(t, ta, teamLead, first, lang)
+			if os.Getenv("LETTER_DUMP") != "" {
+				t.Logf("%s letter:\n%s", lang, text)
+			}
+			for _, w := range want {
+				if !strings.Contains(text, w) {
+					t.Errorf("the %s letter lacks %q:\n%s", lang, w, text)
+				}
+			}
+			if strings.Contains(text, "{{") {
+				t.Errorf("the %s letter shows a placeholder:\n%s", lang, text)
+			}
+		}
 		if _, err := d.ExecContext(context.Background(), `UPDATE recurringpayment SET recurringpayment_value_deposit = 0 WHERE recurringpayment_id = ?`, missing); err != nil {
 			t.Fatal(err)
 		}
@@ -204,4 +228,27 @@ func TestIndexation(t *testing.T) {
 			t.Errorf("payment amount ×100 = %d, want 107030", got)
 		}
 	})
+}
+
+// letterText fetches an adjustment's letter as who and reads it back with
+// poppler's pdftotext, as the other party's program would.
+func letterText(t *testing.T, ta *apptest.TestApp, who string, id int64, lang string) string {
+	t.Helper()
+	res := ta.Client().Do(t, "GET", fmt.Sprintf("/indexadjustments/%d/letter.pdf?lang=%s", id, lang), map[string]string{
+		"Authorization": "Bearer " + ta.Token(who)}, nil)
+	if res.Status != 200 || res.Header.Get("Content-Type") != "application/pdf" {
+		t.Fatalf("letter %s: %d %s", lang, res.Status, res.Body)
+	}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Fatal("pdftotext is missing: install Debian's poppler-utils")
+	}
+	path := filepath.Join(t.TempDir(), "letter.pdf")
+	if err := os.WriteFile(path, res.Body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-layout", path, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext: %v %s", err, out)
+	}
+	return strings.ReplaceAll(string(out), "\u00a0", " ")
 }

@@ -102,6 +102,7 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("POST /indexadjustments/{id}/approve", h.approve)
 	srv.Handle("POST /indexadjustments/{id}/reject", h.reject)
 	srv.Handle("GET /contracts/{id}/schedule", h.schedule)
+	srv.Handle("GET /indexadjustments/{id}/letter.pdf", h.letterFile)
 }
 
 type handler struct {

@@ -1,0 +1,291 @@
+package indexation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"portfolio/internal/apperr"
+	"portfolio/internal/i18n"
+	"portfolio/internal/platform/letter"
+	"portfolio/internal/tables"
+)
+
+// TemplateCode is the text template of the adjustment letter (the base seed
+// ships it in German, French and English; administrators edit its wording).
+const TemplateCode = "index_adjustment_letter"
+
+// letterFacts are the figures the letter's table shows, in order: the
+// adjustment's own fields, and how each is written.
+var letterFacts = []struct{ key, field string }{
+	{"letter.index.clause", "clause_name"},
+	{"letter.index.series", "index_name"},
+	{"letter.index.reference", "reference"},
+	{"letter.index.current", "current"},
+	{"letter.index.change_points", "change_points"},
+	{"letter.index.change_percent", "change_percent_fact"},
+	{"letter.index.transmission", "transmission_percent_fact"},
+	{"letter.index.old_amount", "old_amount"},
+	{"letter.index.new_amount", "new_amount"},
+	{"letter.index.effective_date", "effective_date"},
+}
+
+// letterFile serves GET /indexadjustments/{id}/letter.pdf?lang=de|fr|en.
+func (h *handler) letterFile(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	lang := r.URL.Query().Get("lang")
+	if lang == "" {
+		lang = i18n.LangFrom(r.Context())
+	}
+	pdf, err := h.s.Letter(r.Context(), id, lang)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="index-adjustment-%d-%s.pdf"`, id, lang))
+	w.Header().Set("Cache-Control", "no-store")
+	_, err = w.Write(pdf)
+	return err
+}
+
+// Letter renders the adjustment letter of adjustment id in lang (de, fr or
+// en; 422 otherwise) as a PDF file. Whoever may read the adjustment may
+// have its letter (404 outside the caller's tenant, like the record).
+func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, error) {
+	if !i18n.Supported(lang) {
+		return nil, apperr.Validation(apperr.FieldError{Field: "lang", Loc: []any{"query", "lang"},
+			Key: "validation.one_of", Type: "enum", Args: map[string]string{"field": "lang", "values": "de, fr, en"}})
+	}
+	vars, sender, err := s.letterData(ctx, id, lang)
+	if err != nil {
+		return nil, err
+	}
+	tpl, err := s.template(ctx, lang)
+	if err != nil {
+		return nil, err
+	}
+	body, err := letter.Fill(tpl, vars)
+	var unknown *letter.UnknownPlaceholdersError
+	if errors.As(err, &unknown) {
+		return nil, apperr.Validation(apperr.FieldError{Field: "texttemplate_content_" + lang,
+			Key: "server.indexation.template_placeholders", Type: "value_error",
+			Args: map[string]string{"names": strings.Join(unknown.Names, ", ")}})
+	}
+	if err != nil {
+		return nil, err
+	}
+	t := func(key string) string { return s.catalog.T(lang, key, nil) }
+	facts := make([]letter.Fact, 0, len(letterFacts))
+	for _, f := range letterFacts {
+		facts = append(facts, letter.Fact{Label: t(f.key), Value: vars[f.field]})
+	}
+	return letter.Bytes(letter.Letter{
+		Lang: lang, Title: t("letter.index.title"),
+		Sender: sender, Recipient: []string{vars["recipient_name"]},
+		Date:    formatDate(s.now(), lang),
+		Body:    body,
+		Facts:   facts,
+		Closing: "<p>" + t("letter.index.closing") + "</p><p>" + escape(firstOr(sender, "")) + "</p>",
+		Footer:  vars["index_source"], PageLabel: t("letter.page"),
+		Created: s.now(),
+	})
+}
+
+// letterData reads what the letter says, each row through the engine as
+// the caller: the adjustment, its payment, contract, clause and series, and
+// the contract's company as the sender.
+func (s *Service) letterData(ctx context.Context, id int64, lang string) (map[string]string, []string, error) {
+	adj, err := s.one(ctx, entityAdjustment, id, "recurringpayment_id", "indexclause_id",
+		"indexadjustment_reference_month", "indexadjustment_current_month", "indexadjustment_reference_value",
+		"indexadjustment_current_value", "indexadjustment_change_points", "indexadjustment_change_percent",
+		"indexadjustment_old_amount", "indexadjustment_new_amount", "indexadjustment_effective_date")
+	if err != nil {
+		return nil, nil, err
+	}
+	pay, err := s.one(ctx, entityPayment, idOf(adj["recurringpayment_id"]), "recurringpayment_name", "contract_id",
+		"contract_id__label", "partnercompany_id__label")
+	if err != nil {
+		return nil, nil, err
+	}
+	contract, err := s.one(ctx, entityContract, idOf(pay["contract_id"]), "pos_id__label", "company_id", "company_id__label")
+	if err != nil {
+		return nil, nil, err
+	}
+	clause, err := s.one(ctx, entityClause, idOf(adj["indexclause_id"]), "indexclause_name", "indextransmission_percent",
+		"priceindex_id")
+	if err != nil {
+		return nil, nil, err
+	}
+	series, err := s.one(ctx, entitySeries, idOf(clause["priceindex_id"]), "priceindex_name",
+		"priceindex_source", "priceindex_licence")
+	if err != nil {
+		return nil, nil, err
+	}
+	text := func(m map[string]any, k string) string {
+		if v, ok := m[k]; ok && v != nil {
+			return fmt.Sprint(v)
+		}
+		return ""
+	}
+	money := func(k string) string { return formatMoney(text(adj, k), lang) }
+	vars := map[string]string{
+		"payment_name":         text(pay, "recurringpayment_name"),
+		"contract_name":        text(pay, "contract_id__label"),
+		"pos_name":             text(contract, "pos_id__label"),
+		"clause_name":          text(clause, "indexclause_name"),
+		"index_name":           text(series, "priceindex_name"),
+		"reference_month":      formatMonth(text(adj, "indexadjustment_reference_month"), lang),
+		"reference_value":      formatNumber(text(adj, "indexadjustment_reference_value"), 1, lang),
+		"current_month":        formatMonth(text(adj, "indexadjustment_current_month"), lang),
+		"current_value":        formatNumber(text(adj, "indexadjustment_current_value"), 1, lang),
+		"change_points":        formatNumber(text(adj, "indexadjustment_change_points"), 2, lang),
+		"change_percent":       formatNumber(text(adj, "indexadjustment_change_percent"), 2, lang),
+		"transmission_percent": formatNumber(text(clause, "indextransmission_percent"), 0, lang),
+		"old_amount":           money("indexadjustment_old_amount"),
+		"new_amount":           money("indexadjustment_new_amount"),
+		"effective_date":       formatDay(text(adj, "indexadjustment_effective_date"), lang),
+		"recipient_name":       text(pay, "partnercompany_id__label"),
+		"index_source":         strings.TrimSpace(text(series, "priceindex_source") + " " + text(series, "priceindex_licence")),
+	}
+	vars["reference"] = vars["reference_month"] + ": " + vars["reference_value"]
+	vars["current"] = vars["current_month"] + ": " + vars["current_value"]
+	vars["change_percent_fact"] = vars["change_percent"] + " %"
+	vars["transmission_percent_fact"] = vars["transmission_percent"] + " %"
+	sender := []string{text(contract, "company_id__label")}
+	return vars, sender, nil
+}
+
+// template reads the letter's wording in lang. The product's templates are
+// global data every letter needs, read for the system whoever asks.
+func (s *Service) template(ctx context.Context, lang string) (string, error) {
+	cur, err := s.engine.ListIn(tables.AsSystem(ctx), s.db, tables.ListQuery{Entity: "texttemplate",
+		Data: map[string]any{"texttemplate_code": TemplateCode}, PerPage: 1, Columns: []string{"texttemplate_content_" + lang}})
+	if err != nil {
+		return "", err
+	}
+	defer cur.Close()
+	if !cur.Next() {
+		if err := cur.Err(); err != nil {
+			return "", err
+		}
+		return "", apperr.NotFound("server.indexation.no_template")
+	}
+	content, _ := cur.Record()["texttemplate_content_"+lang].(string)
+	return content, cur.Err()
+}
+
+// one reads the given columns of row id of entity through the engine's
+// list (labels included); 404 when the caller does not see it.
+func (s *Service) one(ctx context.Context, entity string, id int64, columns ...string) (map[string]any, error) {
+	pk := entity + "_id"
+	cur, err := s.engine.ListIn(ctx, s.db, tables.ListQuery{Entity: entity, Data: map[string]any{pk: id}, PerPage: 1, Columns: columns})
+	if err != nil {
+		return nil, err
+	}
+	defer cur.Close()
+	if !cur.Next() {
+		if err := cur.Err(); err != nil {
+			return nil, err
+		}
+		return nil, apperr.NotFound("server.error.not_found")
+	}
+	return cur.Record(), cur.Err()
+}
+
+func idOf(v any) int64 {
+	n, _ := v.(int64)
+	return n
+}
+
+func firstOr(s []string, def string) string {
+	if len(s) == 0 {
+		return def
+	}
+	return s[0]
+}
+
+func escape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// Number, money, month and date formats of the three letter languages.
+var (
+	separators = map[string][2]string{"de": {".", ","}, "fr": {"\u00a0", ","}, "en": {",", "."}}
+	monthNames = map[string][12]string{
+		"de": {"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"},
+		"fr": {"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"},
+		"en": {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
+	}
+)
+
+// formatNumber writes the decimal s with places decimals, grouped.
+func formatNumber(s string, places int32, lang string) string {
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return s
+	}
+	sep := separators[lang]
+	fixed := d.StringFixed(places)
+	sign := ""
+	if strings.HasPrefix(fixed, "-") {
+		sign, fixed = "-", fixed[1:]
+	}
+	whole, frac, _ := strings.Cut(fixed, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteString(sep[0])
+		}
+		b.WriteRune(r)
+	}
+	out := sign + b.String()
+	if frac != "" {
+		out += sep[1] + frac
+	}
+	return out
+}
+
+func formatMoney(s, lang string) string {
+	n := formatNumber(s, 2, lang)
+	if lang == "en" {
+		if strings.HasPrefix(n, "-") {
+			return "-€" + n[1:]
+		}
+		return "€" + n
+	}
+	return n + "\u00a0€"
+}
+
+func formatMonth(s, lang string) string {
+	m, err := ParseMonth(s)
+	if err != nil {
+		return s
+	}
+	return fmt.Sprintf("%s %d", monthNames[lang][int(m)%12], m.Year())
+}
+
+func formatDay(s, lang string) string {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return s
+	}
+	return formatDate(t, lang)
+}
+
+func formatDate(t time.Time, lang string) string {
+	switch lang {
+	case "de":
+		return t.Format("02.01.2006")
+	case "fr":
+		return t.Format("02/01/2006")
+	}
+	return fmt.Sprintf("%d %s %d", t.Day(), monthNames["en"][t.Month()-1], t.Year())
+}
