@@ -245,6 +245,20 @@ func TestGetContract(t *testing.T) {
 		if string(a.Body) != string(b.Body) {
 			t.Fatalf("foreign and missing differ: %s / %s", a.Body, b.Body)
 		}
+		// Only active deadlines have a notice date to keep: with every
+		// deadline of the contract inactive, it has no next notice date.
+		if _, err := d.ExecContext(context.Background(), `UPDATE contractaction SET contractaction_status = 'unactive' WHERE contract_id = ?`, own); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Data struct {
+				Next *string `json:"contract_next_notice_date"`
+			}
+		}
+		ta.Do("GET", path(own), ta.Token(admin), nil).JSON(t, &got)
+		if got.Data.Next != nil {
+			t.Fatalf("next notice date %q from inactive deadlines", *got.Data.Next)
+		}
 	})
 }
 

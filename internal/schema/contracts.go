@@ -149,7 +149,7 @@ func contracts() ([]Entity, []Link) {
 					withOptions(optInt(0, "Pending"), optInt(1, "Resiliated")),
 				decimal("contract_rentalspace_sum").label("Rental space").derive(SumOver("area", "rentalspace_value")),
 				decimal("contract_allocationspace_sum").label("Allocation space").derive(SumOver("area", "allocationspace_value")),
-				day("contract_next_notice_date").label("Next notice date").derive(NextOver("deadlines", "contractaction_notice_date")),
+				day("contract_next_notice_date").label("Next notice date").derive(NextOver("deadlines", "contractaction_notice_date").OnlyWhere("contractaction_status", "active")),
 			},
 			Relations: []Relation{
 				hasMany("invoice", "invoice", "contract_id"),

@@ -739,6 +739,11 @@ func (r *Registry) validateDerivation(e *Entity, f *Field) error {
 		if _, ok := r.RelationField(rel, d.Field); !ok {
 			return fmt.Errorf("relation %s has no field %q", rel.Name, d.Field)
 		}
+		if d.Only != nil {
+			if _, ok := r.RelationField(rel, d.Only.Field); !ok {
+				return fmt.Errorf("relation %s has no field %q to limit on", rel.Name, d.Only.Field)
+			}
+		}
 	case DeriveRef:
 		end, err := r.end(e.Name, d.Args, false)
 		if err != nil {

@@ -197,6 +197,21 @@ type Derivation struct {
 	// OnCreate limits a stored derivation to the create (user_abbreviation
 	// is derived on create and kept afterwards).
 	OnCreate bool `json:"on_create,omitempty"`
+	// Only limits an aggregate to the relation rows whose field holds a
+	// value (a contract's next notice date counts active deadlines only).
+	Only *RowMatch `json:"only,omitempty"`
+}
+
+// RowMatch is "field = value" on the rows of a relation.
+type RowMatch struct {
+	Field string `json:"field"`
+	Value string `json:"value"`
+}
+
+// OnlyWhere limits the aggregate to relation rows whose field equals value.
+func (d *Derivation) OnlyWhere(field, value string) *Derivation {
+	d.Only = &RowMatch{Field: field, Value: value}
+	return d
 }
 
 // Stored reports whether the writer stores the value in a column.

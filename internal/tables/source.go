@@ -216,6 +216,10 @@ func (s *source) aggregate(a string, e *schema.Entity, d *schema.Derivation) (fr
 	if err != nil {
 		return frag{}, err
 	}
+	if d.Only != nil {
+		rows.sql += " AND " + col(x, d.Only.Field) + " = ?"
+		rows.args = append(append([]any{}, rows.args...), d.Only.Value)
+	}
 	value := ""
 	if d.Func != schema.DeriveCount {
 		value = col(x, d.Field)
