@@ -1,5 +1,7 @@
 package tables
 
+import "portfolio/internal/schema"
+
 // UseSearchIndexes switches the keyword search indexes of e on or off (off:
 // every keyword is matched by scanning), so a test can compare both. Not
 // safe while requests run.
@@ -31,3 +33,7 @@ func CountsServed(e *Engine) int64 {
 	}
 	return e.counts.served.Load()
 }
+
+// ForgetLabels drops the cached attribute labels, as an edit of a label
+// through the API does, after a test wrote attribute_i18n directly.
+func ForgetLabels(e *Engine) { e.wrote(&schema.Entity{Name: "attribute_i18n"}) }

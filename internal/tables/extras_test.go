@@ -33,7 +33,7 @@ func TestCustomListsAndDefinitions(t *testing.T) {
 		contractB := s.fresh("contract", obj{"company_id": 3})
 		s.fresh("taxrate", obj{"company_id": 1, "taxrate_code": "A19", "taxrate_value": 19})
 		s.fresh("taxrate", obj{"company_id": 3, "taxrate_code": "B07", "taxrate_value": 7})
-		labelRows(t, d, [3]string{"pos_name", "de", "Filialname"})
+		labelRows(t, e, [3]string{"pos_name", "de", "Filialname"})
 		e.run(t, []apptest.Scenario{
 			{Name: "bank data of a partner", As: admin, Method: "GET", Path: "/partners/1/bankdata?per_page=2&order=desc", Status: 200,
 				Contains: []string{`"bankdata_iban":"` + desc[0] + `"`, `"links":{"pagination":{"current_page":1,"last_page":2,"total":3}}`},

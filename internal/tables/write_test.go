@@ -7,13 +7,17 @@ import (
 	"time"
 
 	"portfolio/internal/db"
+	"portfolio/internal/tables"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
 )
 
 // labelRows adds attribute_i18n texts so messages show translated labels.
-func labelRows(t *testing.T, d *db.DB, rows ...[3]string) {
+// labelRows writes attribute labels as an administrator's edit leaves them
+// and makes the engine of e read them.
+func labelRows(t *testing.T, e *env, rows ...[3]string) {
 	t.Helper()
+	d := e.DB
 	for _, r := range rows {
 		if _, err := d.ExecContext(context.Background(), `INSERT INTO attribute_i18n (attribute_name, attribute_lang, attribute_nice_name) VALUES (?, ?, ?)
 			ON CONFLICT (attribute_name, attribute_lang) DO UPDATE SET attribute_nice_name = excluded.attribute_nice_name`,
@@ -21,6 +25,7 @@ func labelRows(t *testing.T, d *db.DB, rows ...[3]string) {
 			t.Fatal(err)
 		}
 	}
+	tables.ForgetLabels(e.Engine)
 }
 
 func TestValidationMessages(t *testing.T) {
@@ -29,7 +34,7 @@ func TestValidationMessages(t *testing.T) {
 		s := newSampler(e, t)
 		// Labels as an administrator may have edited them (the messages
 		// must show whatever the table holds).
-		labelRows(t, d, [3]string{"pos_name", "en", "Name"}, [3]string{"pos_name", "de", "Filialname"}, [3]string{"pos_name", "fr", "Nom du point de vente"},
+		labelRows(t, e, [3]string{"pos_name", "en", "Name"}, [3]string{"pos_name", "de", "Filialname"}, [3]string{"pos_name", "fr", "Nom du point de vente"},
 			[3]string{"contract_begin_date", "en", "Begin date"}, [3]string{"contract_begin_date", "de", "Vertragsbeginn"},
 			[3]string{"contract_begin_date", "fr", "Début du contrat"}, [3]string{"company_shortname", "en", "Short name"},
 			[3]string{"pos_first_year", "en", "First year"}, [3]string{"indexclause_minimal_percent_change", "en", "Minimal percent change"},
