@@ -1,6 +1,7 @@
 import { SegmentedControl } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Row } from '../../../lib/table-definition';
 import { useLightThresholds } from '../api/get-light-thresholds';
 import { lightColumn } from './light-column';
 import TableListPage, { type ListVariant } from './table-list-page';
