@@ -46,14 +46,16 @@ test('an administrator imports the index file, runs the evaluation, approves the
   await expect(summary).toContainText(/Unchanged: [1-9]\d{2}/);
   await snap(page, 'indexation-import');
 
-  // A broken file is refused with its line, nothing imported.
+  // A broken file is refused with its line, nothing imported (after the access token expired: the upload refreshes it).
+  await page.waitForTimeout(9_000);
   await dialog.locator('input[type="file"]').setInputFiles({
     name: 'broken.csv',
     mimeType: 'text/csv',
     buffer: Buffer.from('2024-01;117.6\n2024-02;abc\n'),
   });
   await dialog.getByRole('button', { name: 'Upload' }).click();
-  await expect(dialog.getByTestId('import-error')).toContainText(/2/);
+  await expect(dialog.getByTestId('import-error')).toContainText(/line 2\b/);
+  await snap(page, 'indexation-import-refused');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   // The open proposals after a run (the daily job may have run already at the server's start: then it creates none).

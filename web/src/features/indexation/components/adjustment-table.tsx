@@ -22,6 +22,8 @@ export const LETTER_LANGUAGES = ['de', 'fr', 'en'] as const;
  * update adjustments), and the letter in de, fr or en.
  */
 export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; showPayment?: boolean }) {
+  // The open proposals list names the payment and needs no status (all are proposed); a payment's chain shows the status.
+  const showStatus = !showPayment;
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const ability = useAbility();
@@ -74,16 +76,15 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
   if (rows.length === 0) return null;
   return (
     <ScrollArea type="auto">
-      <Table striped highlightOnHover verticalSpacing="xs" miw={showPayment ? 1080 : 940} data-testid="adjustment-table">
+      <Table striped highlightOnHover verticalSpacing="xs" miw={860} data-testid="adjustment-table">
         <Table.Thead>
           <Table.Tr>
             {showPayment && <Table.Th>{t('indexation.payment')}</Table.Th>}
             <Table.Th>{t('indexation.index_months')}</Table.Th>
             <Table.Th ta="right">{t('indexation.change')}</Table.Th>
-            <Table.Th ta="right">{t('indexation.old_amount')}</Table.Th>
             <Table.Th ta="right">{t('indexation.new_amount')}</Table.Th>
-            <Table.Th>{t('indexation.effective')}</Table.Th>
-            <Table.Th>{t('indexation.status')}</Table.Th>
+            <Table.Th style={{ whiteSpace: 'nowrap' }}>{t('indexation.effective')}</Table.Th>
+            {showStatus && <Table.Th>{t('indexation.status')}</Table.Th>}
             <Table.Th ta="right">{t('indexation.actions')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -94,7 +95,7 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
             return (
               <Table.Tr key={adj.indexadjustment_id} data-testid={`adjustment-${adj.indexadjustment_id}`}>
                 {showPayment && (
-                  <Table.Td>
+                  <Table.Td maw={220}>
                     <Link to={`/app/table/recurringpayment/view/${adj.recurringpayment_id}?tab=adjustments`}>
                       {adj.recurringpayment_id__label ?? `#${adj.recurringpayment_id}`}
                     </Link>
@@ -122,18 +123,22 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
                     {t('indexation.points', { value: formatNumber(adj.indexadjustment_change_points, lang, 2) })}
                   </Text>
                 </Table.Td>
-                <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                  {formatMoney(adj.indexadjustment_old_amount, lang)}
-                </Table.Td>
-                <Table.Td ta="right" fw={600} style={{ fontVariantNumeric: 'tabular-nums' }}>
-                  {formatMoney(adj.indexadjustment_new_amount, lang)}
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+                  <Text size="sm" fw={600}>
+                    {formatMoney(adj.indexadjustment_new_amount, lang)}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {t('indexation.was', { amount: formatMoney(adj.indexadjustment_old_amount, lang) })}
+                  </Text>
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(adj.indexadjustment_effective_date, lang)}</Table.Td>
-                <Table.Td>
-                  <Badge color={STATUS_COLOR[adj.indexadjustment_status] ?? 'gray'} variant="light">
-                    {t(`indexation.status_${adj.indexadjustment_status}`)}
-                  </Badge>
-                </Table.Td>
+                {showStatus && (
+                  <Table.Td style={{ minWidth: 110 }}>
+                    <Badge color={STATUS_COLOR[adj.indexadjustment_status] ?? 'gray'} variant="light" style={{ overflow: 'visible' }}>
+                      {t(`indexation.status_${adj.indexadjustment_status}`)}
+                    </Badge>
+                  </Table.Td>
+                )}
                 <Table.Td>
                   <Group gap={6} justify="flex-end" wrap="nowrap">
                     {canDecide && adj.indexadjustment_status === 'proposed' && (

@@ -95,7 +95,12 @@ export function ImportModal({ id, opened, onClose }: { id: number; opened: boole
           </Stack>
         </Paper>
         {progress !== null && (
-          <Progress value={Math.round(progress * 100)} animated={busy} aria-label={t('indexation.upload_progress')} />
+          <Progress
+            value={Math.round(progress * 100)}
+            animated={busy}
+            color={error ? 'red' : summary ? 'green' : undefined}
+            aria-label={t('indexation.upload_progress')}
+          />
         )}
         {summary && (
           <Alert color="green" icon={<IconCheck size={18} />} title={t('indexation.import_done')} data-testid="import-summary">

@@ -1,11 +1,11 @@
 import { Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAbility } from '../../../lib/ability-context';
 import type { FilterNode } from '../../../lib/data-provider';
 import { useAdjustments, useRunEvaluation } from '../api/indexation';
-import { failureDetail } from '../model/logic';
+import { byPayment, failureDetail } from '../model/logic';
 import type { RunAnswer } from '../model/types';
 import { AdjustmentTable } from './adjustment-table';
 import { RunResult } from './run-result';
@@ -29,7 +29,8 @@ export default function ProposalsPage() {
       onError: (error) => setRunError(failureDetail(error) ?? t('general.error')),
     });
   };
-  const rows = list.data ?? [];
+  // Each payment's chain together, in its order.
+  const rows = useMemo(() => byPayment(list.data ?? []), [list.data]);
 
   return (
     <Stack gap="md" maw={1400}>

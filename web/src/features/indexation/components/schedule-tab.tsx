@@ -35,11 +35,6 @@ export function ScheduleTab({ id }: { id: string }) {
           error={valid ? undefined : t('indexation.bad_range')}
           w={170}
         />
-        {schedule.data && (
-          <Text size="sm" fw={600} ml="auto" data-testid="schedule-total">
-            {t('indexation.schedule_total', { amount: formatMoney(schedule.data.total, lang) })}
-          </Text>
-        )}
       </Group>
       {!valid ? null : schedule.isPending ? (
         <Loader size="sm" />
@@ -103,6 +98,18 @@ export function ScheduleTab({ id }: { id: string }) {
               </Fragment>
             ))}
           </Table.Tbody>
+          {schedule.data && (
+            <Table.Tfoot>
+              <Table.Tr>
+                <Table.Td colSpan={2} fw={700}>
+                  {t('indexation.range_total', { from: formatMonth(range.from, lang), to: formatMonth(range.to, lang) })}
+                </Table.Td>
+                <Table.Td ta="right" fw={700} style={{ fontVariantNumeric: 'tabular-nums' }} data-testid="schedule-total">
+                  {formatMoney(schedule.data.total, lang)}
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tfoot>
+          )}
         </Table>
       )}
     </Stack>

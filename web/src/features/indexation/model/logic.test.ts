@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import {
+  byPayment,
   chartPoints,
   decisionFailure,
   defaultScheduleRange,
@@ -77,6 +78,13 @@ describe('errors', () => {
 });
 
 describe('chains', () => {
+  it("keeps each payment's chain together in its order", () => {
+    const a = { ...adj(1, 7, '2022-11', '2024-06'), recurringpayment_id__label: 'B rent' };
+    const b = { ...adj(2, 8, '2022-06', '2023-01'), recurringpayment_id__label: 'A rent' };
+    const c = { ...adj(3, 7, '2021-01', '2022-03'), recurringpayment_id__label: 'B rent' };
+    expect(byPayment([a, b, c]).map((r) => r.indexadjustment_id)).toEqual([2, 3, 1]);
+  });
+
   it('offers only the first open proposal of a payment as next', () => {
     const rows = [adj(1, 7, '2021-01', '2022-03', 'approved'), adj(2, 7, '2022-03', '2022-11'), adj(3, 7, '2022-11', '2024-06'), adj(4, 8, '2022-06', '2023-01')];
     expect(rows.map((r) => isNextInChain(r, rows))).toEqual([false, true, false, true]);

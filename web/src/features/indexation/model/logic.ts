@@ -98,3 +98,13 @@ export function formatMonth(month: string, lang: string): string {
   if (!y || !m) return month;
   return new Intl.DateTimeFormat(lang, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)));
 }
+
+/** Adjustments grouped by payment (by its label, then id), each chain in its order (current month). */
+export function byPayment(rows: Adjustment[]): Adjustment[] {
+  return [...rows].sort(
+    (a, b) =>
+      (a.recurringpayment_id__label ?? '').localeCompare(b.recurringpayment_id__label ?? '') ||
+      a.recurringpayment_id - b.recurringpayment_id ||
+      a.indexadjustment_current_month.localeCompare(b.indexadjustment_current_month),
+  );
+}
