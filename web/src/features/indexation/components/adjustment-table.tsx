@@ -1,6 +1,6 @@
-import { Badge, Button, Group, Menu, ScrollArea, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, ScrollArea, Table, Text, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconCheck, IconChevronDown, IconFileTypePdf, IconX } from '@tabler/icons-react';
+import { IconCheck, IconFileTypePdf, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -167,17 +167,19 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
                     )}
                     <Menu position="bottom-end" withinPortal>
                       <Menu.Target>
-                        <Button
-                          size="compact-sm"
-                          variant="default"
-                          leftSection={<IconFileTypePdf size={14} />}
-                          rightSection={<IconChevronDown size={12} />}
-                          loading={downloading === adj.indexadjustment_id}
-                        >
-                          {t('indexation.letter')}
-                        </Button>
+                        <Tooltip label={t('indexation.letter')} withArrow>
+                          <ActionIcon
+                            variant="default"
+                            size="md"
+                            aria-label={t('indexation.letter')}
+                            loading={downloading === adj.indexadjustment_id}
+                          >
+                            <IconFileTypePdf size={16} />
+                          </ActionIcon>
+                        </Tooltip>
                       </Menu.Target>
                       <Menu.Dropdown>
+                        <Menu.Label>{t('indexation.letter')}</Menu.Label>
                         {LETTER_LANGUAGES.map((l) => (
                           <Menu.Item key={l} onClick={() => void letter(adj.indexadjustment_id, l)}>
                             {t(`indexation.letter_${l}`)}
