@@ -76,7 +76,7 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
   if (rows.length === 0) return null;
   return (
     <ScrollArea type="auto">
-      <Table striped highlightOnHover verticalSpacing="xs" miw={860} data-testid="adjustment-table">
+      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} miw={820} data-testid="adjustment-table">
         <Table.Thead>
           <Table.Tr>
             {showPayment && <Table.Th>{t('indexation.payment')}</Table.Th>}
@@ -133,8 +133,13 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(adj.indexadjustment_effective_date, lang)}</Table.Td>
                 {showStatus && (
-                  <Table.Td style={{ minWidth: 110 }}>
-                    <Badge color={STATUS_COLOR[adj.indexadjustment_status] ?? 'gray'} variant="light" style={{ overflow: 'visible' }}>
+                  <Table.Td>
+                    <Badge
+                      color={STATUS_COLOR[adj.indexadjustment_status] ?? 'gray'}
+                      variant="light"
+                      tt="none"
+                      styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}
+                    >
                       {t(`indexation.status_${adj.indexadjustment_status}`)}
                     </Badge>
                   </Table.Td>
@@ -145,7 +150,7 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
                       <>
                         <Tooltip label={t('indexation.not_next')} disabled={next} withArrow>
                           <Button
-                            size="compact-sm"
+                            size="compact-xs"
                             color="green"
                             variant="light"
                             leftSection={<IconCheck size={14} />}
@@ -155,7 +160,7 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
                           </Button>
                         </Tooltip>
                         <Button
-                          size="compact-sm"
+                          size="compact-xs"
                           color="red"
                           variant="subtle"
                           leftSection={<IconX size={14} />}

@@ -1,4 +1,6 @@
-import { Alert, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
+import '@mantine/dates/styles.css';
+import { Alert, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { DatesProvider, MonthPickerInput } from '@mantine/dates';
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/dates';
@@ -20,21 +22,24 @@ export function ScheduleTab({ id }: { id: string }) {
   return (
     <Stack gap="sm">
       <Group gap="sm" align="flex-end">
-        <TextInput
-          type="month"
-          label={t('indexation.from')}
-          value={range.from}
-          onChange={(e) => setRange((r) => ({ ...r, from: e.currentTarget.value }))}
-          w={170}
-        />
-        <TextInput
-          type="month"
-          label={t('indexation.to')}
-          value={range.to}
-          onChange={(e) => setRange((r) => ({ ...r, to: e.currentTarget.value }))}
-          error={valid ? undefined : t('indexation.bad_range')}
-          w={170}
-        />
+        <DatesProvider settings={{ locale: lang }}>
+          <MonthPickerInput
+            label={t('indexation.from')}
+            value={`${range.from}-01`}
+            valueFormat="MMMM YYYY"
+            onChange={(v) => v && setRange((r) => ({ ...r, from: String(v).slice(0, 7) }))}
+            w={190}
+          />
+          <MonthPickerInput
+            label={t('indexation.to')}
+            value={`${range.to}-01`}
+            valueFormat="MMMM YYYY"
+            minDate={`${range.from}-01`}
+            onChange={(v) => v && setRange((r) => ({ ...r, to: String(v).slice(0, 7) }))}
+            error={valid ? undefined : t('indexation.bad_range')}
+            w={190}
+          />
+        </DatesProvider>
       </Group>
       {!valid ? null : schedule.isPending ? (
         <Loader size="sm" />
