@@ -27,7 +27,8 @@ test('an administrator imports the index file, runs the evaluation, approves the
   // The price index series: reached from the menu, its chart, values and attribution.
   await menuEntry(page, 'Price indexes');
   await expect(page).toHaveURL(/\/app\/table\/priceindex$/);
-  await page.goto('/app/table/priceindex/view/1');
+  await page.getByRole('grid', { name: 'Price indexes' }).getByText(/Verbraucherpreisindex/).first().click();
+  await expect(page).toHaveURL(/\/app\/table\/priceindex\/view\/1$/);
   await expect(page.getByRole('heading', { level: 1, name: /Verbraucherpreisindex/ })).toBeVisible();
   await expect(page.getByTestId('index-attribution')).toContainText('dl-de/by-2-0');
   await expect(page.getByTestId('index-attribution')).toContainText('Destatis');
