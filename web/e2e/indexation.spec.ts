@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect as baseExpect, test } from './fixtures';
+import { expect as baseExpect, expectAccessible, test } from './fixtures';
 import { type Page } from '@playwright/test';
 import { logIn, mainMenu, snap } from './helpers';
 
@@ -35,6 +35,7 @@ test('an administrator imports the index file, runs the evaluation, approves the
   await expect(page.locator('.recharts-line')).toBeVisible();
   await expect(page.getByTestId('index-values').locator('tbody tr')).toHaveCount(24);
   await snap(page, 'indexation-series');
+  await expectAccessible(page, 'the price index page');
 
   // Import the publisher's file: the demo seed shipped the same values, so nothing changes.
   await page.getByRole('button', { name: 'Import values' }).click();
@@ -70,6 +71,7 @@ test('an administrator imports the index file, runs the evaluation, approves the
   await expect(rows.first()).toBeVisible();
   const before = await rows.count();
   await snap(page, 'indexation-proposals');
+  await expectAccessible(page, 'the open proposals');
 
   // Approve the first proposal behind the confirmation.
   const first = rows.first();

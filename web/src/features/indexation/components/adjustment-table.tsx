@@ -46,7 +46,7 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
         <Text size="sm">{t(decision === 'approve' ? 'indexation.approve_confirm' : 'indexation.reject_confirm', figures)}</Text>
       ),
       labels: { confirm: t(decision === 'approve' ? 'indexation.approve' : 'indexation.reject'), cancel: t('form.cancel') },
-      confirmProps: { color: decision === 'approve' ? 'green' : 'red', 'data-autofocus': true },
+      confirmProps: { color: decision === 'approve' ? undefined : 'red', 'data-autofocus': true },
       onConfirm: () =>
         decide.mutate(
           { id: adj.indexadjustment_id, decision },
@@ -151,8 +151,7 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
                         <Tooltip label={t('indexation.not_next')} disabled={next} withArrow>
                           <Button
                             size="compact-xs"
-                            color="green"
-                            variant="light"
+                            variant="filled"
                             leftSection={<IconCheck size={14} />}
                             onClick={() => ask(adj, 'approve')}
                           >

@@ -107,19 +107,20 @@ export default function PriceIndexPage() {
         ) : points.length === 0 ? (
           <Text c="dimmed">{t('indexation.no_values')}</Text>
         ) : (
-          <LineChart
-            h={320}
-            data={chartData}
-            dataKey="month"
-            series={[{ name: 'value', label: t('indexation.value'), color: 'blue.6' }]}
-            curveType="linear"
-            withDots={false}
-            gridAxis="xy"
-            yAxisProps={{ domain: ['auto', 'auto'], width: 48 }}
-            xAxisProps={{ minTickGap: 48 }}
-            valueFormatter={(v) => formatNumber(v, lang, 1)}
-            aria-label={t('indexation.chart_title')}
-          />
+          <div role="img" aria-label={t('indexation.chart_label', { name, count: points.length })}>
+            <LineChart
+              h={320}
+              data={chartData}
+              dataKey="month"
+              series={[{ name: 'value', label: t('indexation.value'), color: 'blue.6' }]}
+              curveType="linear"
+              withDots={false}
+              gridAxis="xy"
+              yAxisProps={{ domain: ['auto', 'auto'], width: 48 }}
+              xAxisProps={{ minTickGap: 48 }}
+              valueFormatter={(v) => formatNumber(v, lang, 1)}
+            />
+          </div>
         )}
       </Paper>
 
@@ -128,7 +129,15 @@ export default function PriceIndexPage() {
           <Title order={2} size="h4">
             {t('indexation.values_title')}
           </Title>
-          {shown.pages > 1 && <Pagination size="sm" total={shown.pages} value={Math.min(page, shown.pages)} onChange={setPage} />}
+          {shown.pages > 1 && (
+            <Pagination
+              size="sm"
+              total={shown.pages}
+              value={Math.min(page, shown.pages)}
+              onChange={setPage}
+              getControlProps={(control) => ({ 'aria-label': t(`grid.page_${control}`) })}
+            />
+          )}
         </Group>
         <Table striped highlightOnHover data-testid="index-values" maw={560}>
           <Table.Thead>

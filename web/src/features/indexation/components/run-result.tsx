@@ -20,7 +20,8 @@ export function RunResult({ answer, error, onClose }: { answer: RunAnswer | null
   const errors = answer.errors ?? [];
   return (
     <Alert
-      color={errors.length ? 'yellow' : 'green'}
+      // Blue, as the app's other notices: its title keeps the contrast AA asks for.
+      color="blue"
       icon={errors.length ? <IconAlertTriangle size={18} /> : <IconCheck size={18} />}
       title={t('indexation.run_done')}
       data-testid="run-result"
