@@ -185,6 +185,9 @@ func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			if err := seed.DemoConditions(ctx, a.DB); err != nil {
 				return err
 			}
+			if err := seed.DemoIndexClauses(ctx, a.DB); err != nil {
+				return err
+			}
 			fmt.Fprintf(stdout, "Demo data ready. Demo logins (password %q, for demos only):\n", seed.DemoPassword)
 			for _, l := range logins {
 				fmt.Fprintf(stdout, "  %-28s %s\n", l.Email, l.Description)

@@ -33,6 +33,7 @@ const KEY_PREFIXES = [
   'menu_search',
   'entity',
   'contracts',
+  'indexation',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 

@@ -71,6 +71,7 @@ export const ROUTE_PERMISSIONS = {
     { action: 'list', subject: 'contract_criteria_rel' },
   ],
   deadlineList: [menu('contract'), { action: 'list', subject: 'contractaction' }],
+  indexProposals: [menu('contract'), { action: 'list', subject: 'indexadjustment' }],
   backoffice: [menu('backoffice')],
   import: [menu('import')],
   masterData: [menu('master_data')],
@@ -230,6 +231,13 @@ export const MENU: MenuSection[] = [
       },
       { id: 'deadline_list', labelKey: 'menu.deadline_list', to: '/app/deadline-list', requires: ROUTE_PERMISSIONS.deadlineList },
       table('indexclause'),
+      {
+        id: 'index_proposals',
+        labelKey: 'menu.index_proposals',
+        to: '/app/index-adjustments',
+        requires: ROUTE_PERMISSIONS.indexProposals,
+      },
+      table('priceindex'),
       // No generic "Recurring payments" entry: the payments list above is
       // that same table (same rights) with the contract's columns first, as
       // the deadline list has no generic twin either.

@@ -105,10 +105,11 @@ const tableRecordPage = {
 const contractStepsPage = page(() => import('../features/contracts/components/contract-steps-page'));
 const contractRecordPage = {
   lazy: async () => {
-    const [{ default: RecordPage }, { default: ContractStepsPage }, { ResiliationBadge }] = await Promise.all([
+    const [{ default: RecordPage }, { default: ContractStepsPage }, { ResiliationBadge }, { contractTabs }] = await Promise.all([
       importWithTimeout(() => import('../features/tables/components/record-page')),
       importWithTimeout(() => import('../features/contracts/components/contract-steps-page')),
       importWithTimeout(() => import('../features/contracts/components/resiliation-badge')),
+      importWithTimeout(() => import('../features/indexation/components/record-tabs')),
     ]);
     return {
       Component: function ContractRecordPage() {
@@ -117,13 +118,34 @@ const contractRecordPage = {
         if (search.get('edit') === 'true') return <ContractStepsPage />;
         return (
           <WithSidePanel table="contract" id={Number(id)}>
-            <RecordPage table="contract" titleExtra={(row, def) => <ResiliationBadge row={row} def={def} />} />
+            <RecordPage
+              table="contract"
+              titleExtra={(row, def) => <ResiliationBadge row={row} def={def} />}
+              extraTabs={contractTabs}
+            />
           </WithSidePanel>
         );
       },
     };
   },
 };
+/**
+ * Index clauses (issue 13): a price index series has its own page (chart,
+ * values, attribution, import); a recurring payment's page shows its index
+ * adjustments with the decisions; the open proposals have their own list.
+ */
+const priceIndexPage = page(() => import('../features/indexation/components/price-index-page'));
+const proposalsPage = page(() => import('../features/indexation/components/proposals-page'));
+const paymentRecordPage = {
+  lazy: async () => {
+    const [{ default: RecordPage }, { paymentTabs }] = await Promise.all([
+      importWithTimeout(() => import('../features/tables/components/record-page')),
+      importWithTimeout(() => import('../features/indexation/components/record-tabs')),
+    ]);
+    return { Component: () => <RecordPage table="recurringpayment" extraTabs={paymentTabs} /> };
+  },
+};
+
 /** A custom master-data record page with the generic relation tabs plugged in. */
 function withRelationTabs(load: () => Promise<{ default: ComponentType<{ relationTabs?: RelationTabsSlot }> }>) {
   return {
@@ -288,6 +310,8 @@ export const routes: RouteObject[] = [
                   tableRoute('table/contactperson/view/:id', 'view', contactPage, 'contactperson'),
                   tableRoute('table/contract/create', 'create', contractStepsPage, 'contract'),
                   tableRoute('table/contract/view/:id', 'view', contractRecordPage, 'contract'),
+                  tableRoute('table/priceindex/view/:id', 'view', priceIndexPage, 'priceindex'),
+                  tableRoute('table/recurringpayment/view/:id', 'view', paymentRecordPage, 'recurringpayment'),
                   tableRoute('table/:table', 'list', tableListPage),
                   tableRoute('table/:table/view/:id', 'view', tableRecordPage),
                   tableRoute('table/:table/create', 'create', tableRecordPage),
@@ -301,6 +325,7 @@ export const routes: RouteObject[] = [
                   guardedPage('payments-list', ROUTE_PERMISSIONS.paymentsList, paymentsListPage),
                   guardedPage('condition-list', ROUTE_PERMISSIONS.conditionList, conditionListPage),
                   guardedPage('deadline-list', ROUTE_PERMISSIONS.deadlineList, deadlineListPage),
+                  guardedPage('index-adjustments', ROUTE_PERMISSIONS.indexProposals, proposalsPage),
                   {
                     path: 'backoffice',
                     element: <RequirePermission permissions={ROUTE_PERMISSIONS.backoffice} />,

@@ -12,22 +12,29 @@ import { useDefinition } from '../api/get-definition';
 import { useRecord } from '../api/get-record';
 import { ConfirmDialog } from './confirm-dialog';
 import { RecordEditor } from './record-editor';
-import { RelationTabs } from './relation-tabs';
+import { type ExtraTab, RelationTabs } from './relation-tabs';
 import { DefinitionError, newRecordTitle, tableLabel } from './table-common';
 import { toastError } from './table-errors';
 
 /** Something an entity's page shows beside the record's title (a status badge). */
 export type RecordTitleExtra = (row: Row, def: TableDefinition) => ReactNode;
 
+/** Custom tabs of a record page, made from the record's id and row. */
+export type RecordExtraTabs = (id: string, row: Row) => ExtraTab[];
+
 /** /app/table/{table}/view/{id} (edit with ?edit=true) and /app/table/{table}/create. */
-export default function RecordPage({ table: fixedTable, titleExtra }: { table?: string; titleExtra?: RecordTitleExtra } = {}) {
+export default function RecordPage({
+  table: fixedTable,
+  titleExtra,
+  extraTabs,
+}: { table?: string; titleExtra?: RecordTitleExtra; extraTabs?: RecordExtraTabs } = {}) {
   const params = useParams();
   const table = fixedTable ?? params.table ?? '';
   const { id } = params;
   const definition = useDefinition(table);
   if (definition.isPending) return <Loader m="xl" />;
   if (definition.isError) return <DefinitionError table={table} error={definition.error} />;
-  return id ? <ExistingRecord key={`${table}/${id}`} table={table} id={id} def={definition.data} titleExtra={titleExtra} /> : <NewRecord table={table} def={definition.data} />;
+  return id ? <ExistingRecord key={`${table}/${id}`} table={table} id={id} def={definition.data} titleExtra={titleExtra} extraTabs={extraTabs} /> : <NewRecord table={table} def={definition.data} />;
 }
 
 /** The page's title; a record's key shows beside it as "#12" (no form field of its own), `extra` after it (a status badge). */
@@ -91,7 +98,19 @@ function NewRecord({ table, def }: { table: string; def: TableDefinition }) {
   );
 }
 
-function ExistingRecord({ table, id, def, titleExtra }: { table: string; id: string; def: TableDefinition; titleExtra?: RecordTitleExtra }) {
+function ExistingRecord({
+  table,
+  id,
+  def,
+  titleExtra,
+  extraTabs,
+}: {
+  table: string;
+  id: string;
+  def: TableDefinition;
+  titleExtra?: RecordTitleExtra;
+  extraTabs?: RecordExtraTabs;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const ability = useAbility();
@@ -153,7 +172,13 @@ function ExistingRecord({ table, id, def, titleExtra }: { table: string; id: str
           onReload={async () => (await record.refetch()).data?.data}
         />
       </Paper>
-      <RelationTabs table={table} id={id} def={def} relations={record.data.relations ?? def.relations} />
+      <RelationTabs
+        table={table}
+        id={id}
+        def={def}
+        relations={record.data.relations ?? def.relations}
+        extraTabs={extraTabs?.(id, row)}
+      />
       <ConfirmDialog
         opened={confirm}
         title={t('grid.delete_title')}

@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, Loader, Modal, Paper, Stack, Table, Tabs, Text } from '@mantine/core';
 import { IconHistory, IconLink, IconLinkOff, IconPlus, IconUpload } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
@@ -31,16 +31,32 @@ export interface RelationTabsProps {
   id: string;
   def: TableDefinition;
   relations: RelationDefinition[];
+  /** Custom tabs of an entity's page, after the relations; one with `replaces` takes that relation's place. */
+  extraTabs?: ExtraTab[];
+}
+
+/** A custom tab below a record (the adjustments of a payment, a contract's schedule). */
+export interface ExtraTab {
+  value: string;
+  label: string;
+  panel: ReactNode;
+  /** The API name of the relation tab it stands in for (shown only when that one would be). */
+  replaces?: string;
 }
 
 /** The relation tabs below a record, plus its history. */
-export function RelationTabs({ table, id, def, relations }: RelationTabsProps) {
+export function RelationTabs({ table, id, def, relations, extraTabs = [] }: RelationTabsProps) {
   const { t } = useTranslation();
   const ability = useAbility();
+  const replaced = new Map(extraTabs.filter((x) => x.replaces).map((x) => [x.replaces as string, x]));
   const visible = relations.filter((r) =>
     r.subject ? ability.can('list', r.subject) : ability.can('list', r.target) || ability.can('read', r.target),
   );
-  const [tab, setTab] = useState<string | null>(visible[0]?.api ?? 'history');
+  // A tab standing in for a relation shows where that relation would (and only when it would).
+  const extras = extraTabs.filter((x) => !x.replaces);
+  const [tab, setTab] = useState<string | null>(
+    (visible[0] && (replaced.get(visible[0].api)?.value ?? visible[0].api)) ?? extras[0]?.value ?? 'history',
+  );
   // ?tab=history (the admin side panel's link) opens that tab.
   const wanted = useSearchParams()[0].get('tab');
   useEffect(() => {
@@ -50,18 +66,34 @@ export function RelationTabs({ table, id, def, relations }: RelationTabsProps) {
     <Paper withBorder radius="md" p="sm">
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List>
-          {visible.map((r) => (
-            <Tabs.Tab key={r.api} value={r.api}>
-              {r.label}
+          {visible.map((r) => {
+            const x = replaced.get(r.api);
+            return (
+              <Tabs.Tab key={r.api} value={x?.value ?? r.api}>
+                {x?.label ?? r.label}
+              </Tabs.Tab>
+            );
+          })}
+          {extras.map((x) => (
+            <Tabs.Tab key={x.value} value={x.value}>
+              {x.label}
             </Tabs.Tab>
           ))}
           <Tabs.Tab value="history" leftSection={<IconHistory size={14} />}>
             {t('relation.history')}
           </Tabs.Tab>
         </Tabs.List>
-        {visible.map((r) => (
-          <Tabs.Panel key={r.api} value={r.api} pt="sm">
-            <RelationPanel table={table} id={id} def={def} relation={r} />
+        {visible.map((r) => {
+          const x = replaced.get(r.api);
+          return (
+            <Tabs.Panel key={r.api} value={x?.value ?? r.api} pt="sm">
+              {x ? x.panel : <RelationPanel table={table} id={id} def={def} relation={r} />}
+            </Tabs.Panel>
+          );
+        })}
+        {extras.map((x) => (
+          <Tabs.Panel key={x.value} value={x.value} pt="sm">
+            {x.panel}
           </Tabs.Panel>
         ))}
         <Tabs.Panel value="history" pt="sm">
