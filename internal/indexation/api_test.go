@@ -198,9 +198,6 @@ func TestIndexation(t *testing.T) {
 				"New monthly amount", "Page 1 of 1"},
 		} {
 			text := letterText(t, ta, teamLead, first, lang)
-			if os.Getenv("LETTER_DUMP") != "" {
-				t.Logf("%s letter:\n%s", lang, text)
-			}
 			for _, w := range want {
 				if !strings.Contains(text, w) {
 					t.Errorf("the %s letter lacks %q:\n%s", lang, w, text)

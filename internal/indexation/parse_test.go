@@ -7,17 +7,18 @@ import (
 	"testing"
 )
 
+// readShared reads one of the publisher's real exports: the table layout
+// the product ships (data/), the flat layout kept for the tests
+// (testdata/, with the same attribution).
 func readShared(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("data/" + name)
-	if err == nil {
-		return b
+	for _, dir := range []string{"data/", "testdata/"} {
+		if b, err := os.ReadFile(dir + name); err == nil {
+			return b
+		}
 	}
-	b, err = os.ReadFile("../../../shared/data/price-index/" + name)
-	if err != nil {
-		t.Skipf("%s: %v", name, err)
-	}
-	return b
+	t.Fatalf("%s is in neither data/ nor testdata/", name)
+	return nil
 }
 
 // TestParseRealFiles: both layouts of the publisher's export read to the
@@ -37,11 +38,7 @@ func TestParseRealFiles(t *testing.T) {
 	if s := table.Skipped[0]; s.Month != "2024-11" || s.Reason != "not yet published" {
 		t.Errorf("skipped %+v", s)
 	}
-	flatData, err := os.ReadFile("../../../shared/data/price-index/61111-0002_de_flat.csv")
-	if err != nil {
-		t.Skip(err)
-	}
-	flat, err := Parse(flatData)
+	flat, err := Parse(readShared(t, "61111-0002_de_flat.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

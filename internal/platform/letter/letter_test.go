@@ -118,16 +118,3 @@ func TestFill(t *testing.T) {
 		t.Fatalf("Placeholders = %q", got)
 	}
 }
-
-func TestWriteSampleForEyes(t *testing.T) {
-	if os.Getenv("LETTER_SAMPLE") == "" {
-		t.Skip("set LETTER_SAMPLE=path to write a sample letter")
-	}
-	pdf, err := letter.Bytes(sample())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(os.Getenv("LETTER_SAMPLE"), pdf, 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
