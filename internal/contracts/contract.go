@@ -121,7 +121,7 @@ func currentAreas(rows []json.RawMessage, recs []validate.Record, today string) 
 
 // contract serves GET /contracts/{id}.
 func (h *handler) contract(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r)
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return err
 	}

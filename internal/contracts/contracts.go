@@ -8,10 +8,8 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"portfolio/internal/apperr"
 	"portfolio/internal/i18n"
 	"portfolio/internal/platform/mailer"
-	"strconv"
 	"time"
 
 	"portfolio/internal/db"
@@ -76,16 +74,6 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("PUT /user/deadline-alerts", h.saveAlertSettings)
 	srv.Handle("GET /contracts/deadlines/lights", h.lightThresholds)
 	bindCalendar(srv, h)
-}
-
-// pathID reads the {id} path value; anything but a positive number names
-// no contract (404).
-func pathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, apperr.NotFound("server.error.not_found")
-	}
-	return id, nil
 }
 
 type handler struct {

@@ -49,7 +49,7 @@ func (h *handler) createStep0(w http.ResponseWriter, r *http.Request) error {
 // updateStep0 serves PUT /contracts/step/0/{id}: the basic data with the
 // row_version read.
 func (h *handler) updateStep0(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r)
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func (h *handler) reject(w http.ResponseWriter, r *http.Request) error { return 
 
 // decide serves POST /indexadjustments/{id}/approve and /reject.
 func (h *handler) decide(w http.ResponseWriter, r *http.Request, approve bool) error {
-	id, err := pathID(r)
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ type ImportResult struct {
 // "file"): administrators (update on priceindex) import a series' values.
 func (h *handler) importFile(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	id, err := pathID(r)
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return err
 	}

@@ -10,11 +10,8 @@ import (
 	"context"
 	"embed"
 	"log/slog"
-	"net/http"
-	"strconv"
 	"time"
 
-	"portfolio/internal/apperr"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
@@ -108,14 +105,4 @@ func Bind(srv *httpapi.Server, s *Service) {
 type handler struct {
 	s   *Service
 	log *slog.Logger
-}
-
-// pathID reads the {id} path value; anything but a positive number names
-// no row (404).
-func pathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, apperr.NotFound("server.error.not_found")
-	}
-	return id, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"portfolio/internal/apperr"
+	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
 	"portfolio/internal/platform/letter"
 	"portfolio/internal/tables"
@@ -37,7 +38,7 @@ var letterFacts = []struct{ key, field string }{
 
 // letterFile serves GET /indexadjustments/{id}/letter.pdf?lang=de|fr|en.
 func (h *handler) letterFile(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r)
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return err
 	}

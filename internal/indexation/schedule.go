@@ -52,7 +52,7 @@ type Schedule struct {
 }
 
 func (h *handler) schedule(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r)
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return err
 	}

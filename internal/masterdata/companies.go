@@ -24,7 +24,7 @@ type companyAnswer struct {
 // (null without one), as a save answers them, so the company page reads
 // and writes one shape. A company outside the caller's tenant: 404.
 func (h *handler) readCompany(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func (s *Service) readContactParts(ctx context.Context, b reqbody.Body) (contact
 // contact details and address, as a save answers them. A contact person
 // outside the caller's tenant: 404.
 func (h *handler) readContact(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return err
 	}

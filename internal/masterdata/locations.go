@@ -100,7 +100,7 @@ func (h *handler) updateLocation(w http.ResponseWriter, r *http.Request) error {
 // readLocation serves GET /locations/{id}: the location and its address,
 // as a save answers them. A location outside the caller's tenant: 404.
 func (h *handler) readLocation(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (s *Service) answerLocation(ctx context.Context, w http.ResponseWriter, sta
 // partner companies of a location over time (partner type, valid from and
 // to), ten to a page unless per_page says otherwise.
 func (h *handler) locationPartners(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return err
 	}

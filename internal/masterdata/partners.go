@@ -126,7 +126,7 @@ func (s *Service) answerPartner(ctx context.Context, w http.ResponseWriter, stat
 // partner answers the partner company of the path, 404 when the caller
 // does not see it.
 func (h *handler) partner(r *http.Request) (int64, error) {
-	id, err := pathID(r, "id")
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return 0, err
 	}
@@ -184,7 +184,7 @@ func (h *handler) updateBankdata(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	id, err := pathID(r, "bankdata_id")
+	id, err := httpapi.PathID(r, "bankdata_id")
 	if err != nil {
 		return err
 	}
@@ -243,7 +243,7 @@ func (h *handler) updateKreditornumber(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	id, err := pathID(r, "kreditornumber_id")
+	id, err := httpapi.PathID(r, "kreditornumber_id")
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func (h *handler) taxRateCompany(r *http.Request) (int64, error) {
 	if err := requireAdmin(r.Context()); err != nil {
 		return 0, err
 	}
-	id, err := pathID(r, "id")
+	id, err := httpapi.PathID(r, "id")
 	if err != nil {
 		return 0, err
 	}
@@ -67,7 +67,7 @@ func (h *handler) updateTaxRate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	id, err := pathID(r, "taxrate_id")
+	id, err := httpapi.PathID(r, "taxrate_id")
 	if err != nil {
 		return err
 	}
