@@ -49,7 +49,8 @@ test.describe('master data screens', () => {
     await rate.fill('7');
     await snap(page, 'masterdata-tax-rate-edit');
     await rate.press('Enter');
-    await expect(panel.getByRole('cell', { name: '7 %', exact: true })).toBeVisible();
+    // The demo data has its own 7 % rate (UST7): look in the edited row only.
+    await expect(panel.getByRole('row', { name: /E2EDIT/ }).getByRole('cell', { name: '7 %', exact: true })).toBeVisible();
     await expect(panel.getByRole('button', { name: 'Save tax rate' })).toHaveCount(0);
     // Tidy up so other specs see the company as before.
     await panel.getByRole('button', { name: 'Delete tax rate E2EDIT' }).click();
