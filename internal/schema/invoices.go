@@ -164,6 +164,13 @@ func invoices() ([]Entity, []Link) {
 				ref("textmodule_id", "textmodule").optional(),
 				flag("legally_clear").def(Int(1)),
 				flag("hidden"),
+				// What the generator found (issue 14): the position objected to,
+				// the amount claimed and the rule's code (empty for a point a
+				// person wrote); the landlord's answer is the accepted amount.
+				ref("invoiceposition_id", "invoiceposition").optional().setNull(),
+				decimal("contradictionpoint_claim").optional().minValue(0).label("Claim"),
+				str("contradictionpoint_rule", lenShort).optional().label("Rule"),
+				decimal("contradictionpoint_accepted").optional().minValue(0).label("Accepted amount"),
 			},
 		},
 		{
