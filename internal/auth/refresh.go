@@ -2,7 +2,10 @@ package auth
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
@@ -93,13 +96,18 @@ func (s *Service) rotate(ctx context.Context, browserHash, token string) (*refre
 		if err != nil {
 			return fmt.Errorf("auth: read refresh token: %w", err)
 		}
-		if ref := s.checkRefresh(st, browserHash, now); ref != nil {
+		ref := s.checkRefresh(st, browserHash, now)
+		switch {
+		case ref == nil:
+			ans, err = s.issueRefresh(ctx, tx, st, token, now)
+		case ref.withinGrace:
+			ans, err = s.answerAgain(ctx, tx, st, token, now)
+		default:
 			refused = errRefreshInvalid(ref.reason)
 			return s.endStolenSession(ctx, tx, st, ref, now)
 		}
-		ans, err = s.issueRefresh(ctx, tx, st, token, now)
 		if err == nil && ans == nil {
-			refused = errRefreshInvalid("token rotated concurrently")
+			refused = errRefreshInvalid("token rotated again since")
 		}
 		return err
 	})
@@ -113,9 +121,12 @@ func (s *Service) rotate(ctx context.Context, browserHash, token string) (*refre
 }
 
 // refusal says why a refresh token is refused and whether its session ends.
+// A token rotated within the grace window is not refused outright: its
+// rotation's answer is given again (answerAgain).
 type refusal struct {
-	reason string
-	revoke bool
+	reason      string
+	revoke      bool
+	withinGrace bool
 }
 
 // checkRefresh decides whether a found token may be used. The session ends
@@ -128,7 +139,7 @@ func (s *Service) checkRefresh(st *refreshState, browserHash string, now time.Ti
 	case st.browserHash != browserHash:
 		return &refusal{reason: revokeBrowserMismatch, revoke: true}
 	case st.rotatedAt.Valid && now.Sub(st.rotatedAt.Time) <= RefreshGrace:
-		return &refusal{reason: "token rotated moments ago"}
+		return &refusal{reason: "token rotated moments ago", withinGrace: true}
 	case st.rotatedAt.Valid:
 		return &refusal{reason: revokeRefreshReuse, revoke: true}
 	case st.locked:
@@ -150,21 +161,51 @@ func (s *Service) endStolenSession(ctx context.Context, tx db.Querier, st *refre
 	return nil
 }
 
-// issueRefresh rotates the token: the old one is marked, a new one stored,
-// the session's last use recorded and a new access token signed. It returns
-// a nil answer when a concurrent request rotated the token first.
+// issueRefresh rotates the token: the old one is marked, its successor
+// stored, the session's last use recorded and a new access token signed.
+// When a concurrent request rotated the token first, it answers that
+// rotation's successor like a reuse within the grace window.
 func (s *Service) issueRefresh(ctx context.Context, tx db.Querier, st *refreshState, token string, now time.Time) (*refreshAnswer, error) {
 	res, err := tx.ExecContext(ctx, `UPDATE refresh_token SET rotated_at = ? WHERE token_hash = ? AND rotated_at IS NULL`, now, HashToken(token))
 	if err != nil {
 		return nil, fmt.Errorf("auth: rotate refresh token: %w", err)
 	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return nil, err
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, fmt.Errorf("auth: rotate refresh token: %w", err)
+	} else if n != 1 {
+		return s.answerAgain(ctx, tx, st, token, now)
 	}
-	next, err := insertRefreshToken(ctx, tx, st.sessionID, now)
+	next := s.successorToken(token)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO refresh_token (token_hash, session_id, created_at) VALUES (?, ?, ?)`,
+		HashToken(next), st.sessionID, now); err != nil {
+		return nil, fmt.Errorf("auth: store refresh token: %w", err)
+	}
+	return s.answer(ctx, tx, st, next, now)
+}
+
+// answerAgain answers a token rotated moments ago with the same successor
+// its rotation answered, as long as that successor is unused: a client
+// whose answer was lost (a reload during the refresh, a second tab) goes
+// on with the pair the first answer carried instead of being logged out.
+// Once the successor was rotated too, it answers nil (refused, session
+// kept); after the grace window a reuse ends the session (checkRefresh).
+func (s *Service) answerAgain(ctx context.Context, tx db.Querier, st *refreshState, token string, now time.Time) (*refreshAnswer, error) {
+	next := s.successorToken(token)
+	var rotated sql.NullTime
+	err := tx.QueryRowContext(ctx, `SELECT rotated_at FROM refresh_token WHERE token_hash = ? AND session_id = ?`,
+		HashToken(next), st.sessionID).Scan(&rotated)
+	if isNoRows(err) || (err == nil && rotated.Valid) {
+		return nil, nil
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("auth: read the successor refresh token: %w", err)
 	}
+	return s.answer(ctx, tx, st, next, now)
+}
+
+// answer records the session's use and signs a new access token to go
+// with the refresh token next.
+func (s *Service) answer(ctx context.Context, tx db.Querier, st *refreshState, next string, now time.Time) (*refreshAnswer, error) {
 	if _, err := tx.ExecContext(ctx, `UPDATE auth_session SET last_used_at = ? WHERE session_id = ?`, now, st.sessionID); err != nil {
 		return nil, fmt.Errorf("auth: record session use: %w", err)
 	}
@@ -173,6 +214,18 @@ func (s *Service) issueRefresh(ctx context.Context, tx db.Querier, st *refreshSt
 		return nil, err
 	}
 	return &refreshAnswer{UserToken: access, UserRefreshToken: next, ExpiresIn: int64(s.accessTTL.Seconds())}, nil
+}
+
+// successorToken is the refresh token that replaces token on rotation:
+// an HMAC of it under the server's secret, as unguessable as a random
+// token to whoever lacks the old token and the secret, and the same
+// every time, so a rotation's answer can be given again (answerAgain)
+// while only hashes of tokens are stored.
+func (s *Service) successorToken(token string) string {
+	mac := hmac.New(sha256.New, s.secret)
+	mac.Write([]byte("refresh-successor\x00"))
+	mac.Write([]byte(token))
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
 // logoutInput is the optional body of POST /logout.
