@@ -71,6 +71,7 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("GET /locations/{id}/partnercompanies", h.locationPartners)
 	srv.Handle("POST /locations/partnercompany", h.linkLocationPartner)
 	srv.Handle("GET /users/state/{zip}", h.stateOfZip)
+	srv.Handle("POST /tickets/{id}/customer", h.createNewCustomer)
 }
 
 // handler decodes the master-data requests and encodes their answers.

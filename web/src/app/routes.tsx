@@ -42,6 +42,8 @@ const contractLists = () => import('../features/tables/components/contract-lists
 const deadlineListPage = page(() => contractLists().then((m) => ({ default: m.DeadlineListPage })));
 const paymentsListPage = page(() => contractLists().then((m) => ({ default: m.PaymentsListPage })));
 const conditionListPage = page(() => contractLists().then((m) => ({ default: m.ConditionListPage })));
+/** The new-business flow: a new customer from a ticket (administrators). */
+const newBusinessPage = page(() => import('../features/masterdata/components/new-business-page'));
 
 /** A table route guarded by the action its kind needs. */
 function tableRoute(
@@ -321,7 +323,7 @@ export const routes: RouteObject[] = [
                   tableRoute('table/:table/import/:invoice', 'import'),
                   gated('preview/document', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
                   gated('preview/document/:document_id/:name', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
-                  gated('ticket/:id/customer', ROUTE_PERMISSIONS.newBusiness, 'screen.new_business'),
+                  guardedPage('ticket/:id/customer', ROUTE_PERMISSIONS.newBusiness, newBusinessPage),
                   guardedPage('payments-list', ROUTE_PERMISSIONS.paymentsList, paymentsListPage),
                   guardedPage('condition-list', ROUTE_PERMISSIONS.conditionList, conditionListPage),
                   guardedPage('deadline-list', ROUTE_PERMISSIONS.deadlineList, deadlineListPage),
