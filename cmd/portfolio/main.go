@@ -41,6 +41,8 @@ Usage:
   portfolio user create-admin   create an administrator (interactive or flags)
   portfolio jobs list           list the background jobs, their schedule and last run
   portfolio jobs run NAME       run a background job now; fails when the job fails
+  portfolio backup --to FILE    write an online backup (database, documents, secret)
+  portfolio restore --from FILE restore a backup into an empty data directory
   portfolio version             print the version
 
 Run "portfolio <command> --help" for the options of a command; every option
@@ -77,6 +79,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cmdCreateAdmin(ctx, args[2:], stdin, stdout, stderr)
 	case "jobs":
 		return cmdJobs(ctx, args[1:], stdout, stderr)
+	case "backup":
+		return cmdBackup(ctx, args[1:], stdout, stderr)
+	case "restore":
+		return cmdRestore(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "portfolio", buildVersion())
 		return nil

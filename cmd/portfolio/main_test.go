@@ -134,3 +134,44 @@ func firstLineWith(text, part string) string {
 	}
 	return ""
 }
+
+// TestBackupAndRestoreCommands: "backup --to" writes an archive of a data
+// directory; "restore --from" brings it back into an empty one (the
+// database with its users and the signing secret) and refuses to restore
+// over an installation.
+func TestBackupAndRestoreCommands(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := runCLI(t, "", "seed", "--demo", "--data-dir", dir, "--log-level", "warn"); err != nil {
+		t.Fatal(err)
+	}
+	archive := filepath.Join(t.TempDir(), "portfolio-backup.tar.gz")
+	out, _, err := runCLI(t, "", "backup", "--to", archive, "--data-dir", dir, "--log-level", "warn")
+	if err != nil || !strings.Contains(out, "Backup written to") {
+		t.Fatalf("backup: %q %v", out, err)
+	}
+	target := filepath.Join(t.TempDir(), "restored")
+	out, _, err = runCLI(t, "", "restore", "--from", archive, "--data-dir", target)
+	if err != nil || !strings.Contains(out, "Restored the backup") {
+		t.Fatalf("restore: %q %v", out, err)
+	}
+	for _, name := range []string{"portfolio.db", "jwt-secret"} {
+		if _, err := os.Stat(filepath.Join(target, name)); err != nil {
+			t.Fatalf("restored %s: %v", name, err)
+		}
+	}
+	restored, err := db.Open(context.Background(), "", target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restored.Close()
+	var users int
+	if err := restored.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM users WHERE user_email = 'admin@demo.test'`).Scan(&users); err != nil || users != 1 {
+		t.Fatalf("restored users: %d %v", users, err)
+	}
+	if _, _, err := runCLI(t, "", "restore", "--from", archive, "--data-dir", target); err == nil {
+		t.Fatal("a restore over an installation succeeded")
+	}
+	if _, _, err := runCLI(t, "", "backup", "--data-dir", dir, "--log-level", "warn"); err == nil || !strings.Contains(err.Error(), "--to") {
+		t.Fatalf("backup without --to: %v", err)
+	}
+}
