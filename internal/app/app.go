@@ -54,6 +54,8 @@ type App struct {
 	Documents *documents.Store
 	// documentService uploads and serves documents (bound in bindRoutes).
 	documentService *documents.Service
+	// metrics counts requests and reads the queue depths at each scrape.
+	metrics *metrics
 	// contractService keeps the deadlines' notice dates (bound in
 	// bindRoutes).
 	contractService *contracts.Service
@@ -140,8 +142,9 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
+	a.metrics = newMetrics(a)
 	a.Server = httpapi.New(httpapi.Options{Logger: log, Catalog: catalog, MaxBodyBytes: cfg.MaxBodyBytes, SPA: web.Dist(),
-		TrustedProxies: proxies})
+		TrustedProxies: proxies, Observe: a.metrics.observe})
 	a.Server.SetAuthenticator(a.Auth)
 	a.Jobs = jobs.New(database, log, jobs.Options{})
 	a.bindRoutes()
@@ -154,6 +157,7 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 // bindRoutes lets each module register its own routes.
 func (a *App) bindRoutes() {
 	bindHealth(a.Server, a.DB)
+	bindMetrics(a.Server, a.metrics, a.Config.MetricsToken)
 	auth.Bind(a.Server, a.Auth)
 	translations.Bind(a.Server, &translations.Handler{DB: a.DB})
 	engine := tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log, Rights: a.Rights})

@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// serveDebug serves Go's profiler on its own listener, apart from the
-// product's routes (no authentication: bind it to loopback). It returns a
+// serveDebug serves Go's profiler and the metrics on its own listener,
+// apart from the product's routes (no authentication: bind it to loopback). It returns a
 // function that stops it.
 func (a *App) serveDebug(addr string) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
@@ -24,6 +24,7 @@ func (a *App) serveDebug(addr string) (stop func(), err error) {
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.Handle("GET /metrics", a.metrics.handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

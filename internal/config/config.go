@@ -36,6 +36,10 @@ type Config struct {
 	// DebugAddr, when set, serves Go's profiler (net/http/pprof) on a
 	// second listener; keep it on a loopback or private address.
 	DebugAddr string
+	// MetricsToken, when set, opens /metrics on the main listener to
+	// requests bearing it; without it the metrics are served on the debug
+	// listener only.
+	MetricsToken string
 
 	SMTP SMTP
 
@@ -116,6 +120,7 @@ func Register(fs *flag.FlagSet, c *Config) {
 	dur(&c.VerifyLinkTTL, "verify-link-ttl", "PORTFOLIO_VERIFY_LINK_TTL", "validity of an account verification link")
 	str(&c.TrustedProxies, "trusted-proxies", "PORTFOLIO_TRUSTED_PROXIES", "reverse proxies (addresses or CIDR prefixes, comma-separated) whose X-Forwarded-For names the client; empty: the peer address is the client")
 	str(&c.DebugAddr, "debug-addr", "PORTFOLIO_DEBUG_ADDR", "address of a second listener serving the Go profiler at /debug/pprof/ (empty: off); never expose it publicly")
+	str(&c.MetricsToken, "metrics-token", "PORTFOLIO_METRICS_TOKEN", "when set, GET /metrics on the main listener answers Prometheus metrics to requests with \"Authorization: Bearer <token>\" (empty: metrics only on the debug listener)")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "PORTFOLIO_SHUTDOWN_TIMEOUT", "how long in-flight requests may finish after SIGTERM")
 	if v, ok := os.LookupEnv("PORTFOLIO_MAX_BODY_BYTES"); ok {
 		if n, err := strconv.ParseInt(v, 10, 64); err == nil {

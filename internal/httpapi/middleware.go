@@ -108,7 +108,13 @@ func (s *Server) logMiddleware(next http.Handler) http.Handler {
 		start := time.Now()
 		la := &LogAttrs{}
 		sw := &statusWriter{ResponseWriter: w}
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), logAttrsKey{}, la)))
+		inner := r.WithContext(context.WithValue(r.Context(), logAttrsKey{}, la))
+		next.ServeHTTP(sw, inner)
+		elapsed := time.Since(start)
+		if s.observe != nil {
+			// The mux names the route on the request it was given.
+			s.observe(Observation{Pattern: inner.Pattern, Status: sw.status, Duration: elapsed})
+		}
 		attrs := []slog.Attr{
 			slog.String("request_id", RequestID(r.Context())),
 			slog.String("method", r.Method),
@@ -116,7 +122,7 @@ func (s *Server) logMiddleware(next http.Handler) http.Handler {
 			slog.String("client", ClientAddr(r.Context())),
 			slog.Int("status", sw.status),
 			slog.Int64("bytes", sw.bytes),
-			slog.Duration("duration", time.Since(start)),
+			slog.Duration("duration", elapsed),
 		}
 		la.mu.Lock()
 		attrs = append(attrs, la.attrs...)

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"time"
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/i18n"
@@ -38,6 +39,17 @@ type Server struct {
 	spa      http.Handler
 	patterns []string
 	proxies  []netip.Prefix
+	observe  func(Observation)
+}
+
+// Observation is what the server tells its observer (the metrics) about
+// each answered request.
+type Observation struct {
+	// Pattern is the route that answered ("GET /tickets/{id}"), empty for
+	// the single-page app and unknown paths.
+	Pattern  string
+	Status   int
+	Duration time.Duration
 }
 
 // Options configure a Server.
@@ -52,6 +64,8 @@ type Options struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client (see ClientAddr).
 	TrustedProxies []netip.Prefix
+	// Observe, when set, is told about every answered request.
+	Observe func(Observation)
 }
 
 // APIPaths are the paths the API owns: an entry ending in "/" owns every
@@ -66,7 +80,7 @@ var APIPaths = []string{
 	"/contacts", "/contacts/", "/contracts", "/contracts/", "/invoices", "/invoices/",
 	"/contradiction_generators/", "/locations", "/locations/", "/partners", "/partners/", "/pos", "/pos/",
 	"/priceindexes/", "/indexadjustments/", "/events", "/events/", "/calendar/",
-	"/healthz", "/readyz",
+	"/healthz", "/readyz", "/metrics",
 }
 
 // New builds a server with no routes but the SPA fallback.
@@ -78,6 +92,7 @@ func New(o Options) *Server {
 		maxBody:  o.MaxBodyBytes,
 		prefixes: APIPaths,
 		proxies:  o.TrustedProxies,
+		observe:  o.Observe,
 	}
 	s.spa = newSPAHandler(o.SPA)
 	s.mux.HandleFunc("/", s.fallback)
