@@ -57,7 +57,8 @@ func Migrations() ([]Migration, error) {
 // else is SQL both databases understand.
 var dialectMacros = map[Dialect]*strings.Replacer{
 	SQLite: strings.NewReplacer(
-		"{{PK}}", "INTEGER PRIMARY KEY",
+		// AUTOINCREMENT: a key is never handed out twice (ensureAutoincrement).
+		"{{PK}}", "INTEGER PRIMARY KEY AUTOINCREMENT",
 		"{{TIMESTAMP}}", "TIMESTAMP",
 		"{{BLOB}}", "BLOB",
 		"{{BIGINT}}", "INTEGER",
@@ -142,6 +143,11 @@ func (d *DB) Migrate(ctx context.Context, steps ...MigrateStep) ([]int, error) {
 			return done, err
 		}
 		done = append(done, m.Version)
+	}
+	if d.dialect == SQLite {
+		if err := d.ensureAutoincrement(ctx); err != nil {
+			return done, err
+		}
 	}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
