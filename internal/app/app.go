@@ -144,7 +144,7 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 	}
 	a.metrics = newMetrics(a)
 	a.Server = httpapi.New(httpapi.Options{Logger: log, Catalog: catalog, MaxBodyBytes: cfg.MaxBodyBytes, SPA: web.Dist(),
-		TrustedProxies: proxies, Observe: a.metrics.observe})
+		TrustedProxies: proxies, Observe: a.metrics.observe, MaxInFlight: cfg.MaxInFlight, QueueWait: cfg.QueueWait})
 	a.Server.SetAuthenticator(a.Auth)
 	a.Jobs = jobs.New(database, log, jobs.Options{})
 	a.bindRoutes()

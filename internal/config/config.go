@@ -29,6 +29,10 @@ type Config struct {
 	VerifyLinkTTL      time.Duration
 
 	MaxBodyBytes int64
+	// MaxInFlight bounds the requests served at once; beyond it a request
+	// waits up to QueueWait, then answers 503 with Retry-After (0: no bound).
+	MaxInFlight int
+	QueueWait   time.Duration
 	// TrustedProxies are the reverse proxies (addresses or CIDR prefixes,
 	// comma-separated) whose X-Forwarded-For names the client.
 	TrustedProxies  string
@@ -80,6 +84,8 @@ func Defaults() Config {
 		ResetLinkTTL:       2 * time.Hour,
 		VerifyLinkTTL:      7 * 24 * time.Hour,
 		MaxBodyBytes:       2 << 20,
+		MaxInFlight:        512,
+		QueueWait:          time.Second,
 		ShutdownTimeout:    30 * time.Second,
 		SMTP:               SMTP{Port: 587, From: "Portfolio <no-reply@localhost>", TLS: "starttls"},
 		TrafficLight:       TrafficLight{Red: 30, Yellow: 90},
@@ -147,6 +153,8 @@ func Register(fs *flag.FlagSet, c *Config) {
 		}
 		fs.IntVar(p, name, *p, fmt.Sprintf("%s (env %s)", usage, env))
 	}
+	days(&c.MaxInFlight, "max-in-flight", "PORTFOLIO_MAX_IN_FLIGHT", "requests served at once; beyond it a request waits up to the queue wait, then answers 503 with Retry-After (0: no bound)")
+	dur(&c.QueueWait, "queue-wait", "PORTFOLIO_QUEUE_WAIT", "how long a request waits for a turn when the server is at its bound")
 	days(&c.TrafficLight.Red, "deadline-red-days", "PORTFOLIO_DEADLINE_RED_DAYS", "a deadline's traffic light is red this many days before its notice date or less")
 	days(&c.TrafficLight.Yellow, "deadline-yellow-days", "PORTFOLIO_DEADLINE_YELLOW_DAYS", "a deadline's traffic light is yellow this many days before its notice date or less")
 }

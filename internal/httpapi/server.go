@@ -40,6 +40,7 @@ type Server struct {
 	patterns []string
 	proxies  []netip.Prefix
 	observe  func(Observation)
+	limit    *limiter
 }
 
 // Observation is what the server tells its observer (the metrics) about
@@ -66,6 +67,11 @@ type Options struct {
 	TrustedProxies []netip.Prefix
 	// Observe, when set, is told about every answered request.
 	Observe func(Observation)
+	// MaxInFlight bounds the requests served at once (0: no bound); a
+	// request waits at most QueueWait for a turn, then answers 503 with
+	// Retry-After. Live event streams do not count.
+	MaxInFlight int
+	QueueWait   time.Duration
 }
 
 // APIPaths are the paths the API owns: an entry ending in "/" owns every
@@ -93,6 +99,7 @@ func New(o Options) *Server {
 		prefixes: APIPaths,
 		proxies:  o.TrustedProxies,
 		observe:  o.Observe,
+		limit:    newLimiter(o.MaxInFlight, o.QueueWait),
 	}
 	s.spa = newSPAHandler(o.SPA)
 	s.mux.HandleFunc("/", s.fallback)
@@ -199,6 +206,7 @@ func (s *Server) Handler() http.Handler {
 	h = gzipMiddleware(h)
 	h = securityHeaders(h)
 	h = s.recoverMiddleware(h)
+	h = s.limitMiddleware(h)
 	h = s.logMiddleware(h)
 	h = languageMiddleware(h)
 	h = s.clientAddrMiddleware(h)
