@@ -50,6 +50,7 @@ func (s *Service) Authenticate(r *http.Request) (context.Context, error) {
 	}
 	s.touch(ctx, p, st.lastUsed, now)
 	httpapi.AddLogAttr(ctx, slog.Int64("user_id", p.UserID))
+	httpapi.AddLogAttr(ctx, slog.Int64("rights_generation", p.RightsGeneration))
 	return WithPrincipal(ctx, p), nil
 }
 

@@ -55,7 +55,13 @@ func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	lang := i18n.LangFrom(r.Context())
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "request failed", "error", err, "status", status)
-	} else if e.Cause != nil {
+	}
+	if e.Kind == apperr.KindUnauthorized || e.Kind == apperr.KindForbidden {
+		// Every refused authorization is on the request's log line with
+		// its reason: the answer's key and the cause (never a secret:
+		// causes name sessions, users and rules, not tokens).
+		AddLogAttr(r.Context(), slog.String("refused", refusalReason(e)))
+	} else if status < 500 && e.Cause != nil {
 		s.log.DebugContext(r.Context(), "request refused", "error", err, "status", status)
 	}
 	body := map[string]any{}
@@ -137,4 +143,12 @@ func StatusOf(err error) int {
 		return statusOf[e.Kind]
 	}
 	return http.StatusInternalServerError
+}
+
+// refusalReason is the log text of a refused authorization.
+func refusalReason(e *apperr.Error) string {
+	if e.Cause == nil {
+		return e.Key
+	}
+	return e.Key + ": " + e.Cause.Error()
 }
