@@ -193,6 +193,34 @@ describe('error handling', () => {
     expect(notifyError).toHaveBeenCalledWith('The server is unavailable');
   });
 
+  it('tries a read turned away as busy once more after Retry-After', async () => {
+    login();
+    let calls = 0;
+    mockFetch(() => (++calls === 1 ? json(503, { detail: 'busy' }, { 'Retry-After': '1' }) : json(200, { ok: true })));
+    vi.useFakeTimers();
+    try {
+      const answer = api.get<{ ok: boolean }>('/x');
+      await vi.advanceTimersByTimeAsync(1000);
+      await expect(answer).resolves.toEqual({ ok: true });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(calls).toBe(2);
+    expect(notifyError).not.toHaveBeenCalled();
+  });
+
+  it("shows the server's words when a write is turned away as busy", async () => {
+    login();
+    let calls = 0;
+    mockFetch(() => {
+      calls++;
+      return json(503, { detail: 'The server is busy. Please try again in a moment.' }, { 'Retry-After': '2' });
+    });
+    await expect(api.post('/x', {})).rejects.toMatchObject({ status: 503, retryAfter: 2 });
+    expect(calls).toBe(1);
+    expect(notifyError).toHaveBeenCalledWith('The server is busy. Please try again in a moment.');
+  });
+
   it('passes other errors to the caller without a toast, with 422 field errors', async () => {
     login();
     mockFetch(() => json(422, { detail: [{ loc: ['body', 'password'], msg: 'too short', type: 'value_error' }] }));

@@ -124,6 +124,9 @@ interface RawResult {
 
 let refreshInFlight: Promise<string> | null = null;
 
+/** A read turned away as busy (503 with Retry-After) is tried once more if the wait is at most this long. */
+const BUSY_RETRY_MAX_SECONDS = 5;
+
 /** The current interface language for Accept-Language. */
 function currentLanguage(): string {
   const lang = i18n.resolvedLanguage ?? i18n.language;
@@ -317,6 +320,14 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     }
   }
 
+  const busyFor = retryAfterSeconds(result.response.headers);
+  if (result.response.status === 503 && method === 'GET' && busyFor !== null && busyFor <= BUSY_RETRY_MAX_SECONDS) {
+    // The server is at its bound and says when to come back: a read tries
+    // once more after that before anyone is told.
+    await new Promise((resolve) => setTimeout(resolve, busyFor * 1000));
+    result = await rawFetch(path, options, token);
+  }
+
   const { response, data } = result;
   if (response.ok) return data as T;
 
@@ -325,6 +336,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     const error = toApiError(status, data, true, response.headers);
     if (status === 403) {
       notifyError(typeof error.detail === 'string' && error.detail ? error.detail : i18n.t('general.unauthorized'));
+    } else if (error.retryAfter !== null && typeof error.detail === 'string' && error.detail) {
+      // Busy, not down: the server's own words ("try again in a moment").
+      notifyError(error.detail);
     } else {
       notifyError(i18n.t('general.server_down'));
     }
