@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
@@ -28,11 +29,22 @@ type Savings struct {
 	Realised decimal.Decimal `json:"realised"`
 }
 
+// MarshalJSON writes the amounts as decimal strings with two places.
+func (s Savings) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]string{"claimed": s.Claimed.StringFixed(2), "accepted": s.Accepted.StringFixed(2), "realised": s.Realised.StringFixed(2)})
+}
+
 // SavingsRow is the savings of one group.
 type SavingsRow struct {
-	Key   int64  `json:"key"`
-	Label string `json:"label"`
+	Key   int64
+	Label string
 	Savings
+}
+
+// MarshalJSON writes the group's key and label beside its amounts.
+func (r SavingsRow) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]any{"key": r.Key, "label": r.Label, "claimed": r.Claimed.StringFixed(2),
+		"accepted": r.Accepted.StringFixed(2), "realised": r.Realised.StringFixed(2)})
 }
 
 // SavingsAnswer answers GET /invoices/savings.
