@@ -295,7 +295,8 @@ func TestPackagesAndLetters(t *testing.T) {
 		cur := f.one(`SELECT invoice_id FROM invoice WHERE invoice_number = ?`, seed.DemoInvoiceNumbers[1])
 		pos := f.one(`SELECT k.pos_id FROM invoice i JOIN contract k ON k.contract_id = i.contract_id WHERE i.invoice_id = ?`, cur)
 		otherInvoice := f.one(`SELECT MIN(i.invoice_id) FROM invoice i JOIN contract k ON k.contract_id = i.contract_id
-			JOIN company c ON c.company_id = i.company_id WHERE c.customergroup_id = 1 AND k.pos_id <> ?`, pos)
+			JOIN company c ON c.company_id = i.company_id WHERE c.customergroup_id = 1 AND k.pos_id <> ?
+			AND EXISTS (SELECT 1 FROM invoiceposition p WHERE p.invoice_id = i.invoice_id AND p.apportionable = 0)`, pos)
 		f.generate(admin, cur, otherInvoice)
 		contra := f.one(`SELECT contradiction_id FROM contradiction WHERE invoice_id = ?`, cur)
 		foreign := f.one(`SELECT contradiction_id FROM contradiction WHERE invoice_id = ?`, otherInvoice)

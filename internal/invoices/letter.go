@@ -167,7 +167,7 @@ func (s *Service) recipient(ctx context.Context, invoice any) (string, error) {
 	if !ok {
 		return "", nil
 	}
-	_, partners, err := s.relationRows(ctx, entityContract, contract, "partnercompanies")
+	_, partners, err := s.relationRows(ctx, entityContract, contract, "partner_company")
 	if apperr.IsKind(err, apperr.KindForbidden) {
 		return "", nil
 	}

@@ -143,7 +143,7 @@ func (s *Service) SavingsBy(ctx context.Context, group string, year int) (*Savin
 			}
 		}
 	}
-	from, args, err := s.savingsFrom(ctx, year)
+	from, err := s.savingsFrom(ctx, year)
 	if err != nil {
 		return nil, err
 	}
@@ -156,8 +156,8 @@ func (s *Service) SavingsBy(ctx context.Context, group string, year int) (*Savin
 		return nil, err
 	}
 	err = s.scan(ctx, s.db, `SELECT `+g[0]+`, `+g[1]+`, pt.contradictionpoint_claim, pt.contradictionpoint_accepted
-		FROM `+pt.SQL+` JOIN `+c.SQL+` ON c.contradiction_id = pt.contradiction_id JOIN `+from.sql+` ON i.invoice_id = c.invoice_id`+from.where,
-		append(append(append([]any{}, pt.Args...), c.Args...), args...), func(key int64, label string, a, b decimal.NullDecimal) {
+		FROM `+from.sql+` JOIN `+c.SQL+` ON c.invoice_id = i.invoice_id JOIN `+pt.SQL+` ON pt.contradiction_id = c.contradiction_id`+from.where,
+		append(append(append(append([]any{}, from.args...), c.Args...), pt.Args...), from.whereArgs...), func(key int64, label string, a, b decimal.NullDecimal) {
 			addTo(key, label, 0, num(a))
 			addTo(key, label, 1, num(b))
 		})
@@ -169,8 +169,8 @@ func (s *Service) SavingsBy(ctx context.Context, group string, year int) (*Savin
 		return nil, err
 	}
 	err = s.scan(ctx, s.db, `SELECT `+g[0]+`, `+g[1]+`, ir.inspectionresult_value, NULL
-		FROM `+ir.SQL+` JOIN `+from.sql+` ON i.invoice_id = ir.invoice_id`+andWhere(from.where, "ir.inspectionresult_realised = 1"),
-		append(append([]any{}, ir.Args...), args...), func(key int64, label string, a, _ decimal.NullDecimal) {
+		FROM `+from.sql+` JOIN `+ir.SQL+` ON ir.invoice_id = i.invoice_id`+andWhere(from.where, "ir.inspectionresult_realised = 1"),
+		append(append(append([]any{}, from.args...), ir.Args...), from.whereArgs...), func(key int64, label string, a, _ decimal.NullDecimal) {
 			addTo(key, label, 2, num(a))
 		})
 	if err != nil {
@@ -204,15 +204,18 @@ func andWhere(where, cond string) string {
 // savingsSource is the invoice side of the savings statements: the
 // caller's invoices (alias i) with company, customer group, contract and
 // point of sale, and the year's condition.
-type savingsSource struct{ sql, where string }
+type savingsSource struct {
+	sql, where      string
+	args, whereArgs []any
+}
 
-func (s *Service) savingsFrom(ctx context.Context, year int) (savingsSource, []any, error) {
+func (s *Service) savingsFrom(ctx context.Context, year int) (savingsSource, error) {
 	var args []any
 	var parts []string
 	for _, x := range []struct{ entity, alias string }{{entityInvoice, "i"}, {entityCompany, "co"}, {"customergroup", "cg"}, {entityContract, "k"}, {"pos", "ps"}} {
 		src, err := s.engine.Scoped(ctx, x.entity, x.alias)
 		if err != nil {
-			return savingsSource{}, nil, err
+			return savingsSource{}, err
 		}
 		parts = append(parts, src.SQL)
 		args = append(args, src.Args...)
@@ -220,12 +223,11 @@ func (s *Service) savingsFrom(ctx context.Context, year int) (savingsSource, []a
 	from := parts[0] + ` LEFT JOIN ` + parts[1] + ` ON co.company_id = i.company_id LEFT JOIN ` + parts[2] +
 		` ON cg.customergroup_id = co.customergroup_id LEFT JOIN ` + parts[3] + ` ON k.contract_id = i.contract_id LEFT JOIN ` +
 		parts[4] + ` ON ps.pos_id = k.pos_id`
-	where := ""
+	out := savingsSource{sql: from, args: args}
 	if year > 0 {
-		where = " WHERE i.invoice_contract_year = ?"
-		args = append(args, year)
+		out.where, out.whereArgs = " WHERE i.invoice_contract_year = ?", []any{year}
 	}
-	return savingsSource{sql: from, where: where}, args, nil
+	return out, nil
 }
 
 // scan runs a savings statement: key, label and two amounts per row.
