@@ -2,12 +2,16 @@ package tables
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"portfolio/internal/access"
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
+	"portfolio/internal/schema"
+	"portfolio/internal/validate"
 )
 
 // createScopeChunk is how many new keys one tenant check of CreateManyIn
@@ -41,13 +45,20 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 	}
 	c := *c0 // the lookups remembered below belong to this call only
 	c.seen = map[createdRow]bool{}
+	var o writeOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.created != nil {
+		c.created = o.created
+	}
+	ins := &bulkInsert{tx: tx, ent: ent, stmts: map[string]*sql.Stmt{}}
+	defer ins.close()
 	ids := make([]int64, 0, len(rows))
 	history := make([]historyRow, 0, len(rows))
-	later := false
 	for _, data := range rows {
 		ch := newChange(ent, nil, labels)
-		applyWriteOptions(&c, ch, opts)
-		later = ch.scopeLater
+		ch.module, ch.scopeLater = o.values, o.linkedLater
 		if err := e.check(ctx, tx, &c, ch, data, 0); err != nil {
 			return nil, err
 		}
@@ -57,7 +68,7 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 				return nil, err
 			}
 		}
-		id, err := e.insert(ctx, tx, ent, cols)
+		id, err := ins.insert(ctx, cols)
 		if err != nil {
 			return nil, err
 		}
@@ -76,7 +87,7 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 		history = append(history, historyRow{id: id, changes: string(b)})
 		e.committedWrite(tx, ent.Name, id, historyCreate)
 	}
-	if c.scope.limits(ent) && !later {
+	if c.scope.limits(ent) && !o.linkedLater {
 		for start := 0; start < len(ids); start += createScopeChunk {
 			chunk := ids[start:min(start+createScopeChunk, len(ids))]
 			got, err := e.storedMany(ctx, tx, &c, ent, chunk, nil)
@@ -89,4 +100,48 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 		}
 	}
 	return ids, e.recordMany(ctx, tx, &c, historyCreate, ent, history)
+}
+
+// bulkInsert inserts rows of one entity as Engine.insert does, each
+// statement text (one per set of columns) prepared once per call.
+type bulkInsert struct {
+	tx    *db.Tx
+	ent   *schema.Entity
+	stmts map[string]*sql.Stmt
+}
+
+func (b *bulkInsert) insert(ctx context.Context, cols validate.Record) (int64, error) {
+	names := sortedKeys(cols)
+	key := strings.Join(names, ",")
+	st, ok := b.stmts[key]
+	if !ok {
+		quoted := make([]string, len(names))
+		for i, n := range names {
+			quoted[i] = ident(n)
+		}
+		text := "INSERT INTO " + ident(b.ent.Table) + " (" + strings.Join(quoted, ", ") + ") VALUES (" + placeholders(len(names)) + ")"
+		if len(names) == 0 {
+			text = "INSERT INTO " + ident(b.ent.Table) + " DEFAULT VALUES"
+		}
+		var err error
+		if st, err = b.tx.PrepareContext(ctx, text+" RETURNING "+ident(b.ent.PK)); err != nil {
+			return 0, fmt.Errorf("tables: prepare insert into %s: %w", b.ent.Name, err)
+		}
+		b.stmts[key] = st
+	}
+	args := make([]any, len(names))
+	for i, n := range names {
+		args[i] = cols[n]
+	}
+	var id int64
+	if err := st.QueryRowContext(ctx, args...).Scan(&id); err != nil {
+		return 0, writeError(b.ent, err)
+	}
+	return id, nil
+}
+
+func (b *bulkInsert) close() {
+	for _, st := range b.stmts {
+		st.Close()
+	}
 }
