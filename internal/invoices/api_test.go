@@ -272,7 +272,12 @@ func TestInvoicePage(t *testing.T) {
 		if n := f.one(`SELECT flat_rate FROM invoiceposition WHERE invoiceposition_id = ?`, position); n != 1 {
 			t.Errorf("flat_rate = %d after the inline update", n)
 		}
-		// Sums in exact decimals: three positions of 0.10 add up to 0.30.
+		// Another tenant's invoice answers exactly as a missing one.
+		foreign, missing := f.do(leadB, "GET", path, nil), f.do(leadB, "GET", "/invoices/999999", nil)
+		if foreign.Status != 404 || !bytes.Equal(foreign.Body, missing.Body) {
+			t.Errorf("another tenant's invoice: %d %s; a missing one: %d %s", foreign.Status, foreign.Body, missing.Status, missing.Body)
+		}
+		// Sums in exact decimals: five positions of 0.10 add up to 0.50.
 		f.exec(`UPDATE invoiceposition SET amount_customer = 0.1, amount_total = 0.1 WHERE invoice_id = ?`, cur)
 		r := f.do(admin, "GET", path, nil)
 		if !bytes.Contains(r.Body, []byte(`"amount_customer":"0.50"`)) {
@@ -348,8 +353,24 @@ func TestPackagesAndLetters(t *testing.T) {
 			}
 		}
 		f.giveRights(leadB)
-		if r := f.do(leadB, "GET", fmt.Sprintf("/contradictionpackages/%d/letter.pdf?lang=de", pkg), nil); r.Status != 404 {
-			t.Errorf("another tenant's letter: %d", r.Status)
+		theirs, missing := f.do(leadB, "GET", fmt.Sprintf("/contradictionpackages/%d/letter.pdf?lang=de", pkg), nil),
+			f.do(leadB, "GET", "/contradictionpackages/999999/letter.pdf?lang=de", nil)
+		if theirs.Status != 404 || !bytes.Equal(theirs.Body, missing.Body) {
+			t.Errorf("another tenant's letter: %d %s; a missing one: %d %s", theirs.Status, theirs.Body, missing.Status, missing.Body)
+		}
+		// lead.b@ cannot pack another tenant's contradiction into its own package.
+		ownPos := f.one(`SELECT MIN(p.pos_id) FROM pos p JOIN company c ON c.company_id = p.company_id WHERE c.customergroup_id = 2`)
+		var ownPkg int64
+		f.ta.Run(t, []apptest.Scenario{{Name: "lead.b@ makes a package of its own point of sale", Method: "POST", Path: "/api/", As: leadB, Status: 201,
+			Body: obj{"action": "create", "entity": "contradictionpackage", "data": obj{"pos_id": ownPos, "contradictionpackage_name": "B-1"}},
+			Check: func(t *testing.T, r apptest.Response) {
+				var out struct{ Data obj }
+				r.JSON(t, &out)
+				ownPkg = int64(out.Data["contradictionpackage_id"].(float64))
+			}}})
+		if r := f.do(leadB, "POST", "/api/", obj{"action": "update", "entity": "contradiction", "id": contra, "row_version": 2,
+			"data": obj{"contradictionpackage_id": ownPkg}}); r.Status != 404 {
+			t.Errorf("lead.b@ moves another tenant's contradiction: %d %s", r.Status, r.Body)
 		}
 
 		// Savings: the landlord accepts 1000.10 of one point, an inspection
