@@ -266,11 +266,15 @@ func TestInvoicePage(t *testing.T) {
 				Contains: []string{`"units_customer"`}},
 			{Name: "units equal to the total: the whole building is the customer's", Method: "POST", Path: "/api/", As: admin, Status: 200,
 				Body: obj{"action": "update", "entity": "invoiceposition", "id": position, "row_version": 1, "data": obj{"units_customer": 1000}}},
-			{Name: "the inline switch of flat_rate", Method: "POST", Path: "/api/", As: admin, Status: 200,
-				Body: obj{"action": "update", "entity": "invoiceposition", "id": position, "row_version": 2, "data": obj{"flat_rate": true}}},
+			{Name: "the inline switch of flat_rate (update-field)", Method: "POST", Path: "/api/", As: admin, Status: 200,
+				Body: obj{"action": "update-field", "entity": "invoiceposition", "id": position, "field": "flat_rate", "value": true, "row_version": 2}},
+			{Name: "the inline switch of apportionable (update-field)", Method: "POST", Path: "/api/", As: admin, Status: 200,
+				Body: obj{"action": "update-field", "entity": "invoiceposition", "id": position, "field": "apportionable", "value": false, "row_version": 3}},
+			{Name: "units above the total through the inline update: 422", Method: "POST", Path: "/api/", As: admin, Status: 422,
+				Body: obj{"action": "update-field", "entity": "invoiceposition", "id": position, "field": "units_customer", "value": 1200, "row_version": 4}},
 		})
-		if n := f.one(`SELECT flat_rate FROM invoiceposition WHERE invoiceposition_id = ?`, position); n != 1 {
-			t.Errorf("flat_rate = %d after the inline update", n)
+		if n := f.one(`SELECT flat_rate * 10 + apportionable FROM invoiceposition WHERE invoiceposition_id = ?`, position); n != 10 {
+			t.Errorf("flat_rate, apportionable = %02d after the inline updates, want 10", n)
 		}
 		// Another tenant's invoice answers exactly as a missing one.
 		foreign, missing := f.do(leadB, "GET", path, nil), f.do(leadB, "GET", "/invoices/999999", nil)
