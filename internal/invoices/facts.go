@@ -38,7 +38,13 @@ func (s *Service) facts(ctx context.Context, q db.Querier, ids []int64, invs map
 	if err != nil {
 		return nil, err
 	}
-	previous, err := s.flatRates(ctx, q, contractIDs)
+	years := map[int]bool{}
+	for _, id := range ids {
+		if y := invs[id].year; y > 0 {
+			years[y-1] = true
+		}
+	}
+	previous, err := s.flatRates(ctx, q, contractIDs, years)
 	if err != nil {
 		return nil, err
 	}
@@ -90,14 +96,19 @@ func (s *Service) agreed(ctx context.Context, q db.Querier, contracts []int64) (
 	return out, rows.Err()
 }
 
-// flatRates reads the flat-rate positions of every invoice of the
-// contracts, by (contract, contract year) and cost type; the latest
-// invoice of a year wins.
-func (s *Service) flatRates(ctx context.Context, q db.Querier, contracts []int64) (map[[2]int64]map[int64]Position, error) {
+// flatRates reads the flat-rate positions of the invoices of the
+// contracts in the contract years years, by (contract, contract year) and
+// cost type; the latest invoice of a year wins.
+func (s *Service) flatRates(ctx context.Context, q db.Querier, contracts []int64, years map[int]bool) (map[[2]int64]map[int64]Position, error) {
 	out := map[[2]int64]map[int64]Position{}
-	if len(contracts) == 0 {
+	if len(contracts) == 0 || len(years) == 0 {
 		return out, nil
 	}
+	yearList := make([]int64, 0, len(years))
+	for y := range years {
+		yearList = append(yearList, int64(y))
+	}
+	yearsIn, yearArgs := in(yearList)
 	i, err := s.engine.Scoped(ctx, entityInvoice, "i")
 	if err != nil {
 		return nil, err
@@ -109,8 +120,8 @@ func (s *Service) flatRates(ctx context.Context, q db.Querier, contracts []int64
 	list, args := in(contracts)
 	rows, err := q.QueryContext(ctx, `SELECT i.contract_id, i.invoice_contract_year, p.costtype_id, p.amount_customer
 		FROM `+i.SQL+` JOIN `+p.SQL+` ON p.invoice_id = i.invoice_id
-		WHERE i.contract_id IN `+list+` AND i.invoice_contract_year IS NOT NULL AND p.flat_rate = 1
-		ORDER BY i.invoice_date, i.invoice_id, p.invoiceposition_id`, append(append(append([]any{}, i.Args...), p.Args...), args...)...)
+		WHERE i.contract_id IN `+list+` AND i.invoice_contract_year IN `+yearsIn+` AND p.flat_rate = 1
+		ORDER BY i.invoice_date, i.invoice_id, p.invoiceposition_id`, append(append(append(append([]any{}, i.Args...), p.Args...), args...), yearArgs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("invoices: read flat rates: %w", err)
 	}

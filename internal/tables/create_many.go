@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"portfolio/internal/access"
@@ -23,14 +25,13 @@ const createScopeChunk = 500
 // points): the same create right, refusals, rules, references, tenant
 // check, commit events and history rows, in fewer statements. Each
 // distinct reference is looked up once for the whole call (rows named by
-// Referring count as visible, as in CreateIn), the rows are inserted one
-// statement each (prepared once by the database layer), the tenant of the
-// new rows is checked in chunks of keys after the inserts (403
-// server.tables.out_of_scope when one left it, unless LinkedLater), and
-// the history rows are written in multi-row statements. The first row
-// that fails its checks ends the call with that row's error; the module's
-// transaction then writes nothing. It answers the new keys in the order of
-// rows.
+// Referring count as visible, as in CreateIn); the rows are inserted up to
+// createBatch per statement (insertMany) and their history rows in
+// multi-row statements; the tenant of the new rows is checked in chunks
+// of keys after the inserts (403 server.tables.out_of_scope when one left
+// it, unless LinkedLater). The first row that fails its checks ends the
+// call with that row's error; the module's transaction then writes
+// nothing. It answers the new keys in the order of rows.
 func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, rows []map[string]any, opts ...WriteOption) ([]int64, error) {
 	c0, ent, err := e.moduleTarget(ctx, access.ActionCreate, entity)
 	if err != nil {
@@ -56,6 +57,30 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 	defer ins.close()
 	ids := make([]int64, 0, len(rows))
 	history := make([]historyRow, 0, len(rows))
+	var batch []pendingCreate
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		keys, err := ins.insertMany(ctx, batch)
+		if err != nil {
+			return err
+		}
+		for i, p := range batch {
+			id := keys[i]
+			for _, name := range sortedKeys(p.through) {
+				f, _ := ent.Field(name)
+				if err := e.replaceThrough(ctx, tx, ent, f, id, p.through[name]); err != nil {
+					return err
+				}
+			}
+			ids = append(ids, id)
+			history = append(history, historyRow{id: id, changes: p.changes})
+			e.committedWrite(tx, ent.Name, id, historyCreate)
+		}
+		batch = batch[:0]
+		return nil
+	}
 	for _, data := range rows {
 		ch := newChange(ent, nil, labels)
 		ch.module, ch.scopeLater = o.values, o.linkedLater
@@ -68,24 +93,20 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 				return nil, err
 			}
 		}
-		id, err := ins.insert(ctx, cols)
+		b, err := json.Marshal(ch.diff())
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("tables: encode history of %s: %w", ent.Name, err)
 		}
-		through := ch.throughChanges()
-		for _, name := range sortedKeys(through) {
-			f, _ := ent.Field(name)
-			if err := e.replaceThrough(ctx, tx, ent, f, id, through[name]); err != nil {
+		p := pendingCreate{names: sortedKeys(cols), cols: cols, through: ch.throughChanges(), changes: string(b)}
+		if len(batch) > 0 && (len(batch) == createBatch || strings.Join(batch[0].names, ",") != strings.Join(p.names, ",")) {
+			if err := flush(); err != nil {
 				return nil, err
 			}
 		}
-		b, err := json.Marshal(ch.diff())
-		if err != nil {
-			return nil, fmt.Errorf("tables: encode history of %s %d: %w", ent.Name, id, err)
-		}
-		ids = append(ids, id)
-		history = append(history, historyRow{id: id, changes: string(b)})
-		e.committedWrite(tx, ent.Name, id, historyCreate)
+		batch = append(batch, p)
+	}
+	if err := flush(); err != nil {
+		return nil, err
 	}
 	if c.scope.limits(ent) && !o.linkedLater {
 		for start := 0; start < len(ids); start += createScopeChunk {
@@ -102,42 +123,97 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 	return ids, e.recordMany(ctx, tx, &c, historyCreate, ent, history)
 }
 
-// bulkInsert inserts rows of one entity as Engine.insert does, each
-// statement text (one per set of columns) prepared once per call.
+// pendingCreate is a checked new row waiting for its batch's insert.
+type pendingCreate struct {
+	names   []string
+	cols    validate.Record
+	through map[string][]int64
+	changes string
+}
+
+// createBatch is how many rows one insert statement of CreateManyIn
+// writes: far below the parameter limits of SQLite and PostgreSQL for
+// any entity's columns.
+const createBatch = 100
+
+// bulkInsert inserts rows of one entity as Engine.insert does, many rows
+// per statement, each statement text prepared once per call.
 type bulkInsert struct {
 	tx    *db.Tx
 	ent   *schema.Entity
 	stmts map[string]*sql.Stmt
 }
 
-func (b *bulkInsert) insert(ctx context.Context, cols validate.Record) (int64, error) {
-	names := sortedKeys(cols)
-	key := strings.Join(names, ",")
+// insertMany inserts rows (all with the same columns) in one statement
+// and answers their keys in the order of rows. One statement for many
+// rows matters on SQLite: the keyword search index (FTS5) flushes its
+// pending terms at every statement's savepoint, so row-by-row inserts
+// write a new index segment per row and merge them ever more often. Keys
+// are assigned in the order of the VALUES list on both databases (SQLite:
+// the next rowid per row; PostgreSQL: the column's sequence, evaluated per
+// row in order), so the returned keys, sorted, are the rows' keys in
+// order; RETURNING itself promises no order.
+func (b *bulkInsert) insertMany(ctx context.Context, rows []pendingCreate) ([]int64, error) {
+	names := rows[0].names
+	key := strconv.Itoa(len(rows)) + ":" + strings.Join(names, ",")
 	st, ok := b.stmts[key]
 	if !ok {
 		quoted := make([]string, len(names))
 		for i, n := range names {
 			quoted[i] = ident(n)
 		}
-		text := "INSERT INTO " + ident(b.ent.Table) + " (" + strings.Join(quoted, ", ") + ") VALUES (" + placeholders(len(names)) + ")"
+		values := make([]string, len(rows))
+		for i := range values {
+			values[i] = "(" + placeholders(len(names)) + ")"
+		}
+		text := "INSERT INTO " + ident(b.ent.Table) + " (" + strings.Join(quoted, ", ") + ") VALUES " + strings.Join(values, ", ")
 		if len(names) == 0 {
-			text = "INSERT INTO " + ident(b.ent.Table) + " DEFAULT VALUES"
+			return b.insertEach(ctx, len(rows))
 		}
 		var err error
 		if st, err = b.tx.PrepareContext(ctx, text+" RETURNING "+ident(b.ent.PK)); err != nil {
-			return 0, fmt.Errorf("tables: prepare insert into %s: %w", b.ent.Name, err)
+			return nil, fmt.Errorf("tables: prepare insert into %s: %w", b.ent.Name, err)
 		}
 		b.stmts[key] = st
 	}
-	args := make([]any, len(names))
-	for i, n := range names {
-		args[i] = cols[n]
+	args := make([]any, 0, len(rows)*len(names))
+	for _, r := range rows {
+		for _, n := range names {
+			args = append(args, r.cols[n])
+		}
 	}
-	var id int64
-	if err := st.QueryRowContext(ctx, args...).Scan(&id); err != nil {
-		return 0, writeError(b.ent, err)
+	res, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return nil, writeError(b.ent, err)
 	}
-	return id, nil
+	defer res.Close()
+	keys := make([]int64, 0, len(rows))
+	for res.Next() {
+		var id int64
+		if err := res.Scan(&id); err != nil {
+			return nil, writeError(b.ent, err)
+		}
+		keys = append(keys, id)
+	}
+	if err := res.Err(); err != nil {
+		return nil, writeError(b.ent, err)
+	}
+	if len(keys) != len(rows) {
+		return nil, fmt.Errorf("tables: insert into %s: %d keys for %d rows", b.ent.Name, len(keys), len(rows))
+	}
+	slices.Sort(keys)
+	return keys, nil
+}
+
+// insertEach inserts n rows of defaults, one statement each.
+func (b *bulkInsert) insertEach(ctx context.Context, n int) ([]int64, error) {
+	keys := make([]int64, n)
+	for i := range keys {
+		if err := b.tx.QueryRowContext(ctx, "INSERT INTO "+ident(b.ent.Table)+" DEFAULT VALUES RETURNING "+ident(b.ent.PK)).Scan(&keys[i]); err != nil {
+			return nil, writeError(b.ent, err)
+		}
+	}
+	return keys, nil
 }
 
 func (b *bulkInsert) close() {
