@@ -53,6 +53,9 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 	if o.created != nil {
 		c.created = o.created
 	}
+	if err := e.seeRefs(ctx, tx, &c, ent, rows); err != nil {
+		return nil, err
+	}
 	ins := &bulkInsert{tx: tx, ent: ent, stmts: map[string]*sql.Stmt{}}
 	defer ins.close()
 	ids := make([]int64, 0, len(rows))
@@ -98,7 +101,8 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 			return nil, fmt.Errorf("tables: encode history of %s: %w", ent.Name, err)
 		}
 		p := pendingCreate{names: sortedKeys(cols), cols: cols, through: ch.throughChanges(), changes: string(b)}
-		if len(batch) > 0 && (len(batch) == createBatch || strings.Join(batch[0].names, ",") != strings.Join(p.names, ",")) {
+		if len(batch) > 0 && (len(batch) >= min(createBatch, createParams/max(1, len(p.names))) ||
+			strings.Join(batch[0].names, ",") != strings.Join(p.names, ",")) {
 			if err := flush(); err != nil {
 				return nil, err
 			}
@@ -123,6 +127,45 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 	return ids, e.recordMany(ctx, tx, &c, historyCreate, ent, history)
 }
 
+// seeRefs looks up, in chunks of keys, which of the rows' references the
+// caller can see, and remembers the answers in c.seen for the rows'
+// reference checks: one statement per chunk instead of one per distinct
+// reference. Values that are not plain keys are left to the checks.
+func (e *Engine) seeRefs(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, rows []map[string]any) error {
+	for _, f := range ent.Fields {
+		if f.Ref == "" || f.Internal || !f.Stored() {
+			continue
+		}
+		target, ok := e.reg.Entity(f.Ref)
+		if !ok {
+			continue
+		}
+		var ids []int64
+		seen := map[int64]bool{}
+		for _, r := range rows {
+			v, err := validate.Coerce(schema.TypeID, r[f.Name])
+			id, ok := v.(int64)
+			if err != nil || !ok || seen[id] || slices.Contains(c.created, createdRow{entity: target.Name, id: id}) {
+				continue
+			}
+			seen[id] = true
+			ids = append(ids, id)
+		}
+		for start := 0; start < len(ids); start += createScopeChunk {
+			chunk := ids[start:min(start+createScopeChunk, len(ids))]
+			got, err := e.storedMany(ctx, q, c, target, chunk, nil)
+			if err != nil {
+				return err
+			}
+			for _, id := range chunk {
+				_, visible := got[id]
+				c.seen[createdRow{entity: target.Name, id: id}] = visible
+			}
+		}
+	}
+	return nil
+}
+
 // pendingCreate is a checked new row waiting for its batch's insert.
 type pendingCreate struct {
 	names   []string
@@ -132,9 +175,12 @@ type pendingCreate struct {
 }
 
 // createBatch is how many rows one insert statement of CreateManyIn
-// writes: far below the parameter limits of SQLite and PostgreSQL for
-// any entity's columns.
-const createBatch = 100
+// writes at most, and createParams how many values: far below the
+// parameter limits of SQLite (32,766) and PostgreSQL (65,535).
+const (
+	createBatch  = 500
+	createParams = 10000
+)
 
 // bulkInsert inserts rows of one entity as Engine.insert does, many rows
 // per statement, each statement text prepared once per call.
