@@ -17,6 +17,7 @@ import (
 	"portfolio/internal/documents"
 	"portfolio/internal/events"
 	"portfolio/internal/indexation"
+	"portfolio/internal/invoices"
 	"portfolio/internal/masterdata"
 	"portfolio/internal/tickets"
 	"sync"
@@ -62,6 +63,9 @@ type App struct {
 	// Indexation is the index clause module (the seed imports the default
 	// series through it).
 	Indexation *indexation.Service
+	// Invoices is the invoice review module; the dashboard reads
+	// Invoices.SavingsOfYear.
+	Invoices *invoices.Service
 
 	// Events is the live event stream's hub (GET /events): it ends its
 	// streams when shutdown begins.
@@ -175,6 +179,8 @@ func (a *App) bindRoutes() {
 	a.Indexation = indexation.New(indexation.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	a.Indexation.AfterImport(a.enqueueIndexAdjustments)
 	indexation.Bind(a.Server, a.Indexation)
+	a.Invoices = invoices.New(invoices.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
+	invoices.Bind(a.Server, a.Invoices)
 	tickets.Bind(a.Server, tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log}))
 	a.Events = events.New(a.DB, engine, a.Log, events.Options{})
 	events.Bind(a.Server, a.Events, a.Auth)

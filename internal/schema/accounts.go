@@ -59,6 +59,9 @@ func accounts() ([]Entity, []Link) {
 				name("company_name"),
 				str("company_shortname", lenCode).search(),
 				str("company_buchungskreis", lenCode).optional().label("Company code (Buchungskreis)"),
+				// The language of the company's letters and contradiction
+				// points (empty: German; migration 0026, decision 0016).
+				languageCode("company_language").optional().label("Language"),
 			},
 			Relations: []Relation{
 				hasMany("tickets", "ticket", "pos_id", "company_id"),

@@ -27,8 +27,13 @@ func invoices() ([]Entity, []Link) {
 		{
 			Name: "textmodule", Doc: "A text block letters are assembled from: a left text and up to five right-hand blocks.",
 			Tenant: global, Limits: Limits{NoCreate: true, NoDelete: true},
+			// The product finds its modules by code and language: one row
+			// per language (migration 0026, decision 0016).
+			Unique: [][]string{{"textmodule_code", "textmodule_language"}},
 			Fields: []Field{
 				name("textmodule_name"),
+				str("textmodule_code", lenShort).optional().label("Code"),
+				languageCode("textmodule_language").optional().label("Language"),
 				memo("textmodule_description").optional(),
 				htmlText("textmodule_templatetext").label("Template text"),
 				htmlText("textmodule_left_text").optional().label("Left text"),

@@ -65,6 +65,9 @@ func Demo(ctx context.Context, a *app.App) ([]Login, error) {
 	if err := demoPortfolio(ctx, a.DB); err != nil {
 		return nil, err
 	}
+	if err := demoInvoiceReview(ctx, a.DB); err != nil {
+		return nil, err
+	}
 	var logins []Login
 	for _, u := range demoUsers {
 		if err := a.DB.InTx(ctx, func(tx *db.Tx) error { return ensureDemoUser(ctx, a, tx, u) }); err != nil {

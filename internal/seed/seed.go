@@ -118,6 +118,9 @@ func Base(ctx context.Context, d *db.DB) error {
 		if err := seedTextTemplates(ctx, tx); err != nil {
 			return err
 		}
+		if err := seedTextModules(ctx, tx); err != nil {
+			return err
+		}
 		for _, seq := range [][2]string{{"usertype", "usertype_id"}, {"role", "role_id"}, {"team", "team_id"}, {"tablegroup", "tablegroup_id"}} {
 			if err := d.ResetSequences(ctx, tx, seq[0], seq[1]); err != nil {
 				return err

@@ -23,6 +23,10 @@ type caller struct {
 	// and is linking to their owner (Engine.LinkNewIn) or referring to
 	// (Referring): references to them count as visible.
 	created []createdRow
+	// seen, when set, remembers which referenced rows the caller can see
+	// for the length of one bulk write (CreateManyIn): each distinct
+	// reference is looked up once.
+	seen map[createdRow]bool
 }
 
 // createdRow names a row just created by a module.

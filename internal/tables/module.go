@@ -28,6 +28,7 @@ import (
 //	Require                          the caller's right on an entity
 //	GetIn, ReadIn, ListIn, VisibleTo  scoped reads (a record, its JSON, a page)
 //	CreateIn, UpdateIn, DeleteIn      scoped writes with validation and history
+//	CreateManyIn                     CreateIn for many rows (bulk: the generator)
 //	                                 (WithValues, Referring: what only the module knows)
 //	LinkIn, LinkNewIn, ChangeLinkIn, UnlinkIn   relation links
 //	Scoped                           a FROM item for the statements the

@@ -46,11 +46,25 @@ func (e *Engine) checkRefs(ctx context.Context, q db.Querier, c *caller, ch *cha
 // allVisible reports whether the caller can see every row ids of ent.
 func (e *Engine) allVisible(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, ids []int64) (bool, error) {
 	for _, id := range ids {
-		if slices.Contains(c.created, createdRow{entity: ent.Name, id: id}) {
+		key := createdRow{entity: ent.Name, id: id}
+		if slices.Contains(c.created, key) {
 			continue
 		}
-		if ok, err := e.visible(ctx, q, c, ent, id); err != nil || !ok {
+		if ok, known := c.seen[key]; known {
+			if !ok {
+				return false, nil
+			}
+			continue
+		}
+		ok, err := e.visible(ctx, q, c, ent, id)
+		if err != nil {
 			return false, err
+		}
+		if c.seen != nil {
+			c.seen[key] = ok
+		}
+		if !ok {
+			return false, nil
 		}
 	}
 	return true, nil

@@ -27,7 +27,11 @@ type Letter struct {
 	// Place and Date print right-aligned above the subject ("Köln,
 	// 23.11.2026"); Date is already formatted in the letter's language.
 	Place, Date string
-	Subject     string
+	// Info are the blocks of the information block right of the address
+	// field (DIN 5008: references, contact, dates), plain text, lines
+	// separated by newlines; at most five are printed.
+	Info    []string
+	Subject string
 	// Body and Closing are HTML (see blocks); Facts print between them.
 	Body    string
 	Facts   []Fact
@@ -55,6 +59,8 @@ const (
 	lineHeight   = 5.2
 	bodySize     = 10.5
 	smallSize    = 7.5
+	// maxInfoBlocks is how many blocks the information block holds.
+	maxInfoBlocks = 5
 )
 
 // Render writes the letter as a PDF file to w.
@@ -124,6 +130,7 @@ func (p *printer) header(l Letter) {
 		pdf.SetX(marginLeft)
 		pdf.CellFormat(addressWidth, lineHeight, p.tr(line), "", 1, "L", false, 0, "")
 	}
+	p.info(l.Info)
 	when := strings.TrimSpace(strings.Join(nonEmpty(l.Place, l.Date), ", "))
 	if when != "" {
 		pdf.SetXY(marginLeft, subjectTop-12)
@@ -135,6 +142,28 @@ func (p *printer) header(l Letter) {
 		p.font("B", bodySize+1)
 		pdf.MultiCell(0, lineHeight+0.6, p.tr(l.Subject), "", "L", false)
 		pdf.Ln(lineHeight)
+	}
+	p.font("", bodySize)
+}
+
+// info prints the information block right of the address field, one
+// block after the other with a small gap.
+func (p *printer) info(blocks []string) {
+	if len(blocks) == 0 {
+		return
+	}
+	pdf := p.pdf
+	width, _ := pdf.GetPageSize()
+	x := marginLeft + addressWidth + 10
+	pdf.SetXY(x, addressTop)
+	p.font("", smallSize+1)
+	for i, b := range nonEmpty(blocks...) {
+		if i == maxInfoBlocks {
+			break
+		}
+		pdf.SetX(x)
+		pdf.MultiCell(width-marginRight-x, 3.8, p.tr(strings.TrimSpace(b)), "", "L", false)
+		pdf.Ln(1.5)
 	}
 	p.font("", bodySize)
 }

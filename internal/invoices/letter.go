@@ -1,0 +1,238 @@
+package invoices
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"portfolio/internal/apperr"
+	"portfolio/internal/httpapi"
+	"portfolio/internal/i18n"
+	"portfolio/internal/platform/letter"
+	"portfolio/internal/tables"
+)
+
+// letterFile serves GET /contradictionpackages/{id}/letter.pdf?lang=de|fr|en.
+func (h *handler) letterFile(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpapi.PathID(r, "id")
+	if err != nil {
+		return err
+	}
+	lang := r.URL.Query().Get("lang")
+	if lang == "" {
+		lang = i18n.LangFrom(r.Context())
+	}
+	pdf, err := h.s.Letter(r.Context(), id, lang)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="contradiction-package-%d-%s.pdf"`, id, lang))
+	w.Header().Set("Cache-Control", "no-store")
+	_, err = w.Write(pdf)
+	return err
+}
+
+// Letter renders the objection letter of contradiction package id in lang
+// (de, fr or en; 422 otherwise), assembled from the text module
+// contradiction_letter in that language: its name is the subject, its
+// template text opens the letter, then every contradiction of the package
+// with its points (title, text, claim; hidden points left out), a table of
+// the sums, its left text as the closing, and its right-hand blocks as the
+// information block beside the address. Placeholders: {{pos_name}},
+// {{package_name}}, {{company_name}}, {{recipient}}, {{count}},
+// {{points}}, {{sum}}, {{date}}. Whoever may read the package may have its
+// letter (404 outside the caller's tenant).
+func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, error) {
+	if !i18n.Supported(lang) {
+		return nil, apperr.Validation(apperr.FieldError{Field: "lang", Loc: []any{"query", "lang"},
+			Key: "validation.one_of", Type: "enum", Args: map[string]string{"field": "lang", "values": "de, fr, en"}})
+	}
+	pkg, err := s.one(ctx, entityPackage, id, "contradictionpackage_name", "pos_id", "pos_id__label")
+	if err != nil {
+		return nil, err
+	}
+	t := func(key string) string { return s.catalog.T(lang, key, nil) }
+	vars := map[string]string{"package_name": str(pkg["contradictionpackage_name"]), "pos_name": str(pkg["pos_id__label"]),
+		"date": formatDate(s.now(), lang), "company_name": "", "recipient": ""}
+	if pos, ok := pkg["pos_id"].(int64); ok {
+		if p, err := s.one(ctx, "pos", pos, "company_id__label"); err == nil {
+			vars["company_name"] = str(p["company_id__label"])
+		} else if !apperr.IsKind(err, apperr.KindNotFound) && !apperr.IsKind(err, apperr.KindForbidden) {
+			return nil, err
+		}
+	}
+	_, contras, err := s.relationRows(ctx, entityPackage, id, "contradictions")
+	if err != nil {
+		return nil, err
+	}
+	var body strings.Builder
+	var facts []letter.Fact
+	total, count := decimal.Zero, 0
+	for _, c := range contras {
+		cid, _ := c["contradiction_id"].(int64)
+		if vars["recipient"] == "" {
+			if vars["recipient"], err = s.recipient(ctx, c["invoice_id"]); err != nil {
+				return nil, err
+			}
+		}
+		_, points, err := s.relationRows(ctx, entityContra, cid, "points")
+		if err != nil {
+			return nil, err
+		}
+		name := str(c["contradiction_name"])
+		fmt.Fprintf(&body, "<h2>%s</h2>", escape(name))
+		sum := decimal.Zero
+		for _, p := range points {
+			if h, _ := p["hidden"].(int64); h == 1 {
+				continue
+			}
+			claim := decimal.Zero
+			if f, ok := p["contradictionpoint_claim"].(float64); ok {
+				claim = Round2(decimal.NewFromFloat(f))
+			}
+			sum = sum.Add(claim)
+			count++
+			fmt.Fprintf(&body, "<p><b>%s</b></p>%s<p>%s: <b>%s</b></p>", escape(str(p["contradictionpoint_title"])),
+				str(p["contradictionpoint_text"]), escape(t("letter.contradiction.claim")), escape(formatMoney(claim, lang)))
+		}
+		facts = append(facts, letter.Fact{Label: name, Value: formatMoney(sum, lang)})
+		total = total.Add(sum)
+	}
+	facts = append(facts, letter.Fact{Label: t("letter.contradiction.total"), Value: formatMoney(total, lang)})
+	vars["count"], vars["points"], vars["sum"] = strconv.Itoa(len(contras)), strconv.Itoa(count), formatMoney(total, lang)
+
+	m, err := s.module(ctx, s.db, LetterModule, lang, map[string]textModule{})
+	if err != nil {
+		return nil, err
+	}
+	fill := func(field, tpl string) (string, error) {
+		out, err := letter.Fill(tpl, vars)
+		var unknown *letter.UnknownPlaceholdersError
+		if errors.As(err, &unknown) {
+			return "", apperr.Validation(apperr.FieldError{Field: field, Key: "server.invoices.module_placeholders", Type: "value_error",
+				Args: map[string]string{"code": m.code, "detail": strings.Join(unknown.Names, ", ")}})
+		}
+		return out, err
+	}
+	subject, err := fill("textmodule_name", escape(m.name))
+	if err != nil {
+		return nil, err
+	}
+	opening, err := fill("textmodule_templatetext", m.template)
+	if err != nil {
+		return nil, err
+	}
+	closing, err := fill("textmodule_left_text", m.left)
+	if err != nil {
+		return nil, err
+	}
+	var info []string
+	for i, b := range m.blocks {
+		filled, err := fill("textmodule_right_text_"+strconv.Itoa(i+1), b)
+		if err != nil {
+			return nil, err
+		}
+		info = append(info, plainText(filled))
+	}
+	return letter.Bytes(letter.Letter{
+		Lang: lang, Title: plainText(subject), Subject: plainText(subject),
+		Sender: nonEmpty(vars["company_name"]), Recipient: nonEmpty(vars["recipient"]),
+		Date: vars["date"], Info: info,
+		Body: opening + body.String(), Facts: facts, Closing: closing,
+		PageLabel: t("letter.page"), Created: s.now(),
+	})
+}
+
+// recipient names who receives the objection: the manager of the
+// invoice's contract, else its owner (the partner companies of the
+// contract); empty when the caller sees none.
+func (s *Service) recipient(ctx context.Context, invoice any) (string, error) {
+	id, ok := invoice.(int64)
+	if !ok {
+		return "", nil
+	}
+	inv, err := s.one(ctx, entityInvoice, id, "contract_id")
+	if err != nil {
+		return "", err
+	}
+	contract, ok := inv["contract_id"].(int64)
+	if !ok {
+		return "", nil
+	}
+	_, partners, err := s.relationRows(ctx, entityContract, contract, "partner_company")
+	if apperr.IsKind(err, apperr.KindForbidden) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	name := ""
+	for _, p := range partners {
+		n := str(p["partnercompany_name"])
+		if p["partner_role"] == "manager" && n != "" {
+			return n, nil
+		}
+		if name == "" {
+			name = n
+		}
+	}
+	return name, nil
+}
+
+// one reads the columns of record id of entity as the caller sees it.
+func (s *Service) one(ctx context.Context, entity string, id int64, columns ...string) (map[string]any, error) {
+	cur, err := s.engine.ListIn(ctx, s.db, tables.ListQuery{Entity: entity, Data: map[string]any{entity + "_id": id}, PerPage: 1, Columns: columns})
+	if err != nil {
+		return nil, err
+	}
+	defer cur.Close()
+	if !cur.Next() {
+		if err := cur.Err(); err != nil {
+			return nil, err
+		}
+		return nil, apperr.NotFound("server.error.not_found")
+	}
+	return cur.Record(), cur.Err()
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func nonEmpty(s ...string) []string {
+	var out []string
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+var (
+	breakTags = regexp.MustCompile(`(?i)<br\s*/?>|</p>|</h[1-6]>|</li>|</div>`)
+	anyTag    = regexp.MustCompile(`<[^>]*>`)
+)
+
+// plainText turns a text module's HTML into plain lines.
+func plainText(h string) string {
+	s := breakTags.ReplaceAllString(h, "\n")
+	s = html.UnescapeString(anyTag.ReplaceAllString(s, ""))
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,122 @@
+package seed
+
+import (
+	"context"
+	"fmt"
+
+	"portfolio/internal/db"
+)
+
+// textModule is a text module of the product in one language, found by
+// code and language (decision 0016): the contradiction generator's rule
+// texts and the objection letter. Administrators edit the wording; the
+// seed never overwrites it.
+type textModule struct {
+	code, lang, name, description string
+	template, left                string
+	right                         []string
+}
+
+// Placeholders of a rule's text: {{invoice_number}}, {{position}},
+// {{costtype}}, {{claim}}, {{amount_customer}}, {{amount_total}},
+// {{units_customer}}, {{total_units}}, {{expected}}, {{previous_amount}},
+// {{previous_year}}, {{period_from}}, {{period_to}}, {{period_months}}.
+// Of the letter: {{pos_name}}, {{package_name}}, {{company_name}},
+// {{recipient}}, {{count}}, {{points}}, {{sum}}, {{date}}.
+var textModules = []textModule{
+	// costtype_not_agreed
+	{code: "contradiction_rule_costtype_not_agreed", lang: "de", name: "Kostenart nicht vereinbart",
+		description: "Generator: die Kostenart der Position ist im Vertrag nicht vereinbart.",
+		template:    `<p>Die Position „{{position}}“ (Kostenart {{costtype}}) ist nach dem Mietvertrag nicht umlagefähig vereinbart. Wir widersprechen dem auf uns entfallenden Betrag von {{claim}} in voller Höhe.</p>`},
+	{code: "contradiction_rule_costtype_not_agreed", lang: "fr", name: "Type de charge non convenu",
+		description: "Générateur : le type de charge de la position n’est pas prévu au bail.",
+		template:    `<p>La position « {{position}} » (type de charge {{costtype}}) n’est pas prévue au bail comme charge refacturable. Nous contestons la totalité du montant mis à notre charge, soit {{claim}}.</p>`},
+	{code: "contradiction_rule_costtype_not_agreed", lang: "en", name: "Cost type not agreed",
+		description: "Generator: the position's cost type is not agreed in the lease.",
+		template:    `<p>The position “{{position}}” (cost type {{costtype}}) is not agreed as a recoverable cost in the lease. We object to the full amount charged to us, {{claim}}.</p>`},
+	// not_apportionable
+	{code: "contradiction_rule_not_apportionable", lang: "de", name: "Nicht umlagefähig",
+		description: "Generator: die Position ist als nicht umlagefähig gekennzeichnet.",
+		template:    `<p>Die Position „{{position}}“ ist nicht umlagefähig, uns wurden dennoch {{amount_customer}} belastet. Wir widersprechen dem Betrag von {{claim}}.</p>`},
+	{code: "contradiction_rule_not_apportionable", lang: "fr", name: "Non refacturable",
+		description: "Générateur : la position est marquée non refacturable.",
+		template:    `<p>La position « {{position}} » n’est pas refacturable ; {{amount_customer}} nous ont pourtant été imputés. Nous contestons le montant de {{claim}}.</p>`},
+	{code: "contradiction_rule_not_apportionable", lang: "en", name: "Not apportionable",
+		description: "Generator: the position is marked as not apportionable.",
+		template:    `<p>The position “{{position}}” is not apportionable, yet {{amount_customer}} were charged to us. We object to the amount of {{claim}}.</p>`},
+	// share_exceeded
+	{code: "contradiction_rule_share_exceeded", lang: "de", name: "Anteil überschritten",
+		description: "Generator: der berechnete Anteil übersteigt den Anteil nach Einheiten.",
+		template:    `<p>Für die Position „{{position}}“ entfallen auf uns {{units_customer}} von {{total_units}} Einheiten. Von den Gesamtkosten von {{amount_total}} ergibt das {{expected}}, berechnet wurden {{amount_customer}}. Wir widersprechen dem Mehrbetrag von {{claim}}.</p>`},
+	{code: "contradiction_rule_share_exceeded", lang: "fr", name: "Quote-part dépassée",
+		description: "Générateur : la part facturée dépasse la quote-part selon les unités.",
+		template:    `<p>Pour la position « {{position}} », {{units_customer}} des {{total_units}} unités nous reviennent. Sur un coût total de {{amount_total}}, cela donne {{expected}} ; {{amount_customer}} ont été facturés. Nous contestons la différence de {{claim}}.</p>`},
+	{code: "contradiction_rule_share_exceeded", lang: "en", name: "Share exceeded",
+		description: "Generator: the share charged exceeds the share by units.",
+		template:    `<p>For the position “{{position}}”, {{units_customer}} of {{total_units}} units are ours. Of the total cost of {{amount_total}} that makes {{expected}}; {{amount_customer}} were charged. We object to the excess of {{claim}}.</p>`},
+	// flat_rate_changed
+	{code: "contradiction_rule_flat_rate_changed", lang: "de", name: "Pauschale erhöht",
+		description: "Generator: eine Pauschale ist höher als im Vorjahr.",
+		template:    `<p>Die Pauschale „{{position}}“ (Kostenart {{costtype}}) betrug im Vertragsjahr {{previous_year}} {{previous_amount}} und wird nun mit {{amount_customer}} berechnet. Eine vereinbarte Pauschale kann nicht einseitig erhöht werden; wir widersprechen der Erhöhung um {{claim}}.</p>`},
+	{code: "contradiction_rule_flat_rate_changed", lang: "fr", name: "Forfait augmenté",
+		description: "Générateur : un forfait est plus élevé que l’année précédente.",
+		template:    `<p>Le forfait « {{position}} » (type de charge {{costtype}}) s’élevait à {{previous_amount}} pour l’année contractuelle {{previous_year}} et est désormais facturé {{amount_customer}}. Un forfait convenu ne peut être augmenté unilatéralement ; nous contestons l’augmentation de {{claim}}.</p>`},
+	{code: "contradiction_rule_flat_rate_changed", lang: "en", name: "Flat rate increased",
+		description: "Generator: a flat rate is higher than in the previous year.",
+		template:    `<p>The flat rate “{{position}}” (cost type {{costtype}}) was {{previous_amount}} in contract year {{previous_year}} and is now charged at {{amount_customer}}. An agreed flat rate cannot be raised unilaterally; we object to the increase of {{claim}}.</p>`},
+	// billing_period_over_12_months
+	{code: "contradiction_rule_billing_period_over_12_months", lang: "de", name: "Abrechnungszeitraum über 12 Monate",
+		description: "Generator: der Abrechnungszeitraum ist länger als zwölf Monate.",
+		template:    `<p>Die Abrechnung {{invoice_number}} umfasst den Zeitraum vom {{period_from}} bis {{period_to}} ({{period_months}} Monate). Abgerechnet werden darf höchstens über zwölf Monate; wir widersprechen dem auf die Zeit darüber hinaus entfallenden Anteil von {{claim}}.</p>`},
+	{code: "contradiction_rule_billing_period_over_12_months", lang: "fr", name: "Période de décompte supérieure à 12 mois",
+		description: "Générateur : la période de décompte dépasse douze mois.",
+		template:    `<p>Le décompte {{invoice_number}} couvre la période du {{period_from}} au {{period_to}} ({{period_months}} mois). Un décompte ne peut porter que sur douze mois au plus ; nous contestons la part afférente à la période excédentaire, soit {{claim}}.</p>`},
+	{code: "contradiction_rule_billing_period_over_12_months", lang: "en", name: "Billing period over 12 months",
+		description: "Generator: the billing period is longer than twelve months.",
+		template:    `<p>The statement {{invoice_number}} covers {{period_from}} to {{period_to}} ({{period_months}} months). A statement may cover at most twelve months; we object to the share for the time beyond that, {{claim}}.</p>`},
+	// the objection letter of a contradiction package
+	{code: "contradiction_letter", lang: "de", name: "Widerspruch gegen die Nebenkostenabrechnungen – {{pos_name}}",
+		description: "Brief eines Widerspruchspakets: Einleitung, Schluss (linker Text) und Informationsblock (rechte Blöcke).",
+		template:    `<p>Sehr geehrte Damen und Herren,</p><p>namens und im Auftrag unserer Mandantin {{company_name}} widersprechen wir für den Standort {{pos_name}} den folgenden Abrechnungen ({{count}} Abrechnungen, {{points}} Punkte, insgesamt {{sum}}):</p>`,
+		left:        `<p>Wir bitten Sie, die beanstandeten Beträge zu prüfen und uns binnen vier Wochen eine berichtigte Abrechnung zu übersenden. Zahlungen auf die beanstandeten Beträge erfolgen nur unter Vorbehalt.</p><p>Mit freundlichen Grüßen</p>`,
+		right:       []string{`<p>Unser Zeichen: {{package_name}}</p>`, `<p>Standort: {{pos_name}}</p>`, `<p>Datum: {{date}}</p>`}},
+	{code: "contradiction_letter", lang: "fr", name: "Contestation des décomptes de charges – {{pos_name}}",
+		description: "Lettre d’un dossier de contestations : introduction, conclusion (texte de gauche) et bloc d’informations (blocs de droite).",
+		template:    `<p>Madame, Monsieur,</p><p>au nom et pour le compte de notre cliente {{company_name}}, nous contestons pour le point de vente {{pos_name}} les décomptes suivants ({{count}} décomptes, {{points}} points, au total {{sum}}) :</p>`,
+		left:        `<p>Nous vous prions d’examiner les montants contestés et de nous adresser un décompte rectifié sous quatre semaines. Tout paiement des montants contestés est effectué sous réserve.</p><p>Veuillez agréer, Madame, Monsieur, nos salutations distinguées.</p>`,
+		right:       []string{`<p>Notre référence : {{package_name}}</p>`, `<p>Point de vente : {{pos_name}}</p>`, `<p>Date : {{date}}</p>`}},
+	{code: "contradiction_letter", lang: "en", name: "Objection to the service charge statements – {{pos_name}}",
+		description: "Letter of a contradiction package: opening, closing (left text) and information block (right-hand blocks).",
+		template:    `<p>Dear Sir or Madam,</p><p>on behalf of our client {{company_name}} we object, for the point of sale {{pos_name}}, to the following statements ({{count}} statements, {{points}} points, {{sum}} in total):</p>`,
+		left:        `<p>Please review the amounts objected to and send us a corrected statement within four weeks. Any payment of the amounts objected to is made under reserve.</p><p>Yours faithfully</p>`,
+		right:       []string{`<p>Our reference: {{package_name}}</p>`, `<p>Point of sale: {{pos_name}}</p>`, `<p>Date: {{date}}</p>`}},
+}
+
+// seedTextModules adds the product's text modules; existing rows (an
+// administrator's wording) are kept.
+func seedTextModules(ctx context.Context, tx *db.Tx) error {
+	for _, m := range textModules {
+		right := make([]any, 5)
+		for i := range right {
+			if i < len(m.right) {
+				right[i] = m.right[i]
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO textmodule (textmodule_name, textmodule_description, textmodule_templatetext,
+			textmodule_left_text, textmodule_block_count, textmodule_right_text_1, textmodule_right_text_2, textmodule_right_text_3,
+			textmodule_right_text_4, textmodule_right_text_5, textmodule_code, textmodule_language)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			m.name, m.description, m.template, nullable(m.left), len(m.right), right[0], right[1], right[2], right[3], right[4],
+			m.code, m.lang); err != nil {
+			return fmt.Errorf("seed text module %s/%s: %w", m.code, m.lang, err)
+		}
+	}
+	return nil
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
