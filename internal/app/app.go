@@ -16,6 +16,7 @@ import (
 	"portfolio/internal/contracts"
 	"portfolio/internal/documents"
 	"portfolio/internal/events"
+	"portfolio/internal/imports"
 	"portfolio/internal/indexation"
 	"portfolio/internal/masterdata"
 	"portfolio/internal/tickets"
@@ -60,6 +61,8 @@ type App struct {
 	// Indexation is the index clause module (the seed imports the default
 	// series through it).
 	Indexation *indexation.Service
+	// Imports is the spreadsheet import (its background commits).
+	Imports *imports.Service
 
 	// Events is the live event stream's hub (GET /events): it ends its
 	// streams when shutdown begins.
@@ -172,6 +175,8 @@ func (a *App) bindRoutes() {
 	a.Indexation.AfterImport(a.enqueueIndexAdjustments)
 	indexation.Bind(a.Server, a.Indexation)
 	tickets.Bind(a.Server, tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log}))
+	a.Imports = imports.New(imports.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
+	imports.Bind(a.Server, a.Imports)
 	a.Events = events.New(a.DB, engine, a.Log, events.Options{})
 	events.Bind(a.Server, a.Events, a.Auth)
 }
@@ -351,6 +356,7 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	if jobErr := stopJobs(); jobErr != nil {
 		a.Log.Error("stopping the job queue", "error", jobErr)
 	}
+	a.Imports.Wait() // a background import commit ends (or rolls back)
 	stopWorkers()
 	wg.Wait()
 	if errors.Is(<-errc, http.ErrServerClosed) && err == nil {

@@ -23,6 +23,12 @@ type caller struct {
 	// and is linking to their owner (Engine.LinkNewIn) or referring to
 	// (Referring): references to them count as visible.
 	created []createdRow
+	// seen remembers, for the caller of a Batch, the referenced rows
+	// already found visible in its transaction.
+	seen map[createdRow]bool
+	// note is written as the comment of the history rows (a Batch's
+	// import).
+	note string
 }
 
 // createdRow names a row just created by a module.

@@ -46,11 +46,15 @@ func (e *Engine) checkRefs(ctx context.Context, q db.Querier, c *caller, ch *cha
 // allVisible reports whether the caller can see every row ids of ent.
 func (e *Engine) allVisible(ctx context.Context, q db.Querier, c *caller, ent *schema.Entity, ids []int64) (bool, error) {
 	for _, id := range ids {
-		if slices.Contains(c.created, createdRow{entity: ent.Name, id: id}) {
+		row := createdRow{entity: ent.Name, id: id}
+		if slices.Contains(c.created, row) || c.seen[row] {
 			continue
 		}
 		if ok, err := e.visible(ctx, q, c, ent, id); err != nil || !ok {
 			return false, err
+		}
+		if c.seen != nil {
+			c.seen[row] = true
 		}
 	}
 	return true, nil

@@ -173,49 +173,56 @@ func errVersionMissing() error {
 // save prepares, checks and writes one change (id 0: create) and returns
 // the record's id.
 func (e *Engine) save(ctx context.Context, tx *db.Tx, c *caller, ch *change, data map[string]any, id int64) (int64, error) {
+	if err := e.check(ctx, tx, c, ch, data, id); err != nil {
+		return 0, err
+	}
+	return e.store(ctx, tx, c, ch, id)
+}
+
+// check prepares and checks one change (id 0: create) without writing:
+// refusals, defaults, hooks' preparations, rules, references and unique
+// values.
+func (e *Engine) check(ctx context.Context, tx *db.Tx, c *caller, ch *change, data map[string]any, id int64) error {
 	env := &validate.Env{Creating: ch.creating, Stored: ch.stored, Today: e.today(),
 		Label: ch.label, Text: ch.labels.ruleText, OptionsFilled: e.optionsFilled(ctx, tx, c, ch.ent, ch.fields)}
 	ch.apply(data)
 	if err := ch.err(); err != nil {
-		return 0, err
+		return err
 	}
 	ch.fill()
 	if err := ch.refuse(env); err != nil {
-		return 0, err
+		return err
 	}
 	if err := ch.err(); err != nil {
-		return 0, err
+		return err
 	}
 	if err := e.prefill(c, ch); err != nil {
-		return 0, err
+		return err
 	}
 	for k, v := range ch.module {
 		ch.rec[k] = v
 	}
 	if err := ch.hide(env); err != nil {
-		return 0, err
+		return err
 	}
 	ch.derive(e.now(), c.p.UserID)
 	if p, ok := e.hooks[ch.ent.Name].(Preparer); ok {
 		if err := p.Prepare(ctx, &WriteContext{Entity: ch.ent.Name, Creating: ch.creating, ID: id, Record: ch.rec, Stored: ch.stored, Tx: tx}); err != nil {
-			return 0, err
+			return err
 		}
 	}
 	errs, err := validate.Check(ch.fields, ch.rec, env)
 	if err != nil {
-		return 0, fmt.Errorf("tables: validate %s: %w", ch.ent.Name, err)
+		return fmt.Errorf("tables: validate %s: %w", ch.ent.Name, err)
 	}
 	ch.errs = append(ch.errs, errs...)
 	if err := ch.err(); err != nil {
-		return 0, err
+		return err
 	}
 	if err := e.checkRefs(ctx, tx, c, ch); err != nil {
-		return 0, err
+		return err
 	}
-	if err := e.checkUnique(ctx, tx, ch, id); err != nil {
-		return 0, err
-	}
-	return e.store(ctx, tx, c, ch, id)
+	return e.checkUnique(ctx, tx, ch, id)
 }
 
 // store writes the checked change: the row, its multi-selects, then makes
