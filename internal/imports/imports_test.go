@@ -110,7 +110,7 @@ type fixture struct {
 	contactLabel string
 }
 
-func newFixture(t *testing.T, d *db.DB) *fixture {
+func newFixture(t testing.TB, d *db.DB) *fixture {
 	ta := apptest.NewApp(t, d)
 	f := &fixture{ta: ta, d: d, contactLabel: "Ida Importer"}
 	f.companyA1 = f.one(t, `SELECT company_id FROM company WHERE company_name = 'Nordhandel Retail GmbH'`)

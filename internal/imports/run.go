@@ -397,21 +397,22 @@ func (s *Service) commit(ctx context.Context, im *Import, p *Progress) error {
 	total := 0
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
 		err := eachChunk(ctx, tx, im.ID, func(no int, rows []storedRow, _ []int64) error {
-			ids := make([]int64, 0, len(rows))
 			for _, r := range rows {
 				data, errs := pl.data(r)
 				if errs != nil {
 					report = errs
 					return errRowRefused
 				}
-				id, err := batch.Create(ctx, tx, data)
-				if err != nil {
+				if err := batch.Add(ctx, tx, r.Line, data); err != nil {
 					if report, err = pl.rowErrors(r.Line, err); err != nil {
 						return fmt.Errorf("imports: row %d: %w", r.Line, err)
 					}
 					return errRowRefused
 				}
-				ids = append(ids, id)
+			}
+			ids, err := batch.Flush(ctx, tx)
+			if err != nil {
+				return err
 			}
 			b, err := json.Marshal(ids)
 			if err != nil {

@@ -2,11 +2,14 @@ package tables
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"portfolio/internal/access"
+	"portfolio/internal/apperr"
 	"portfolio/internal/db"
 	"portfolio/internal/schema"
 	"portfolio/internal/validate"
@@ -17,7 +20,11 @@ import (
 // generic create (create right, refusals, rules, hooks, references within
 // the caller's tenant, unique values, the tenant check of the new row,
 // history), but the caller, its rights and the message labels are read
-// once, and a referenced row found visible once is not looked up again.
+// once, a referenced row found visible once is not looked up again, and
+// the checked rows are stored together: one multi-row INSERT per group of
+// rows (and one for their history rows) instead of a statement per row.
+// SQLite flushes a full-text index at every statement that writes it, so
+// a statement per row would make a large import slow beyond use.
 // A Batch belongs to one transaction at a time and is not safe for
 // concurrent use.
 type Batch struct {
@@ -28,6 +35,8 @@ type Batch struct {
 	// unique holds the values of the entity's unique sets checked so far,
 	// so that two rows of the batch cannot claim the same value.
 	unique map[string]int
+	// pending are the checked rows not stored yet (Add, Flush).
+	pending []*change
 }
 
 // BatchOption adjusts a Batch.
@@ -65,17 +74,185 @@ func (e *Engine) NewBatch(ctx context.Context, entity string, opts ...BatchOptio
 // create would answer. Row numbers data as the n-th row of the batch for
 // the unique values two rows of the batch share: the later row fails.
 func (b *Batch) Check(ctx context.Context, tx *db.Tx, row int, data map[string]any) error {
-	ch := newChange(b.ent, nil, b.labels)
-	if err := b.e.check(ctx, tx, b.c, ch, data, 0); err != nil {
-		return err
-	}
-	return b.checkBatchUnique(ch, row)
+	_, err := b.checked(ctx, tx, row, data)
+	return err
 }
 
-// Create validates and stores data as a new record inside tx, exactly as
-// CreateIn, and answers its key.
-func (b *Batch) Create(ctx context.Context, tx *db.Tx, data map[string]any) (int64, error) {
-	return b.e.save(ctx, tx, b.c, newChange(b.ent, nil, b.labels), data, 0)
+func (b *Batch) checked(ctx context.Context, tx *db.Tx, row int, data map[string]any) (*change, error) {
+	tx.CacheStatements()
+	ch := newChange(b.ent, nil, b.labels)
+	if err := b.e.check(ctx, tx, b.c, ch, data, 0); err != nil {
+		return nil, err
+	}
+	return ch, b.checkBatchUnique(ch, row)
+}
+
+// Add validates data exactly as Check and, when it passes, keeps the row
+// to be stored by the next Flush in the same transaction tx.
+func (b *Batch) Add(ctx context.Context, tx *db.Tx, row int, data map[string]any) error {
+	ch, err := b.checked(ctx, tx, row, data)
+	if err != nil {
+		return err
+	}
+	b.pending = append(b.pending, ch)
+	return nil
+}
+
+// maxBatchArgs bounds the parameters of one multi-row statement (SQLite
+// allows 32766, PostgreSQL 65535).
+const maxBatchArgs = 30000
+
+// maxBatchRows bounds the rows of one multi-row statement.
+const maxBatchRows = 500
+
+// Flush stores the rows added since the last Flush inside tx and answers
+// their keys in the order they were added: each row's write hooks, the
+// rows (one INSERT per run of rows filling the same columns), their
+// multi-selects, the check that each new row is in the caller's tenant
+// (403 otherwise) and their history rows.
+func (b *Batch) Flush(ctx context.Context, tx *db.Tx) ([]int64, error) {
+	tx.CacheStatements()
+	rows := b.pending
+	b.pending = nil
+	ids := make([]int64, 0, len(rows))
+	cols := make([]validate.Record, len(rows))
+	for i, ch := range rows {
+		cols[i] = ch.columns()
+		if h, ok := b.e.hooks[b.ent.Name]; ok {
+			if err := h.BeforeWrite(ctx, &WriteContext{Entity: b.ent.Name, Creating: true, Values: cols[i], Record: ch.rec, Tx: tx}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for start := 0; start < len(rows); {
+		names := sortedKeys(cols[start])
+		end := start + 1
+		limit := min(maxBatchRows, maxBatchArgs/max(1, len(names)))
+		for end < len(rows) && end-start < limit && sameKeys(names, cols[end]) {
+			end++
+		}
+		got, err := b.e.insertMany(ctx, tx, b.ent, names, cols[start:end])
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, got...)
+		start = end
+	}
+	for i, ch := range rows {
+		id := ids[i]
+		through := ch.throughChanges()
+		for _, name := range sortedKeys(through) {
+			f, _ := b.ent.Field(name)
+			if err := b.e.replaceThrough(ctx, tx, b.ent, f, id, through[name]); err != nil {
+				return nil, err
+			}
+		}
+		if b.c.scope.limits(b.ent) {
+			if ok, err := b.e.visible(ctx, tx, b.c, b.ent, id); err != nil || !ok {
+				if err != nil {
+					return nil, err
+				}
+				return nil, apperr.Forbidden("server.tables.out_of_scope")
+			}
+		}
+		b.e.committedWrite(tx, b.ent.Name, id, historyCreate)
+	}
+	if err := b.recordMany(ctx, tx, rows, ids); err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+func sameKeys(names []string, rec validate.Record) bool {
+	if len(rec) != len(names) {
+		return false
+	}
+	for _, n := range names {
+		if _, ok := rec[n]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// insertMany inserts rows filling columns names in one statement and
+// answers their keys in the rows' order. Both databases hand out the keys
+// of one statement's rows in ascending order as the rows are inserted
+// (SQLite: the next rowid; PostgreSQL: the identity sequence, taken row by
+// row in the order of the VALUES list), so the sorted keys are the rows'.
+func (e *Engine) insertMany(ctx context.Context, tx *db.Tx, ent *schema.Entity, names []string, rows []validate.Record) ([]int64, error) {
+	if len(names) == 0 {
+		ids := make([]int64, 0, len(rows))
+		for range rows {
+			id, err := e.insert(ctx, tx, ent, validate.Record{})
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, id)
+		}
+		return ids, nil
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = ident(n)
+	}
+	tuple := "(" + placeholders(len(names)) + ")"
+	tuples := make([]string, len(rows))
+	args := make([]any, 0, len(rows)*len(names))
+	for i, r := range rows {
+		tuples[i] = tuple
+		for _, n := range names {
+			args = append(args, r[n])
+		}
+	}
+	res, err := tx.QueryContext(ctx, "INSERT INTO "+ident(ent.Table)+" ("+strings.Join(quoted, ", ")+") VALUES "+
+		strings.Join(tuples, ", ")+" RETURNING "+ident(ent.PK), args...)
+	if err != nil {
+		return nil, writeError(ent, err)
+	}
+	defer res.Close()
+	ids := make([]int64, 0, len(rows))
+	for res.Next() {
+		var id int64
+		if err := res.Scan(&id); err != nil {
+			return nil, fmt.Errorf("tables: insert %s: %w", ent.Name, err)
+		}
+		ids = append(ids, id)
+	}
+	if err := res.Err(); err != nil {
+		return nil, writeError(ent, err)
+	}
+	if len(ids) != len(rows) {
+		return nil, fmt.Errorf("tables: insert %s: %d keys for %d rows", ent.Name, len(ids), len(rows))
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// recordMany writes the history rows of rows created with keys ids, as
+// record does for one, a few hundred rows a statement.
+func (b *Batch) recordMany(ctx context.Context, tx *db.Tx, rows []*change, ids []int64) error {
+	now := b.e.now().UTC().Truncate(time.Second)
+	const per = 7
+	for start := 0; start < len(rows); start += maxBatchRows {
+		end := min(start+maxBatchRows, len(rows))
+		tuples := make([]string, 0, end-start)
+		args := make([]any, 0, (end-start)*per)
+		for i := start; i < end; i++ {
+			ch, err := json.Marshal(rows[i].diff())
+			if err != nil {
+				return fmt.Errorf("tables: encode history of %s %d: %w", b.ent.Name, ids[i], err)
+			}
+			tuples = append(tuples, "("+placeholders(per)+")")
+			args = append(args, now, historyCreate, b.ent.Name, ids[i], string(ch), nullable(b.c.note), b.c.userID())
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO trackrecord (trackrecord_timestamp, trackrecord_type, trackrecord_category,
+			trackrecord_row_id, trackrecord_changes, trackrecord_comment, user_id) VALUES `+strings.Join(tuples, ", "), args...)
+		if err != nil {
+			return fmt.Errorf("tables: write history of %s: %w", b.ent.Name, err)
+		}
+	}
+	return nil
 }
 
 // Done tells the engine that the batch's transaction committed, as the
