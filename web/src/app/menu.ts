@@ -90,7 +90,6 @@ export const COMING_SOON: readonly string[] = [
   '/comming-soon?screen=error_dashboard',
   '/app/incoming-mails',
   '/app/ticket/new/customer',
-  '/app/import',
   '/app/import-contract',
 ];
 
