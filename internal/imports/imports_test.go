@@ -454,6 +454,47 @@ func TestImports(t *testing.T) {
 			}
 		})
 
+		t.Run("companies, partner companies and contact persons", func(t *testing.T) {
+			var salutation string
+			if err := d.QueryRowContext(context.Background(), `SELECT contactsalutation_name FROM contactsalutation ORDER BY contactsalutation_id LIMIT 1`).Scan(&salutation); err != nil {
+				t.Fatal(err)
+			}
+			cases := []struct {
+				entity  string
+				rows    [][]any
+				mapping map[string]string
+				check   string
+			}{
+				{"company", [][]any{{"Customer group", "Company name", "Short name"}, {"Nordhandel Gruppe", "Nordhandel Import GmbH", "NHI"}},
+					map[string]string{"Customer group": "customergroup_id", "Company name": "company_name", "Short name": "company_shortname"},
+					`SELECT COUNT(*) FROM company c JOIN customergroup g ON g.customergroup_id = c.customergroup_id
+						WHERE c.company_name = 'Nordhandel Import GmbH' AND g.customergroup_name = 'Nordhandel Gruppe'`},
+				{"partnercompany", [][]any{{"Partner group", "Name", "Short name"}, {"Rheinland Immobilien Gruppe", "Rheinland Verwaltung GmbH", "RHEINVW"}},
+					map[string]string{"Partner group": "partnergroup_id", "Name": "partnercompany_name", "Short name": "partnercompany_shortname"},
+					`SELECT COUNT(*) FROM partnercompany WHERE partnercompany_name = 'Rheinland Verwaltung GmbH' AND partnergroup_id IS NOT NULL`},
+				{"contactperson", [][]any{{"First name", "Last name", "Salutation", "Company"}, {"Karla", "Kontakt", salutation, "NHR"}},
+					map[string]string{"First name": "contactperson_firstname", "Last name": "contactperson_lastname", "Salutation": "contactsalutation_id", "Company": "company_id"},
+					`SELECT COUNT(*) FROM contactperson WHERE contactperson_lastname = 'Kontakt' AND contactperson_shortname = 'KK' AND company_id = ` + fmt.Sprint(f.companyA1)},
+			}
+			for _, c := range cases {
+				up := f.mustUpload(t, admin, c.entity, workbook(t, c.rows))
+				for h, field := range c.mapping {
+					if up.SuggestedMapping[h] != field {
+						t.Errorf("%s: %q suggested %q, want %q", c.entity, h, up.SuggestedMapping[h], field)
+					}
+				}
+				if status, v, body := f.validate(t, admin, up.ImportID, c.mapping); status != 200 || v.Valid != 1 {
+					t.Fatalf("%s validate: %d %s", c.entity, status, body)
+				}
+				if res := f.post(t, admin, fmt.Sprintf("/imports/%d/commit", up.ImportID)); res.Status != 200 {
+					t.Fatalf("%s commit: %d %s", c.entity, res.Status, res.Body)
+				}
+				if n := f.one(t, c.check); n != 1 {
+					t.Errorf("%s: %d rows", c.entity, n)
+				}
+			}
+		})
+
 		t.Run("bad input", func(t *testing.T) {
 			before := f.posCount(t)
 			cases := []struct {
