@@ -190,43 +190,6 @@ type Tx struct {
 	dialect Dialect
 	// committed run, in order, once the transaction has committed.
 	committed []func()
-	// stmts, once CacheStatements was called, keeps the transaction's
-	// prepared statements by query (closed with the transaction).
-	stmts map[string]*sql.Stmt
-}
-
-// maxTxStatements bounds the statements one transaction keeps prepared.
-const maxTxStatements = 256
-
-// CacheStatements makes the transaction keep each statement it runs
-// prepared until it ends, so a bulk write (an import of many rows)
-// parses and plans each of its statements once instead of once a row.
-// Statements longer than maxCachedQuery and those beyond
-// maxTxStatements run unprepared as before.
-func (t *Tx) CacheStatements() {
-	if t.stmts == nil {
-		t.stmts = map[string]*sql.Stmt{}
-	}
-}
-
-// stmt returns the kept statement of query, preparing it on first use;
-// nil when the transaction keeps none for it.
-func (t *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	if t.stmts == nil || len(query) > maxCachedQuery {
-		return nil, nil
-	}
-	if s, ok := t.stmts[query]; ok {
-		return s, nil
-	}
-	if len(t.stmts) >= maxTxStatements {
-		return nil, nil
-	}
-	s, err := t.tx.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	t.stmts[query] = s
-	return s, nil
 }
 
 // AfterCommit runs fn once the transaction has committed (never when it
@@ -239,14 +202,7 @@ func (t *Tx) Dialect() Dialect { return t.dialect }
 
 // ExecContext runs a statement inside the transaction.
 func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	query = Rebind(t.dialect, query)
-	if s, err := t.stmt(ctx, query); err != nil || s != nil {
-		if err != nil {
-			return nil, err
-		}
-		return s.ExecContext(ctx, args...)
-	}
-	return t.tx.ExecContext(ctx, query, args...)
+	return t.tx.ExecContext(ctx, Rebind(t.dialect, query), args...)
 }
 
 // PrepareContext prepares a statement for many executions inside the
@@ -262,23 +218,12 @@ func (t *Tx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error
 
 // QueryContext runs a query inside the transaction.
 func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	query = Rebind(t.dialect, query)
-	if s, err := t.stmt(ctx, query); err != nil || s != nil {
-		if err != nil {
-			return nil, err
-		}
-		return s.QueryContext(ctx, args...)
-	}
-	return t.tx.QueryContext(ctx, query, args...)
+	return t.tx.QueryContext(ctx, Rebind(t.dialect, query), args...)
 }
 
 // QueryRowContext runs a single-row query inside the transaction.
 func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	query = Rebind(t.dialect, query)
-	if s, err := t.stmt(ctx, query); err == nil && s != nil {
-		return s.QueryRowContext(ctx, args...)
-	}
-	return t.tx.QueryRowContext(ctx, query, args...)
+	return t.tx.QueryRowContext(ctx, Rebind(t.dialect, query), args...)
 }
 
 // InTx runs fn in a transaction: committed when fn returns nil, rolled back

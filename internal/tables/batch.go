@@ -79,7 +79,6 @@ func (b *Batch) Check(ctx context.Context, tx *db.Tx, row int, data map[string]a
 }
 
 func (b *Batch) checked(ctx context.Context, tx *db.Tx, row int, data map[string]any) (*change, error) {
-	tx.CacheStatements()
 	ch := newChange(b.ent, nil, b.labels)
 	if err := b.e.check(ctx, tx, b.c, ch, data, 0); err != nil {
 		return nil, err
@@ -111,7 +110,6 @@ const maxBatchRows = 500
 // multi-selects, the check that each new row is in the caller's tenant
 // (403 otherwise) and their history rows.
 func (b *Batch) Flush(ctx context.Context, tx *db.Tx) ([]int64, error) {
-	tx.CacheStatements()
 	rows := b.pending
 	b.pending = nil
 	ids := make([]int64, 0, len(rows))
