@@ -3,11 +3,11 @@ package imports_test
 import (
 	"bytes"
 	"fmt"
+	"net/http"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"testing"

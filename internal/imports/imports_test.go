@@ -627,4 +627,3 @@ func TestLargeImport(t *testing.T) {
 		t.Logf("%s: upload, validate and commit of %d rows: %v", d.Dialect(), n, time.Since(start))
 	})
 }
-
