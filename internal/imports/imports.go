@@ -78,6 +78,7 @@ func Bind(srv *httpapi.Server, s *Service) {
 	h := &handler{s: s}
 	srv.Handle("POST /uploadxlsx/", h.upload, httpapi.MaxBody(MaxUpload))
 	srv.Handle("GET /imports", h.list)
+	srv.Handle("GET /imports/template", h.template)
 	srv.Handle("GET /imports/{id}", h.read)
 	srv.Handle("POST /imports/{id}/validate", h.validate)
 	srv.Handle("POST /imports/{id}/commit", h.commit)

@@ -495,6 +495,38 @@ func TestImports(t *testing.T) {
 			}
 		})
 
+		t.Run("the template workbook maps itself", func(t *testing.T) {
+			for _, lang := range []string{"en", "de", "fr"} {
+				res := f.ta.Do("GET", "/imports/template?entity=pos", f.ta.Token(admin), nil, "Accept-Language", lang)
+				if res.Status != 200 {
+					t.Fatalf("template: %d %s", res.Status, res.Body)
+				}
+				wb, err := excelize.OpenReader(bytes.NewReader(res.Body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				rows, err := wb.GetRows(wb.GetSheetName(0))
+				wb.Close()
+				if err != nil || len(rows) != 1 || len(rows[0]) != 8 {
+					t.Fatalf("%s: template rows %v %v", lang, rows, err)
+				}
+				heads := make([]any, len(rows[0]))
+				for i, h := range rows[0] {
+					heads[i] = h
+				}
+				up := f.mustUpload(t, "team_lead@demo.test", "pos", workbook(t, [][]any{heads, {"Nordhandel Retail GmbH"}}))
+				if len(up.SuggestedMapping) != 8 {
+					t.Errorf("%s: template headings map to %v", lang, up.SuggestedMapping)
+				}
+			}
+			if res := f.ta.Do("GET", "/imports/template?entity=pos", f.ta.Token("lawyer@demo.test"), nil); res.Status != 403 {
+				t.Fatalf("template without the create right: %d", res.Status)
+			}
+			if res := f.ta.Do("GET", "/imports/template?entity=users", f.ta.Token(admin), nil); res.Status != 422 {
+				t.Fatalf("template of an entity that is not imported: %d", res.Status)
+			}
+		})
+
 		t.Run("bad input", func(t *testing.T) {
 			before := f.posCount(t)
 			cases := []struct {
