@@ -4,7 +4,7 @@
  * their progress) and undo.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api, type DownloadedFile } from '../../../lib/api-client';
 import { tableKeys } from '../../tables/api/keys';
 import type { ImportRecord, UploadAnswer, ValidateAnswer } from '../model/types';
 
@@ -65,4 +65,15 @@ export function useImport(id: number | null, running: boolean) {
     enabled: id !== null && running,
     refetchInterval: (q) => (q.state.data?.progress || q.state.data?.state === 'valid' ? 1000 : false),
   });
+}
+
+/** Fetches the template workbook of `entity` with the session's token and saves it. */
+export async function downloadTemplate(entity: string): Promise<void> {
+  const file = await api.get<DownloadedFile>('/imports/template', { query: { entity }, responseType: 'blob' });
+  const url = URL.createObjectURL(file.blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.filename ?? `${entity}-import.xlsx`;
+  link.click();
+  URL.revokeObjectURL(url);
 }

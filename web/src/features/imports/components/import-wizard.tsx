@@ -1,9 +1,9 @@
 import { Alert, Badge, Button, FileInput, Group, Paper, Progress, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconUpload } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconDownload, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../lib/api-client';
-import { useCommitImport, useImport, useUndoImport, useUploadImport, useValidateImport } from '../api/imports';
+import { downloadTemplate, useCommitImport, useImport, useUndoImport, useUploadImport, useValidateImport } from '../api/imports';
 import { chosenTwice, mappingToSend, missingRequired, percentDone } from '../model/mapping';
 import type { UploadAnswer, ValidateAnswer } from '../model/types';
 
@@ -95,6 +95,13 @@ export function ImportWizard({ entity }: { entity: string }) {
           />
           <Button leftSection={<IconUpload size={16} />} onClick={start} disabled={!file} loading={uploadCall.isPending}>
             {t('import.upload')}
+          </Button>
+          <Button
+            variant="subtle"
+            leftSection={<IconDownload size={16} />}
+            onClick={() => downloadTemplate(entity).catch((e: unknown) => setError(errorMessage(e)))}
+          >
+            {t('import.template')}
           </Button>
         </Group>
       </Paper>
