@@ -16,6 +16,7 @@ import (
 	"portfolio/internal/contracts"
 	"portfolio/internal/documents"
 	"portfolio/internal/events"
+	"portfolio/internal/imports"
 	"portfolio/internal/indexation"
 	"portfolio/internal/invoices"
 	"portfolio/internal/masterdata"
@@ -66,6 +67,8 @@ type App struct {
 	// Invoices is the invoice review module; the dashboard reads
 	// Invoices.SavingsOfYear.
 	Invoices *invoices.Service
+	// Imports is the spreadsheet import (its background commits).
+	Imports *imports.Service
 
 	// Events is the live event stream's hub (GET /events): it ends its
 	// streams when shutdown begins.
@@ -182,6 +185,8 @@ func (a *App) bindRoutes() {
 	a.Invoices = invoices.New(invoices.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	invoices.Bind(a.Server, a.Invoices)
 	tickets.Bind(a.Server, tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log}))
+	a.Imports = imports.New(imports.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
+	imports.Bind(a.Server, a.Imports)
 	a.Events = events.New(a.DB, engine, a.Log, events.Options{})
 	events.Bind(a.Server, a.Events, a.Auth)
 }
@@ -361,6 +366,7 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	if jobErr := stopJobs(); jobErr != nil {
 		a.Log.Error("stopping the job queue", "error", jobErr)
 	}
+	a.Imports.Wait() // a background import commit ends (or rolls back)
 	stopWorkers()
 	wg.Wait()
 	if errors.Is(<-errc, http.ErrServerClosed) && err == nil {

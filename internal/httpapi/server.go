@@ -85,7 +85,7 @@ var APIPaths = []string{
 	"/documents-sign/", "/uploadxlsx/", "/emails", "/emails/", "/areas", "/areas/", "/companies", "/companies/",
 	"/contacts", "/contacts/", "/contracts", "/contracts/", "/invoices", "/invoices/",
 	"/contradiction_generators/", "/locations", "/locations/", "/partners", "/partners/", "/pos", "/pos/",
-	"/priceindexes/", "/indexadjustments/", "/events", "/events/", "/calendar/",
+	"/priceindexes/", "/indexadjustments/", "/imports", "/imports/", "/events", "/events/", "/calendar/",
 	"/healthz", "/readyz", "/metrics",
 }
 

@@ -37,11 +37,12 @@ type relationRef struct {
 // the state lookup (internal/masterdata/postal.go), the deadline alerts
 // (internal/contracts/alerts.go), the calendar links
 // (internal/contracts/calendar.go), the login throttle
-// (internal/auth/throttle.go) and the live event stream's tickets
-// (internal/events/ticket.go).
+// (internal/auth/throttle.go), the live event stream's tickets
+// (internal/events/ticket.go) and the spreadsheet imports with their rows
+// and remembered mappings (internal/imports/store.go).
 var internalTables = []string{"schema_migrations", "auth_session", "refresh_token", "auth_link", "mail_outbox", "savedview", "rights_generation",
 	"data_generation", "postalcode", "postalcode_load", "deadline_alert_setting", "deadline_alert_sent",
-	"calendar_token", "login_throttle", "event_ticket"}
+	"calendar_token", "login_throttle", "event_ticket", "data_import", "data_import_chunk", "import_mapping"}
 
 // InternalTables lists the tables that belong to modules rather than to the
 // table engine.

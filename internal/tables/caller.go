@@ -23,10 +23,12 @@ type caller struct {
 	// and is linking to their owner (Engine.LinkNewIn) or referring to
 	// (Referring): references to them count as visible.
 	created []createdRow
-	// seen, when set, remembers which referenced rows the caller can see
-	// for the length of one bulk write (CreateManyIn): each distinct
-	// reference is looked up once.
+	// seen remembers, for the caller of a Batch, the referenced rows
+	// already found visible in its transaction.
 	seen map[createdRow]bool
+	// note is written as the comment of the history rows (a Batch's
+	// import).
+	note string
 }
 
 // createdRow names a row just created by a module.

@@ -29,8 +29,8 @@ func (e *Engine) record(ctx context.Context, q db.Querier, c *caller, typ string
 		return fmt.Errorf("tables: encode history of %s %d: %w", ent.Name, id, err)
 	}
 	_, err = q.ExecContext(ctx, `INSERT INTO trackrecord (trackrecord_timestamp, trackrecord_type, trackrecord_category,
-		trackrecord_row_id, trackrecord_changes, user_id) VALUES (?, ?, ?, ?, ?, ?)`,
-		e.now().UTC().Truncate(time.Second), typ, ent.Name, id, string(b), c.userID())
+		trackrecord_row_id, trackrecord_changes, trackrecord_comment, user_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		e.now().UTC().Truncate(time.Second), typ, ent.Name, id, string(b), nullable(c.note), c.userID())
 	if err != nil {
 		return fmt.Errorf("tables: write history of %s %d: %w", ent.Name, id, err)
 	}

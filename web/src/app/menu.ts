@@ -89,7 +89,6 @@ export const COMING_SOON: readonly string[] = [
   '/app/dashboard/ticket',
   '/comming-soon?screen=error_dashboard',
   '/app/incoming-mails',
-  '/app/import',
   '/app/import-contract',
 ];
 

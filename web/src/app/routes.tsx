@@ -136,6 +136,8 @@ const contractRecordPage = {
  * values, attribution, import); a recurring payment's page shows its index
  * adjustments with the decisions; the open proposals have their own list.
  */
+const importPage = page(() => import('../features/imports/components/import-page'));
+const importViewPage = page(() => import('../features/imports/components/import-view-page'));
 const priceIndexPage = page(() => import('../features/indexation/components/price-index-page'));
 const proposalsPage = page(() => import('../features/indexation/components/proposals-page'));
 const paymentRecordPage = {
@@ -319,7 +321,7 @@ export const routes: RouteObject[] = [
                   tableRoute('table/:table/create', 'create', tableRecordPage),
                   tableRoute('table/:table/:id/kanban', 'kanban'),
                   tableRoute('table/:table/:id/kanbanview', 'kanban'),
-                  tableRoute('table/:name/importview', 'import'),
+                  tableRoute('table/:name/importview', 'import', importViewPage),
                   tableRoute('table/:table/import/:invoice', 'import'),
                   gated('preview/document', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
                   gated('preview/document/:document_id/:name', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
@@ -333,7 +335,7 @@ export const routes: RouteObject[] = [
                     element: <RequirePermission permissions={ROUTE_PERMISSIONS.backoffice} />,
                     children: [{ index: true, ...backofficePage }],
                   },
-                  gated('import', ROUTE_PERMISSIONS.import, 'screen.import'),
+                  guardedPage('import', ROUTE_PERMISSIONS.import, importPage),
                   gated('import-contract', ROUTE_PERMISSIONS.import, 'screen.import_contract'),
                   gated('incoming-mails', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),
                   gated('classification-summary', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),

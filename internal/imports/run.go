@@ -1,0 +1,535 @@
+package imports
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"portfolio/internal/apperr"
+	"portfolio/internal/db"
+	"portfolio/internal/i18n"
+	"portfolio/internal/schema"
+	"portfolio/internal/tables"
+)
+
+// ValidateAnswer is the answer of a validation: the rows that would be
+// created and the row errors (at most maxReport; ErrorCount counts all).
+type ValidateAnswer struct {
+	Valid      int        `json:"valid"`
+	Invalid    int        `json:"invalid"`
+	ErrorCount int        `json:"error_count"`
+	Errors     []RowError `json:"errors"`
+}
+
+// column is one mapped column: its position, heading and field.
+type column struct {
+	idx     int
+	heading string
+	field   *schema.Field
+}
+
+// plan is a checked mapping with the references of the rows resolved.
+type plan struct {
+	ent  *schema.Entity
+	cols []column
+	// refs holds per reference field the keys each cell text names.
+	refs map[string]map[string][]int64
+	lang string
+	s    *Service
+}
+
+// errRollback ends a transaction that must write nothing.
+var errRollback = errors.New("imports: roll back")
+
+// checkMapping checks that every heading of mapping is a column of im and
+// every field one the caller may fill on create (422 naming the heading).
+func (s *Service) checkMapping(ctx context.Context, im *Import, mapping map[string]string) (*plan, error) {
+	ent, err := s.importable(im.Entity)
+	if err != nil {
+		return nil, err
+	}
+	pl := &plan{ent: ent, refs: map[string]map[string][]int64{}, lang: i18n.LangFrom(ctx), s: s}
+	var errs []apperr.FieldError
+	used := map[string]string{}
+	for _, h := range slices.Sorted(maps.Keys(mapping)) {
+		field := mapping[h]
+		loc := []any{"body", "mapping", h}
+		idx := slices.Index(im.Columns, h)
+		if idx < 0 || h == "" {
+			errs = append(errs, apperr.FieldError{Field: "mapping", Loc: loc, Key: "server.imports.unknown_column", Type: "value_error",
+				Args: map[string]string{"field": h, "column": h}})
+			continue
+		}
+		if field == "" {
+			continue
+		}
+		f, ok := ent.Field(field)
+		if !ok || !importField(ent, f) {
+			errs = append(errs, apperr.FieldError{Field: "mapping", Loc: loc, Key: "server.imports.not_writable", Type: "not_writable",
+				Args: map[string]string{"field": field, "column": h}})
+			continue
+		}
+		if other, dup := used[field]; dup {
+			errs = append(errs, apperr.FieldError{Field: "mapping", Loc: loc, Key: "server.imports.mapped_twice", Type: "value_error",
+				Args: map[string]string{"field": field, "column": h, "other": other}})
+			continue
+		}
+		used[field] = h
+		pl.cols = append(pl.cols, column{idx: idx, heading: h, field: f})
+	}
+	if len(errs) > 0 {
+		return nil, apperr.Validation(errs...)
+	}
+	if len(pl.cols) == 0 {
+		return nil, apperr.Validation(apperr.FieldError{Field: "mapping", Key: "server.imports.no_mapping", Type: "missing",
+			Args: map[string]string{"field": "mapping"}})
+	}
+	slices.SortFunc(pl.cols, func(a, b column) int { return a.idx - b.idx })
+	return pl, nil
+}
+
+// resolve looks up, within the caller's tenant, the rows the reference
+// columns name by label, once per distinct text.
+func (pl *plan) resolve(ctx context.Context, q db.Querier, im *Import) error {
+	texts := map[string]map[string]bool{}
+	for _, c := range pl.cols {
+		if c.field.Ref != "" {
+			texts[c.field.Name] = map[string]bool{}
+		}
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	err := eachChunk(ctx, q, im.ID, func(_ int, rows []storedRow, _ []int64) error {
+		for _, r := range rows {
+			for _, c := range pl.cols {
+				if c.field.Ref == "" || c.idx >= len(r.Cells) {
+					continue
+				}
+				if v := strings.TrimSpace(r.Cells[c.idx]); v != "" {
+					texts[c.field.Name][v] = true
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range pl.cols {
+		if c.field.Ref == "" {
+			continue
+		}
+		values := slices.Sorted(maps.Keys(texts[c.field.Name]))
+		found, err := pl.s.engine.ResolveLabels(ctx, q, c.field.Ref, alsoKeys(c.field.Ref), values)
+		if err != nil {
+			return err
+		}
+		pl.refs[c.field.Name] = found
+	}
+	return nil
+}
+
+// data turns a stored row into the values of a create, or the row's
+// errors (references unknown or ambiguous).
+func (pl *plan) data(r storedRow) (map[string]any, []RowError) {
+	data := map[string]any{}
+	var errs []RowError
+	for _, c := range pl.cols {
+		if c.idx >= len(r.Cells) {
+			continue
+		}
+		cell := r.Cells[c.idx]
+		if strings.TrimSpace(cell) == "" {
+			continue
+		}
+		if c.field.Ref == "" {
+			data[c.field.Name] = cellValue(c.field, cell)
+			continue
+		}
+		text := strings.TrimSpace(cell)
+		ids := pl.refs[c.field.Name][text]
+		switch {
+		case len(ids) == 1:
+			data[c.field.Name] = ids[0]
+		case len(ids) > 1:
+			errs = append(errs, pl.rowError(r.Line, c, "server.imports.ambiguous_reference", "ambiguous_reference", map[string]string{"value": text, "count": strconv.Itoa(len(ids))}))
+		default:
+			if n, err := strconv.ParseInt(text, 10, 64); err == nil && n > 0 {
+				data[c.field.Name] = n // a key; the engine checks it is the caller's
+				continue
+			}
+			errs = append(errs, pl.rowError(r.Line, c, "server.imports.unknown_reference", "unknown_reference", map[string]string{"value": text}))
+		}
+	}
+	return data, errs
+}
+
+func (pl *plan) rowError(line int, c column, key, typ string, args map[string]string) RowError {
+	a := map[string]string{"column": c.heading}
+	for k, v := range args {
+		a[k] = v
+	}
+	return RowError{Row: line, Loc: []any{"rows", line, c.field.Name}, Column: c.heading, Type: typ, Msg: pl.s.catalog.T(pl.lang, key, a)}
+}
+
+// rowErrors turns the engine's refusal of row line into row errors; an
+// error that is no validation is returned as it is.
+func (pl *plan) rowErrors(line int, err error) ([]RowError, error) {
+	ae, ok := apperr.As(err)
+	if !ok || ae.Kind != apperr.KindValidation || len(ae.Fields) == 0 {
+		return nil, err
+	}
+	out := make([]RowError, 0, len(ae.Fields))
+	for _, f := range ae.Fields {
+		heading := ""
+		for _, c := range pl.cols {
+			if c.field.Name == f.Field {
+				heading = c.heading
+			}
+		}
+		out = append(out, RowError{Row: line, Loc: []any{"rows", line, f.Field}, Column: heading, Type: f.Type, Msg: pl.s.fieldMessage(pl.lang, f)})
+	}
+	return out, nil
+}
+
+// fieldMessage renders a field error in lang as the HTTP layer does.
+func (s *Service) fieldMessage(lang string, f apperr.FieldError) string {
+	if f.Message != "" {
+		return f.Message
+	}
+	args := map[string]string{}
+	for k, v := range f.Args {
+		args[k] = v
+	}
+	if _, ok := args["field"]; !ok {
+		args["field"] = f.Field
+	}
+	return s.catalog.T(lang, f.Key, args)
+}
+
+// open refuses an import that was committed or undone already.
+func open(im *Import) error {
+	if im.State == stateCommitted || im.State == stateUndone {
+		return apperr.Conflict("server.imports.finished").WithCode("finished")
+	}
+	return nil
+}
+
+// Validate checks every row of im under mapping exactly as the generic
+// create would (nothing is written but the result and the mapping, which
+// the caller's next upload of the entity is offered).
+func (s *Service) Validate(ctx context.Context, im *Import, mapping map[string]string) (*ValidateAnswer, error) {
+	if err := open(im); err != nil {
+		return nil, err
+	}
+	if err := s.running1(im.ID); err != nil {
+		return nil, err
+	}
+	pl, err := s.checkMapping(ctx, im, mapping)
+	if err != nil {
+		return nil, err
+	}
+	batch, err := s.engine.NewBatch(ctx, im.Entity)
+	if err != nil {
+		return nil, err
+	}
+	if err := pl.resolve(ctx, s.db, im); err != nil {
+		return nil, err
+	}
+	ans := &ValidateAnswer{Errors: []RowError{}}
+	err = s.db.InTx(ctx, func(tx *db.Tx) error {
+		err := eachChunk(ctx, tx, im.ID, func(_ int, rows []storedRow, _ []int64) error {
+			for _, r := range rows {
+				data, errs := pl.data(r)
+				if errs == nil {
+					cerr := batch.Check(ctx, tx, r.Line, data)
+					if cerr != nil {
+						if errs, err = pl.rowErrors(r.Line, cerr); err != nil {
+							return err
+						}
+					}
+				}
+				if len(errs) == 0 {
+					ans.Valid++
+					continue
+				}
+				ans.Invalid++
+				ans.ErrorCount += len(errs)
+				for _, e := range errs {
+					if len(ans.Errors) < maxReport {
+						ans.Errors = append(ans.Errors, e)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return errRollback
+	})
+	if !errors.Is(err, errRollback) {
+		return nil, err
+	}
+	state := stateValid
+	if ans.Invalid > 0 {
+		state = stateInvalid
+	}
+	now := s.now().UTC().Truncate(time.Second)
+	used := map[string]string{}
+	for _, c := range pl.cols {
+		used[c.heading] = c.field.Name
+	}
+	err = s.db.InTx(ctx, func(tx *db.Tx) error {
+		if err := saveResult(ctx, tx, im.ID, state, used, ans.Valid, ans.ErrorCount, ans.Errors, now); err != nil {
+			return err
+		}
+		return remember(ctx, tx, im.UserID, im.Entity, used, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ans, nil
+}
+
+// running1 refuses to work on an import whose commit is under way.
+func (s *Service) running1(id int64) error {
+	if s.progressOf(id) != nil {
+		return apperr.Conflict("server.imports.running").WithCode("running")
+	}
+	return nil
+}
+
+// start marks the commit of import id as running (409 when it is).
+func (s *Service) start(id int64, total int) (*Progress, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.running[id]; ok {
+		return nil, apperr.Conflict("server.imports.running").WithCode("running")
+	}
+	p := &Progress{Total: total}
+	s.running[id] = p
+	return p, nil
+}
+
+func (s *Service) stop(id int64) {
+	s.mu.Lock()
+	delete(s.running, id)
+	s.mu.Unlock()
+}
+
+func (s *Service) advance(p *Progress, done int) {
+	s.mu.Lock()
+	p.Done = done
+	s.mu.Unlock()
+}
+
+// readyToCommit refuses an import that is not validated without errors.
+func readyToCommit(im *Import) error {
+	if err := open(im); err != nil {
+		return err
+	}
+	if im.State != stateValid {
+		return apperr.Validation(apperr.FieldError{Field: "import", Key: "server.imports.not_valid", Type: "value_error",
+			Args: map[string]string{"field": "import", "errors": strconv.Itoa(im.Errors)}})
+	}
+	return nil
+}
+
+// CommitLater starts the commit of im in the background (the caller's
+// rights and tenant travel with the context); GET /imports/{id} shows its
+// progress and, when it ends, its state and report.
+func (s *Service) CommitLater(ctx context.Context, im *Import) error {
+	if err := readyToCommit(im); err != nil {
+		return err
+	}
+	p, err := s.start(im.ID, im.Rows)
+	if err != nil {
+		return err
+	}
+	bg := context.WithoutCancel(ctx)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer s.stop(im.ID)
+		if err := s.commit(bg, im, p); err != nil {
+			s.log.Warn("import commit failed", "import", im.ID, "err", err)
+		}
+	}()
+	return nil
+}
+
+// Commit creates every row of im in one transaction, or none: a row the
+// engine refuses answers 422 naming the row, and nothing is written.
+func (s *Service) Commit(ctx context.Context, im *Import) error {
+	if err := readyToCommit(im); err != nil {
+		return err
+	}
+	p, err := s.start(im.ID, im.Rows)
+	if err != nil {
+		return err
+	}
+	defer s.stop(im.ID)
+	return s.commit(ctx, im, p)
+}
+
+func (s *Service) commit(ctx context.Context, im *Import, p *Progress) error {
+	pl, err := s.checkMapping(ctx, im, im.Mapping)
+	if err != nil {
+		return err
+	}
+	note := fmt.Sprintf("import %d: %s", im.ID, im.FileName)
+	batch, err := s.engine.NewBatch(ctx, im.Entity, tables.HistoryNote(note))
+	if err != nil {
+		return err
+	}
+	if err := pl.resolve(ctx, s.db, im); err != nil {
+		return err
+	}
+	var report []RowError
+	total := 0
+	err = s.db.InTx(ctx, func(tx *db.Tx) error {
+		err := eachChunk(ctx, tx, im.ID, func(no int, rows []storedRow, _ []int64) error {
+			for _, r := range rows {
+				data, errs := pl.data(r)
+				if errs != nil {
+					report = errs
+					return errRowRefused
+				}
+				if err := batch.Add(ctx, tx, r.Line, data); err != nil {
+					if report, err = pl.rowErrors(r.Line, err); err != nil {
+						return fmt.Errorf("imports: row %d: %w", r.Line, err)
+					}
+					return errRowRefused
+				}
+			}
+			ids, err := batch.Flush(ctx, tx)
+			if err != nil {
+				return err
+			}
+			b, err := json.Marshal(ids)
+			if err != nil {
+				return fmt.Errorf("imports: encode keys: %w", err)
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE data_import_chunk SET created_ids = ? WHERE import_id = ? AND chunk_no = ?`, string(b), im.ID, no); err != nil {
+				return fmt.Errorf("imports: store keys: %w", err)
+			}
+			total += len(ids)
+			s.advance(p, total)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE data_import SET import_state = ?, import_created_count = ?, committed_at = ? WHERE import_id = ?`,
+			stateCommitted, total, s.now().UTC().Truncate(time.Second), im.ID)
+		if err != nil {
+			return fmt.Errorf("imports: mark committed: %w", err)
+		}
+		return nil
+	})
+	if errors.Is(err, errRowRefused) {
+		// Something changed since the validation: keep the report, write nothing else.
+		if serr := saveResult(ctx, s.db, im.ID, stateInvalid, im.Mapping, 0, len(report), report, s.now().UTC().Truncate(time.Second)); serr != nil {
+			return serr
+		}
+		return rowsRefused(report)
+	}
+	if err != nil {
+		return err
+	}
+	batch.Done()
+	return nil
+}
+
+// errRowRefused ends a commit whose row the engine refused.
+var errRowRefused = errors.New("imports: a row was refused")
+
+// rowsRefused is the 422 of a commit naming the refused row's fields.
+func rowsRefused(report []RowError) error {
+	fields := make([]apperr.FieldError, 0, len(report))
+	for _, r := range report {
+		field, _ := r.Loc[len(r.Loc)-1].(string)
+		fields = append(fields, apperr.FieldError{Field: field, Loc: r.Loc, Message: r.Msg, Type: r.Type})
+	}
+	return apperr.Validation(fields...)
+}
+
+// Undo deletes the records im created, provided none of them changed
+// since (each still at row_version 1): all of them or none (409).
+func (s *Service) Undo(ctx context.Context, im *Import) error {
+	if im.State != stateCommitted {
+		return apperr.Conflict("server.imports.not_committed").WithCode("not_committed")
+	}
+	if err := s.running1(im.ID); err != nil {
+		return err
+	}
+	ent, err := s.importable(im.Entity)
+	if err != nil {
+		return err
+	}
+	if err := s.engine.Require(ctx, "remove", im.Entity); err != nil {
+		return err
+	}
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		var all []int64
+		err := eachChunk(ctx, tx, im.ID, func(_ int, _ []storedRow, created []int64) error {
+			all = append(all, created...)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := s.unchanged(ctx, tx, ent, all); err != nil {
+			return err
+		}
+		for i := len(all) - 1; i >= 0; i-- {
+			if err := s.engine.DeleteIn(ctx, tx, im.Entity, all[i], 1); err != nil {
+				if apperr.IsKind(err, apperr.KindConflict) || apperr.IsKind(err, apperr.KindNotFound) {
+					return apperr.Conflict("server.imports.changed").WithCode("changed").Wrap(err)
+				}
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE data_import SET import_state = ?, undone_at = ? WHERE import_id = ?`,
+			stateUndone, s.now().UTC().Truncate(time.Second), im.ID)
+		if err != nil {
+			return fmt.Errorf("imports: mark undone: %w", err)
+		}
+		return nil
+	})
+}
+
+// unchanged answers 409 unless every record ids of ent is still in the
+// caller's tenant at row_version 1.
+func (s *Service) unchanged(ctx context.Context, tx *db.Tx, ent *schema.Entity, ids []int64) error {
+	src, err := s.engine.Scoped(ctx, ent.Name, "t")
+	if err != nil {
+		return err
+	}
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := append([]any{}, src.Args...)
+		marks := make([]string, len(chunk))
+		for i, id := range chunk {
+			marks[i] = "?"
+			args = append(args, id)
+		}
+		var n int
+		err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+src.SQL+" WHERE t."+ent.PK+" IN ("+strings.Join(marks, ",")+") AND t.row_version = 1", args...).Scan(&n)
+		if err != nil {
+			return fmt.Errorf("imports: check the records: %w", err)
+		}
+		if n != len(chunk) {
+			return apperr.Conflict("server.imports.changed").WithCode("changed")
+		}
+	}
+	return nil
+}

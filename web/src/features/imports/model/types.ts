@@ -1,0 +1,55 @@
+/** The spreadsheet import's answers (docs/api/openapi.yaml: /uploadxlsx/, /imports). */
+
+/** A field a column may be mapped to. */
+export interface FieldChoice {
+  name: string;
+  label: string;
+  required: boolean;
+  reference?: string;
+}
+
+/** The answer to an upload. */
+export interface UploadAnswer {
+  import_id: number;
+  entity: string;
+  columns: string[];
+  suggested_mapping: Record<string, string>;
+  rows: number;
+  preview: string[][];
+  fields: FieldChoice[];
+}
+
+/** One refused value of one row: `row` is the line in the file. */
+export interface RowError {
+  row: number;
+  loc: (string | number)[];
+  column?: string;
+  msg: string;
+  type?: string;
+}
+
+/** The answer to a validation. */
+export interface ValidateAnswer {
+  valid: number;
+  invalid: number;
+  error_count: number;
+  errors: RowError[];
+}
+
+/** An import as GET /imports/{id} answers it. */
+export interface ImportRecord {
+  import_id: number;
+  entity: string;
+  file_name: string;
+  state: 'uploaded' | 'valid' | 'invalid' | 'committed' | 'undone';
+  rows: number;
+  valid: number;
+  error_count: number;
+  created: number;
+  created_at: string;
+  report?: RowError[];
+  progress?: { done: number; total: number };
+}
+
+/** The entities the server imports (internal/imports Importable). */
+export const IMPORTABLE = ['company', 'partnercompany', 'contactperson', 'pos', 'location', 'area', 'contract', 'recurringpayment'] as const;
