@@ -145,6 +145,7 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 	a.Server.SetAuthenticator(a.Auth)
 	a.Jobs = jobs.New(database, log, jobs.Options{})
 	a.bindRoutes()
+	a.documentService.UseLinks(secret, a.Auth)
 	if err := a.registerJobs(); err != nil {
 		return nil, err
 	}
@@ -171,7 +172,9 @@ func (a *App) bindRoutes() {
 	a.Indexation = indexation.New(indexation.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	a.Indexation.AfterImport(a.enqueueIndexAdjustments)
 	indexation.Bind(a.Server, a.Indexation)
-	tickets.Bind(a.Server, tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log}))
+	ticketService := tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log})
+	ticketService.OnStamp(a.documentService.StampTicket)
+	tickets.Bind(a.Server, ticketService)
 	a.Events = events.New(a.DB, engine, a.Log, events.Options{})
 	events.Bind(a.Server, a.Events, a.Auth)
 }

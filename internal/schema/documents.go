@@ -47,6 +47,10 @@ func documents() ([]Entity, []Link) {
 				integer("document_size").readOnly().label("Size (bytes)"),
 				ref("user_id", "user").label("Uploaded by").derive(CurrentUser(true)).setNull(),
 				stamp("document_created_at").label("Uploaded").derive(Now(true)).index(),
+				str("document_sha256", 64).readOnly().optional().label("SHA-256"),
+				str("document_stamp_file", lenName).internal(),
+				stamp("document_stamped_at").readOnly().optional().label("Stamped"),
+				str("document_signature_file", lenName).internal(),
 			},
 			Relations: []Relation{
 				manyToMany("pos", "pos", "pos_document"),
