@@ -152,6 +152,9 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 	return a, nil
 }
 
+// DocumentService is the documents module's service.
+func (a *App) DocumentService() *documents.Service { return a.documentService }
+
 // bindRoutes lets each module register its own routes.
 func (a *App) bindRoutes() {
 	bindHealth(a.Server, a.DB)

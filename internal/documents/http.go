@@ -313,6 +313,9 @@ func (h *handler) posEmails(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := h.s.engine.MustSeeIn(r.Context(), h.s.db, "pos", pos); err != nil {
+		return err
+	}
 	q := tables.CustomListQuery{Entity: "email", Data: map[string]any{"pos_id": pos}, OrderBy: "email_received_datetime"}
 	v := r.URL.Query()
 	if !v.Has("order") {

@@ -74,6 +74,9 @@ type Stored struct {
 	Sum string
 }
 
+// SetClock sets the service's time source (link expiry in tests).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
 // Authorize answers 401 or 403 unless the caller may upload documents;
 // checked before a file is read.
 func (s *Service) Authorize(ctx context.Context) error {

@@ -48,9 +48,9 @@ func documents() ([]Entity, []Link) {
 				ref("user_id", "user").label("Uploaded by").derive(CurrentUser(true)).setNull(),
 				stamp("document_created_at").label("Uploaded").derive(Now(true)).index(),
 				str("document_sha256", 64).readOnly().optional().label("SHA-256"),
-				str("document_stamp_file", lenName).internal(),
+				str("document_stamp_file", lenName).readOnly().optional().hideOnCreate().hideOnUpdate().label("Stamped file"),
 				stamp("document_stamped_at").readOnly().optional().label("Stamped"),
-				str("document_signature_file", lenName).internal(),
+				str("document_signature_file", lenName).readOnly().optional().hideOnCreate().hideOnUpdate().label("Signature image"),
 			},
 			Relations: []Relation{
 				manyToMany("pos", "pos", "pos_document"),
