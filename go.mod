@@ -17,7 +17,13 @@ require (
 
 require (
 	github.com/go-pdf/fpdf v0.9.0
+	github.com/microcosm-cc/bluemonday v1.0.27
 	github.com/shopspring/decimal v1.6.0
+)
+
+require (
+	github.com/aymerick/douceur v0.2.0 // indirect
+	github.com/gorilla/css v1.0.1 // indirect
 )
 
 require (

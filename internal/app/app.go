@@ -146,6 +146,7 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 	a.Jobs = jobs.New(database, log, jobs.Options{})
 	a.bindRoutes()
 	a.documentService.UseLinks(secret, a.Auth)
+	a.documentService.UseMail(a.Outbox, cfg.SMTP.From)
 	if err := a.registerJobs(); err != nil {
 		return nil, err
 	}

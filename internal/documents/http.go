@@ -33,6 +33,7 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("GET /documents/pos", h.listPos)
 	srv.Handle("GET /pos/emails", h.posEmails)
 	srv.Handle("GET /documents/links/{id}", h.links)
+	srv.Handle("POST /emails/send", h.sendMail, httpapi.MaxBody(maxMailBody+1<<20))
 	srv.Handle("POST /documents/{id}/sign", h.sign, httpapi.MaxBody(maxSignBody))
 	// The five link URLs: no session, a link token in ?authorization=.
 	for pattern, kind := range map[string]linkKind{
@@ -364,5 +365,55 @@ func (h *handler) sign(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	httpapi.WriteJSON(w, http.StatusCreated, ans)
+	return nil
+}
+
+// sendMail serves POST /emails/send: {email_to: [..], email_cc: [..],
+// email_subject, email_body (HTML), email_attachements: [document ids],
+// ticket_id, pos_id}; answers 201 {"email_id": n}.
+func (h *handler) sendMail(w http.ResponseWriter, r *http.Request) error {
+	b, err := reqbody.Read(r)
+	if err != nil {
+		return err
+	}
+	var cmd SendCommand
+	if cmd.TicketID, err = b.TakeID("ticket_id", false); err != nil {
+		return err
+	}
+	if cmd.PosID, err = b.TakeID("pos_id", false); err != nil {
+		return err
+	}
+	if cmd.Attachments, err = b.TakeIDs("email_attachements"); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		dst  *[]string
+	}{{"email_to", &cmd.To}, {"email_cc", &cmd.Cc}} {
+		switch v := b.Take(f.name).(type) {
+		case nil:
+		case string:
+			if strings.TrimSpace(v) != "" {
+				*f.dst = strings.Split(v, ",")
+			}
+		case []any:
+			for _, x := range v {
+				s, ok := x.(string)
+				if !ok {
+					return reqbody.TypeError(f.name, "list")
+				}
+				*f.dst = append(*f.dst, s)
+			}
+		default:
+			return reqbody.TypeError(f.name, "list")
+		}
+	}
+	cmd.Subject, _ = b.Take("email_subject").(string)
+	cmd.Body, _ = b.Take("email_body").(string)
+	id, err := h.s.Send(r.Context(), cmd)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusCreated, map[string]int64{"email_id": id})
 	return nil
 }

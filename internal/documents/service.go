@@ -21,6 +21,7 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
+	"portfolio/internal/platform/mailer"
 	"portfolio/internal/schema"
 	"portfolio/internal/tables"
 	"portfolio/internal/validate"
@@ -49,7 +50,9 @@ type Service struct {
 	// linkKey signs link tokens; principals builds a link's user (UseLinks).
 	linkKey    []byte
 	principals PrincipalSource
-	// outbox sends mail (UseMail).
+	// outbox sends mail as mailFrom (UseMail).
+	outbox   *mailer.Outbox
+	mailFrom string
 }
 
 // New returns a service storing files in store.
