@@ -28,6 +28,7 @@ import (
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
 	"portfolio/internal/jobs"
+	"portfolio/internal/platform/mailbox"
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/tables"
 	"portfolio/internal/translations"
@@ -147,6 +148,8 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 	a.bindRoutes()
 	a.documentService.UseLinks(secret, a.Auth)
 	a.documentService.UseMail(a.Outbox, cfg.SMTP.From)
+	a.documentService.UseMailbox(mailbox.Config{Addr: cfg.IMAP.Addr, Username: cfg.IMAP.Username, Password: cfg.IMAP.Password,
+		Mailbox: cfg.IMAP.Mailbox, TLS: cfg.IMAP.TLS})
 	if err := a.registerJobs(); err != nil {
 		return nil, err
 	}
@@ -188,6 +191,8 @@ func (a *App) bindRoutes() {
 func (a *App) registerJobs() error {
 	for _, j := range []jobs.Job{
 		{Name: "document_sweep", Schedule: jobs.DailyAt(3, 0), Work: a.documentService.Sweep},
+		// Incoming mail: a no-op without PORTFOLIO_IMAP_ADDR.
+		{Name: "mail_fetch", Schedule: jobs.Every(5 * time.Minute), Work: a.documentService.FetchMail},
 		{Name: "session_purge", Schedule: jobs.DailyAt(3, 20), Work: a.purgeSessions},
 		{Name: "planner_statistics", Schedule: jobs.DailyAt(3, 40), Work: func(ctx context.Context) error { return a.DB.Optimize(ctx, false) }},
 		{Name: "deadline_notice_dates", Schedule: jobs.DailyAt(0, 5), Work: a.recomputeNoticeDates},

@@ -31,7 +31,7 @@ const (
 type row struct {
 	id, typeID, subtypeID, userID int64
 	version                       int64
-	name, file, sum               string
+	name, file, sum, mimeType     string
 	stampFile, signatureFile      string
 	created                       time.Time
 	stampedAt                     sql.NullTime
@@ -47,9 +47,9 @@ func (s *Service) readRow(ctx context.Context, q db.Querier, id int64) (*row, er
 	var sub, user sql.NullInt64
 	var sum, stamp, sig sql.NullString
 	err = q.QueryRowContext(ctx, `SELECT d.document_id, d.documenttype_id, d.subdocumenttype_id, d.user_id, d.row_version,
-		d.document_name, d.document_file, d.document_sha256, d.document_stamp_file, d.document_signature_file,
+		d.document_name, d.document_mime_type, d.document_file, d.document_sha256, d.document_stamp_file, d.document_signature_file,
 		d.document_created_at, d.document_stamped_at FROM `+src.SQL+` WHERE d.document_id = ?`, append(src.Args, id)...).
-		Scan(&r.id, &r.typeID, &sub, &user, &r.version, &r.name, &r.file, &sum, &stamp, &sig, &r.created, &r.stampedAt)
+		Scan(&r.id, &r.typeID, &sub, &user, &r.version, &r.name, &r.mimeType, &r.file, &sum, &stamp, &sig, &r.created, &r.stampedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.NotFound("server.error.not_found")
 	}
@@ -79,7 +79,7 @@ func (f *Served) Close() error {
 
 // ServeLink opens the file of kind for document id if token is a link
 // token for it; the read goes through the link user's tenant scope.
-func (s *Service) ServeLink(ctx context.Context, token string, id int64, kind string) (*Served, error) {
+func (s *Service) ServeLink(ctx context.Context, token string, id int64, kind string, download bool) (*Served, error) {
 	ctx, err := s.linkContext(ctx, token, id)
 	if err != nil {
 		return nil, err
@@ -90,6 +90,14 @@ func (s *Service) ServeLink(ctx context.Context, token string, id int64, kind st
 	r, err := s.readRow(ctx, s.db, id)
 	if err != nil {
 		return nil, err
+	}
+	if r.mimeType != "application/pdf" {
+		// A file that is not a PDF (a mail's attachment) is only ever
+		// downloaded, never previewed or stamped.
+		if kind != kindOriginal || !download {
+			return nil, apperr.NotFound("server.error.not_found")
+		}
+		return s.openStored(r.file, r.name, "application/octet-stream")
 	}
 	switch kind {
 	case kindSignature:

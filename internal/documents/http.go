@@ -166,7 +166,7 @@ func (h *handler) serveLink(k linkKind) httpapi.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		f, err := h.s.ServeLink(r.Context(), r.URL.Query().Get("authorization"), id, k.kind)
+		f, err := h.s.ServeLink(r.Context(), r.URL.Query().Get("authorization"), id, k.kind, k.disposition == "attachment")
 		if err != nil {
 			return err
 		}

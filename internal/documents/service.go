@@ -21,6 +21,7 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
+	"portfolio/internal/platform/mailbox"
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/schema"
 	"portfolio/internal/tables"
@@ -53,6 +54,8 @@ type Service struct {
 	// outbox sends mail as mailFrom (UseMail).
 	outbox   *mailer.Outbox
 	mailFrom string
+	// mailbox is where incoming mail is fetched from (UseMailbox).
+	mailbox mailbox.Config
 }
 
 // New returns a service storing files in store.

@@ -45,7 +45,7 @@ var (
 
 // keyPattern is the shape of the keys Put makes; Open refuses any other,
 // so a stored key can never name a path outside the store.
-var keyPattern = regexp.MustCompile(`^[0-9a-f]{32}\.(pdf|png)$`)
+var keyPattern = regexp.MustCompile(`^[0-9a-f]{32}\.(pdf|png|bin)$`)
 
 // Put stores the PDF read from r, at most maxBytes long, and returns its
 // key, size and SHA-256 (hex). An empty file, a file that does not start
@@ -69,7 +69,8 @@ func (s *Store) Put(r io.Reader, maxBytes int64) (key string, size int64, sum st
 }
 
 // PutBytes stores b (a stamped or signed copy, a signature image) under a
-// new key ending in ext ("pdf" or "png") and returns its key and SHA-256.
+// new key ending in ext ("pdf", "png", or "bin" for a mail's attachment
+// that is not a PDF) and returns its key and SHA-256.
 func (s *Store) PutBytes(b []byte, ext string) (key, sum string, err error) {
 	key, _, sum, err = s.put(bytes.NewReader(b), int64(len(b)), ext, nil)
 	return key, sum, err

@@ -82,7 +82,7 @@ func documents() ([]Entity, []Link) {
 				ref("contract_id", "contract").optional(),
 				ref("ticket_id", "ticket").optional(),
 				ref("user_id", "user").optional().readOnly().setNull().label("Sent by"),
-				str("email_message_id", 998).internal(),
+				str("email_message_id", 998).readOnly().optional().hideOnCreate().hideOnUpdate().label("Message-ID"),
 			},
 			Relations: []Relation{manyToMany("attachments", "document", "email_document")},
 		},
