@@ -134,6 +134,7 @@ const contractRecordPage = {
  * values, attribution, import); a recurring payment's page shows its index
  * adjustments with the decisions; the open proposals have their own list.
  */
+const documentPreviewPage = page(() => import('../features/documents/components/document-preview-page'));
 const priceIndexPage = page(() => import('../features/indexation/components/price-index-page'));
 const proposalsPage = page(() => import('../features/indexation/components/proposals-page'));
 const paymentRecordPage = {
@@ -320,7 +321,7 @@ export const routes: RouteObject[] = [
                   tableRoute('table/:name/importview', 'import'),
                   tableRoute('table/:table/import/:invoice', 'import'),
                   gated('preview/document', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
-                  gated('preview/document/:document_id/:name', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
+                  guardedPage('preview/document/:document_id/:name', ROUTE_PERMISSIONS.documentPreview, documentPreviewPage),
                   gated('ticket/:id/customer', ROUTE_PERMISSIONS.newBusiness, 'screen.new_business'),
                   guardedPage('payments-list', ROUTE_PERMISSIONS.paymentsList, paymentsListPage),
                   guardedPage('condition-list', ROUTE_PERMISSIONS.conditionList, conditionListPage),
