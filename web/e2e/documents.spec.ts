@@ -22,7 +22,11 @@ test('a PDF is uploaded in the documents tab of a point of sale and downloaded a
   await page.getByRole('option', { name: 'Mietvertrag' }).click();
   await dialog.locator('input[type="file"]').setInputFiles({ name: 'Mietvertrag Nord.pdf', mimeType: 'application/pdf', buffer: PDF });
   await snap(page, 'documents-upload-light');
-  await dialog.getByRole('button', { name: 'Upload' }).click();
+  const [uploaded] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/documents/uploadfiles') && r.status() === 201),
+    dialog.getByRole('button', { name: 'Upload' }).click(),
+  ]);
+  const documentId = ((await uploaded.json()) as { data: { document_id: number }[] }).data[0].document_id;
   await expect(dialog).toHaveCount(0);
   await expect(page.getByText('The document was uploaded.')).toBeVisible();
   const cell = panel.getByRole('gridcell', { name: 'Mietvertrag Nord' });
@@ -34,4 +38,21 @@ test('a PDF is uploaded in the documents tab of a point of sale and downloaded a
   expect(download.suggestedFilename()).toBe('Mietvertrag Nord.pdf');
   const saved = await download.path();
   expect(readFileSync(saved).equals(PDF)).toBe(true);
+
+  // The preview page shows it through a short-lived link, never with the access token.
+  await page.goto(`/app/preview/document/${documentId}/Mietvertrag%20Nord`);
+  await expect(page.getByRole('heading', { name: 'Mietvertrag Nord' })).toBeVisible();
+  const frame = page.getByTitle('Document preview');
+  await expect(frame).toHaveAttribute('src', new RegExp(`^/documents/preview/${documentId}\\?authorization=`));
+  const src = (await frame.getAttribute('src')) ?? '';
+  const shown = await page.request.get(src);
+  expect(shown.status()).toBe(200);
+  expect((await shown.body()).equals(PDF)).toBe(true);
+  expect((await page.request.get(`/documents/preview/${documentId}`)).status()).toBe(401);
+  await page.getByText('Stamped copy').click();
+  await expect(frame).toHaveAttribute('src', new RegExp(`^/documents/preview/stamp/${documentId}\\?authorization=`));
+  const stamped = await page.request.get((await frame.getAttribute('src')) ?? '');
+  expect(stamped.status()).toBe(200);
+  expect((await stamped.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  await snap(page, 'documents-preview-light');
 });
