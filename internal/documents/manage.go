@@ -149,7 +149,7 @@ func (s *Service) LinkPos(ctx context.Context, cmd PosCommand) (json.RawMessage,
 	return out, err
 }
 
-// ListQuery is a custom list of the module (GET /documents/pos, GET
+// list opens a custom list of the module (GET /documents/pos, GET
 // /pos/emails) with the query's page, per_page, keyword and order.
 func (s *Service) list(ctx context.Context, v url.Values, q tables.CustomListQuery) (*tables.Cursor, error) {
 	parsed, err := tables.ParseCustomQuery(v)
