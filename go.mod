@@ -16,7 +16,9 @@ require (
 )
 
 require (
+	github.com/emersion/go-imap/v2 v2.0.0-beta.8
 	github.com/go-pdf/fpdf v0.9.0
+	github.com/microcosm-cc/bluemonday v1.0.27
 	github.com/prometheus/client_golang v1.25.0
 	github.com/shopspring/decimal v1.6.0
 )
@@ -29,6 +31,12 @@ require (
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
+)
+
+require (
+	github.com/aymerick/douceur v0.2.0 // indirect
+	github.com/emersion/go-message v0.18.2 // indirect
+	github.com/gorilla/css v1.0.1 // indirect
 )
 
 require (

@@ -30,6 +30,7 @@ import (
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
 	"portfolio/internal/jobs"
+	"portfolio/internal/platform/mailbox"
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/tables"
 	"portfolio/internal/translations"
@@ -155,11 +156,18 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 	a.Server.SetAuthenticator(a.Auth)
 	a.Jobs = jobs.New(database, log, jobs.Options{})
 	a.bindRoutes()
+	a.documentService.UseLinks(secret, a.Auth)
+	a.documentService.UseMail(a.Outbox, cfg.SMTP.From)
+	a.documentService.UseMailbox(mailbox.Config{Addr: cfg.IMAP.Addr, Username: cfg.IMAP.Username, Password: cfg.IMAP.Password,
+		Mailbox: cfg.IMAP.Mailbox, TLS: cfg.IMAP.TLS})
 	if err := a.registerJobs(); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
+
+// DocumentService is the documents module's service.
+func (a *App) DocumentService() *documents.Service { return a.documentService }
 
 // bindRoutes lets each module register its own routes.
 func (a *App) bindRoutes() {
@@ -184,7 +192,9 @@ func (a *App) bindRoutes() {
 	indexation.Bind(a.Server, a.Indexation)
 	a.Invoices = invoices.New(invoices.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	invoices.Bind(a.Server, a.Invoices)
-	tickets.Bind(a.Server, tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log}))
+	ticketService := tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log})
+	ticketService.OnStamp(a.documentService.StampTicket)
+	tickets.Bind(a.Server, ticketService)
 	a.Imports = imports.New(imports.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	imports.Bind(a.Server, a.Imports)
 	a.Events = events.New(a.DB, engine, a.Log, events.Options{})
@@ -196,6 +206,8 @@ func (a *App) bindRoutes() {
 func (a *App) registerJobs() error {
 	for _, j := range []jobs.Job{
 		{Name: "document_sweep", Schedule: jobs.DailyAt(3, 0), Work: a.documentService.Sweep},
+		// Incoming mail: a no-op without PORTFOLIO_IMAP_ADDR.
+		{Name: "mail_fetch", Schedule: jobs.Every(5 * time.Minute), Work: a.documentService.FetchMail},
 		{Name: "session_purge", Schedule: jobs.DailyAt(3, 20), Work: a.purgeSessions},
 		{Name: "planner_statistics", Schedule: jobs.DailyAt(3, 40), Work: func(ctx context.Context) error { return a.DB.Optimize(ctx, false) }},
 		{Name: "deadline_notice_dates", Schedule: jobs.DailyAt(0, 5), Work: a.recomputeNoticeDates},

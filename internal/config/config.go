@@ -47,6 +47,9 @@ type Config struct {
 
 	SMTP SMTP
 
+	// IMAP is the mailbox incoming mail is fetched from.
+	IMAP IMAP
+
 	// TrafficLight holds the days before a deadline's notice date at which
 	// its traffic light turns red and yellow (green before).
 	TrafficLight TrafficLight
@@ -57,6 +60,16 @@ type Config struct {
 // most Yellow days, green otherwise.
 type TrafficLight struct {
 	Red, Yellow int
+}
+
+// IMAP configures incoming mail: a mailbox the job mail_fetch reads
+// every 5 minutes. Without Addr no mail is fetched.
+type IMAP struct {
+	Addr     string // host:port
+	Username string
+	Password string
+	Mailbox  string // default INBOX
+	TLS      string // tls (default), starttls, none
 }
 
 // SMTP configures outgoing mail. Without Host, mail is kept in the outbox
@@ -88,6 +101,7 @@ func Defaults() Config {
 		QueueWait:          time.Second,
 		ShutdownTimeout:    30 * time.Second,
 		SMTP:               SMTP{Port: 587, From: "Portfolio <no-reply@localhost>", TLS: "starttls"},
+		IMAP:               IMAP{Mailbox: "INBOX", TLS: "tls"},
 		TrafficLight:       TrafficLight{Red: 30, Yellow: 90},
 	}
 }
@@ -145,6 +159,11 @@ func Register(fs *flag.FlagSet, c *Config) {
 	str(&c.SMTP.Password, "smtp-password", "PORTFOLIO_SMTP_PASSWORD", "SMTP password")
 	str(&c.SMTP.From, "smtp-from", "PORTFOLIO_SMTP_FROM", "sender address of mail")
 	str(&c.SMTP.TLS, "smtp-tls", "PORTFOLIO_SMTP_TLS", "SMTP transport security: starttls, tls or none")
+	str(&c.IMAP.Addr, "imap-addr", "PORTFOLIO_IMAP_ADDR", "IMAP server (host:port) incoming mail is fetched from; empty fetches none")
+	str(&c.IMAP.Username, "imap-username", "PORTFOLIO_IMAP_USERNAME", "IMAP user name")
+	str(&c.IMAP.Password, "imap-password", "PORTFOLIO_IMAP_PASSWORD", "IMAP password")
+	str(&c.IMAP.Mailbox, "imap-mailbox", "PORTFOLIO_IMAP_MAILBOX", "IMAP mailbox of incoming mail")
+	str(&c.IMAP.TLS, "imap-tls", "PORTFOLIO_IMAP_TLS", "IMAP transport security: tls, starttls or none")
 	days := func(p *int, name, env, usage string) {
 		if v, ok := os.LookupEnv(env); ok {
 			if n, err := strconv.Atoi(v); err == nil {
@@ -174,6 +193,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: log format %q is neither text nor json", c.LogFormat)
 	case c.SMTP.TLS != "starttls" && c.SMTP.TLS != "tls" && c.SMTP.TLS != "none":
 		return fmt.Errorf("config: SMTP TLS mode %q is not starttls, tls or none", c.SMTP.TLS)
+	case c.IMAP.TLS != "starttls" && c.IMAP.TLS != "tls" && c.IMAP.TLS != "none":
+		return fmt.Errorf("config: IMAP TLS mode %q is not tls, starttls or none", c.IMAP.TLS)
 	case c.TrafficLight.Red < 0 || c.TrafficLight.Yellow < c.TrafficLight.Red:
 		return fmt.Errorf("config: traffic light days red %d, yellow %d: need 0 <= red <= yellow", c.TrafficLight.Red, c.TrafficLight.Yellow)
 	case c.MaxBodyBytes < 1024:

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-pdf/fpdf"
+
 	"portfolio/internal/db"
 	"portfolio/internal/documents"
 	"portfolio/internal/testkit"
@@ -25,8 +27,41 @@ const (
 )
 
 // pdf is a small but real PDF file.
-var pdf = []byte("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n" +
-	"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n")
+var pdf = realPDF("Mietvertrag Seite eins")
+
+// realPDF makes a one-page PDF with text on it.
+func realPDF(text string) []byte {
+	p := fpdf.New("P", "mm", "A4", "")
+	p.AddPage()
+	p.SetFont("Helvetica", "", 12)
+	p.Cell(40, 10, text)
+	var b bytes.Buffer
+	if err := p.Output(&b); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+// linksOf asks for document id's link URLs as the holder of token.
+func linksOf(t *testing.T, ta *apptest.TestApp, token string, id int64) (documents.Links, apptest.Response) {
+	t.Helper()
+	res := ta.Do("GET", fmt.Sprintf("/documents/links/%d", id), token, nil)
+	var l documents.Links
+	if res.Status == http.StatusOK {
+		res.JSON(t, &l)
+	}
+	return l, res
+}
+
+// download fetches document id through a fresh link as the holder of token.
+func download(t *testing.T, ta *apptest.TestApp, token string, id int64) apptest.Response {
+	t.Helper()
+	l, res := linksOf(t, ta, token, id)
+	if res.Status != http.StatusOK {
+		return res
+	}
+	return ta.Do("GET", l.Download, "", nil)
+}
 
 // form builds a multipart body: the fields first, then each file in
 // "files", as the browser sends them.
@@ -139,7 +174,7 @@ func TestUploadAndDownload(t *testing.T) {
 
 		// An administrator uploads a contract for a point of sale.
 		id := created(upload(admin, map[string]string{"documenttype_id": docType, "pos_id": posA}, pdf))
-		res := ta.Do("GET", fmt.Sprintf("/documents/%d/download", id), token(admin), nil)
+		res := download(t, ta, token(admin), id)
 		if res.Status != http.StatusOK || !bytes.Equal(res.Body, pdf) || res.Header.Get("Content-Type") != "application/pdf" ||
 			!strings.Contains(res.Header.Get("Content-Disposition"), `filename="Mietvertrag 1.pdf"`) {
 			t.Fatalf("download: %d %v %q", res.Status, res.Header, res.Body)
@@ -171,12 +206,12 @@ func TestUploadAndDownload(t *testing.T) {
 		refused("external without owner", upload(lead, map[string]string{"documenttype_id": docType}, pdf), 422, "belongs to")
 		refused("external, foreign owner", upload(lead, map[string]string{"documenttype_id": docType, "pos_id": posB}, pdf), 404, "")
 		refused("no right to upload", upload(leadB, map[string]string{"documenttype_id": docType, "pos_id": posB}, pdf), 403, "")
-		if got := ta.Do("GET", fmt.Sprintf("/documents/%d/download", leadDoc), token(lead), nil); got.Status != 200 ||
+		if got := download(t, ta, token(lead), leadDoc); got.Status != 200 ||
 			!strings.Contains(got.Header.Get("Content-Disposition"), "filename*=utf-8''%C3%9Cbergabeprotokoll.pdf") {
 			t.Errorf("lead@ downloads their document: %d %v", got.Status, got.Header)
 		}
-		missing := ta.Do("GET", "/documents/999999/download", token(leadB), nil)
-		foreign := ta.Do("GET", fmt.Sprintf("/documents/%d/download", leadDoc), token(leadB), nil)
+		missing := download(t, ta, token(leadB), 999999)
+		foreign := download(t, ta, token(leadB), leadDoc)
 		if foreign.Status != http.StatusNotFound || !bytes.Equal(foreign.Body, missing.Body) {
 			t.Errorf("another group's document: %d %s; a missing one: %d %s", foreign.Status, foreign.Body, missing.Status, missing.Body)
 		}
@@ -193,11 +228,11 @@ func TestSweepRemovesOnlyUnnamedOldFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	named, _, err := store.Put(bytes.NewReader(pdf), 1<<20)
+	named, _, _, err := store.Put(bytes.NewReader(pdf), 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	orphan, _, err := store.Put(bytes.NewReader(pdf), 1<<20)
+	orphan, _, _, err := store.Put(bytes.NewReader(pdf), 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

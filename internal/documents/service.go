@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"time"
 
@@ -22,6 +21,8 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
+	"portfolio/internal/platform/mailbox"
+	"portfolio/internal/platform/mailer"
 	"portfolio/internal/schema"
 	"portfolio/internal/tables"
 	"portfolio/internal/validate"
@@ -46,11 +47,20 @@ type Service struct {
 	store    *Store
 	log      *slog.Logger
 	maxBytes int64
+	now      func() time.Time
+	// linkKey signs link tokens; principals builds a link's user (UseLinks).
+	linkKey    []byte
+	principals PrincipalSource
+	// outbox sends mail as mailFrom (UseMail).
+	outbox   *mailer.Outbox
+	mailFrom string
+	// mailbox is where incoming mail is fetched from (UseMailbox).
+	mailbox mailbox.Config
 }
 
 // New returns a service storing files in store.
 func New(d *db.DB, engine *tables.Engine, store *Store, log *slog.Logger) *Service {
-	return &Service{db: d, engine: engine, store: store, log: log, maxBytes: schema.MaxDocumentKB * 1024}
+	return &Service{db: d, engine: engine, store: store, log: log, maxBytes: schema.MaxDocumentKB * 1024, now: time.Now}
 }
 
 // Upload is one stored file with the document's fields: document_name
@@ -66,7 +76,12 @@ type Upload struct {
 type Stored struct {
 	Key  string
 	Size int64
+	// Sum is the file's SHA-256 in hex.
+	Sum string
 }
+
+// SetClock sets the service's time source (link expiry in tests).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
 
 // Authorize answers 401 or 403 unless the caller may upload documents;
 // checked before a file is read.
@@ -77,8 +92,10 @@ func (s *Service) Authorize(ctx context.Context) error {
 // Put keeps an uploaded file until Create names it in a document row, or
 // Discard removes it. Not a PDF, or too large: 422 on "files".
 func (s *Service) Put(r io.Reader) (Stored, error) {
-	key, size, err := s.store.Put(r, s.maxBytes)
+	key, size, sum, err := s.store.Put(r, s.maxBytes)
 	switch {
+	case errors.Is(err, errEmpty):
+		return Stored{}, fileError("server.documents.empty", nil)
 	case errors.Is(err, errNotPDF):
 		return Stored{}, fileError("server.documents.not_pdf", nil)
 	case errors.Is(err, errTooLarge):
@@ -86,7 +103,7 @@ func (s *Service) Put(r io.Reader) (Stored, error) {
 	case err != nil:
 		return Stored{}, err
 	}
-	return Stored{Key: key, Size: size}, nil
+	return Stored{Key: key, Size: size, Sum: sum}, nil
 }
 
 // Discard removes a stored file no document names.
@@ -118,7 +135,8 @@ func (s *Service) create(ctx context.Context, up Upload, id *int64) error {
 		return err
 	}
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		module := validate.Record{"document_file": up.File.Key, "document_mime_type": "application/pdf", "document_size": up.File.Size}
+		module := validate.Record{"document_file": up.File.Key, "document_mime_type": "application/pdf", "document_size": up.File.Size,
+			"document_sha256": up.File.Sum}
 		if *id, err = s.engine.CreateIn(ctx, tx, entity, data, tables.WithValues(module), tables.LinkedLater()); err != nil {
 			return err
 		}
@@ -185,42 +203,6 @@ func (s *Service) visible(ctx context.Context, q db.Querier, id int64) (bool, er
 	return s.engine.VisibleTo(ctx, q, p, entity, id)
 }
 
-// File is a stored document ready to be sent.
-type File struct {
-	Name string
-	Size int64
-	*os.File
-}
-
-// Open answers the file of document id if the caller may read it (404,
-// as for a missing document, when it is outside the caller's tenant).
-func (s *Service) Open(ctx context.Context, id int64) (*File, error) {
-	if err := s.engine.Require(ctx, access.ActionRead, entity); err != nil {
-		return nil, err
-	}
-	// The file's key is never served, so the row is read from the
-	// caller's documents directly rather than through a generic read.
-	src, err := s.engine.Scoped(ctx, entity, "d")
-	if err != nil {
-		return nil, err
-	}
-	var name, key string
-	var size int64
-	err = s.db.QueryRowContext(ctx, `SELECT d.document_name, d.document_file, d.document_size FROM `+src.SQL+
-		` WHERE d.document_id = ?`, append(src.Args, id)...).Scan(&name, &key, &size)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, apperr.NotFound("server.error.not_found")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("documents: read document %d: %w", id, err)
-	}
-	f, err := s.store.Open(key)
-	if err != nil {
-		return nil, err
-	}
-	return &File{Name: name, Size: size, File: f}, nil
-}
-
 // sweepAge is how old an unnamed file must be before Sweep removes it:
 // far longer than any upload takes.
 const sweepAge = 24 * time.Hour
@@ -234,7 +216,8 @@ func (s *Service) Sweep(ctx context.Context) error {
 	}
 	n, err := s.store.Sweep(func(key string) (bool, error) {
 		var one int
-		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM `+src.SQL+` WHERE d.document_file = ?`, append(src.Args, key)...).Scan(&one)
+		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM `+src.SQL+` WHERE d.document_file = ? OR d.document_stamp_file = ? OR d.document_signature_file = ?`,
+			append(src.Args, key, key, key)...).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, nil
 		}

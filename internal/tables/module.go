@@ -172,7 +172,7 @@ func (e *Engine) LinkNewIn(ctx context.Context, tx *db.Tx, cmd LinkCommand, newE
 }
 
 func (e *Engine) linkIn(ctx context.Context, tx *db.Tx, c *caller, cmd LinkCommand) (json.RawMessage, error) {
-	t, own, other, err := e.linkTarget(ctx, c, &cmd)
+	t, own, other, err := e.linkTarget(ctx, tx, c, &cmd)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (e *Engine) UnlinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) error
 	if err != nil {
 		return err
 	}
-	t, own, other, err := e.linkTarget(ctx, c, &cmd)
+	t, own, other, err := e.linkTarget(ctx, tx, c, &cmd)
 	if err != nil {
 		return err
 	}
@@ -235,7 +235,7 @@ func (e *Engine) ChangeLinkIn(ctx context.Context, tx *db.Tx, cmd LinkCommand) (
 	if err != nil {
 		return nil, err
 	}
-	t, own, other, err := e.linkTarget(ctx, c, &cmd)
+	t, own, other, err := e.linkTarget(ctx, tx, c, &cmd)
 	if err != nil {
 		return nil, err
 	}

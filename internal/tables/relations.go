@@ -26,8 +26,9 @@ type LinkCommand struct {
 
 // linkTarget resolves a link command: the relation must be many-to-many,
 // the caller may update the tab (caller.requireTab), and the owner is
-// visible.
-func (e *Engine) linkTarget(ctx context.Context, c *caller, cmd *LinkCommand) (*target, schema.LinkEnd, schema.LinkEnd, error) {
+// visible, read through q (the write's transaction, so an owner created
+// earlier in it counts).
+func (e *Engine) linkTarget(ctx context.Context, q db.Querier, c *caller, cmd *LinkCommand) (*target, schema.LinkEnd, schema.LinkEnd, error) {
 	t, err := e.resolveTarget(cmd.Relation)
 	if err != nil {
 		return nil, schema.LinkEnd{}, schema.LinkEnd{}, err
@@ -54,7 +55,7 @@ func (e *Engine) linkTarget(ctx context.Context, c *caller, cmd *LinkCommand) (*
 		}
 		cmd.Data = rest
 	}
-	if err := e.mustSee(ctx, e.db, c, t.owner, cmd.OwnerID); err != nil {
+	if err := e.mustSee(ctx, q, c, t.owner, cmd.OwnerID); err != nil {
 		return nil, schema.LinkEnd{}, schema.LinkEnd{}, err
 	}
 	own, other, _ := t.link.End(t.owner.Name)

@@ -1598,6 +1598,38 @@ func (b *tenantBuilder) checkCustomLists(t *testing.T, v tenantViewer) {
 			same("GET "+path(r.key), path(r.key), path(missingKey), http.StatusOK)
 		}
 	}
+	// The documents module's lists of a point of sale (its documents and
+	// mails) and a mail sent from another tenant's ticket.
+	for _, r := range b.cases["pos"].rows {
+		if !r.visibleTo(v) {
+			for _, p := range []string{"/documents/pos?pos_id=%d", "/pos/emails?pos_id=%d"} {
+				same("GET "+fmt.Sprintf(p, r.key), fmt.Sprintf(p, r.key), fmt.Sprintf(p, missingKey), http.StatusNotFound)
+			}
+		}
+	}
+	if c, ok := b.cases["ticket"]; ok {
+		before := queryInt(t, b.d, `SELECT COUNT(*) FROM email`)
+		for _, r := range c.rows {
+			if r.visibleTo(v) {
+				continue
+			}
+			send := func(key int64) (int, []byte) {
+				b.requests++
+				res := b.e.Do("POST", "/emails/send", b.e.token(v.email), obj{"email_to": []string{"x@example.org"}, "email_subject": "s",
+					"email_body": "b", "ticket_id": key})
+				return res.Status, res.Body
+			}
+			fs, fb := send(r.key)
+			ms, mb := send(missingKey)
+			if fs != ms || !bytes.Equal(fb, mb) || (fs != http.StatusNotFound && fs != http.StatusForbidden) {
+				t.Errorf("POST /emails/send of ticket %d as %s: foreign %d %s, missing %d %s", r.key, v.email, fs, clip(string(fb)), ms, clip(string(mb)))
+			}
+			b.count("mail of a foreign ticket")
+		}
+		if n := queryInt(t, b.d, `SELECT COUNT(*) FROM email`); n != before {
+			t.Errorf("mails of foreign tickets as %s wrote %d emails", v.email, n-before)
+		}
+	}
 	// Every tax rate the caller sees: none of another tenant's.
 	st, body := b.get(v.email, "/contracts/tax-rates?per_page=500")
 	if st != http.StatusOK {

@@ -120,10 +120,18 @@ func (r *rules) BeforeWrite(ctx context.Context, w *tables.WriteContext) error {
 		return err
 	}
 	if to.Stamp {
-		// The PDFs are stamped by the documents module once it can; until
-		// then the stamp is recorded on the timeline.
+		// The documents module makes the stamped copies (OnStamp); the
+		// timeline records the stamp and how many documents it covered.
+		comment := "stamped in " + to.Name
+		if r.s.stamp != nil {
+			n, err := r.s.stamp(ctx, w.Tx, w.ID)
+			if err != nil {
+				return err
+			}
+			comment += fmt.Sprintf(" (%d documents)", n)
+		}
 		return r.s.engine.Track(ctx, w.Tx, tables.TrackEntry{Type: TrackStamp, Category: entity, RowID: w.ID, Status: to.Name,
-			Comment: "stamped in " + to.Name})
+			Comment: comment})
 	}
 	return nil
 }

@@ -29,7 +29,18 @@ type Service struct {
 	engine *tables.Engine
 	log    *slog.Logger
 	now    func() time.Time
+	// stamp makes stamped copies of a ticket's documents (OnStamp).
+	stamp Stamper
 }
+
+// Stamper makes stamped copies of ticket's documents in the ticket's
+// write transaction and answers how many it stamped (the documents
+// module, wired by app).
+type Stamper func(ctx context.Context, tx *db.Tx, ticket int64) (int, error)
+
+// OnStamp sets what stamps a ticket's documents when it enters a stamp
+// column; without it the stamp is only recorded on the timeline.
+func (s *Service) OnStamp(f Stamper) { s.stamp = f }
 
 // Deps are what a Service is built from; Now defaults to time.Now.
 type Deps struct {

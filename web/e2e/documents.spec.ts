@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { logIn, snap } from './helpers';
+import type { APIRequestContext } from '@playwright/test';
+import { DEMO_PASSWORD, logIn, snap } from './helpers';
 
 /** A small but real PDF. */
 const PDF = Buffer.from(
@@ -34,4 +35,54 @@ test('a PDF is uploaded in the documents tab of a point of sale and downloaded a
   expect(download.suggestedFilename()).toBe('Mietvertrag Nord.pdf');
   const saved = await download.path();
   expect(readFileSync(saved).equals(PDF)).toBe(true);
+
+});
+
+/** Logs in through POST /token and answers the access token. */
+async function apiToken(request: APIRequestContext, email: string): Promise<string> {
+  const answer = await request.post('/token', {
+    data: { username: email, password: DEMO_PASSWORD, user_browser_hash: 'e2e-documents-spec' },
+  });
+  expect(answer.status(), await answer.text()).toBe(200);
+  return (await answer.json()).access_token as string;
+}
+
+test('a document is previewed through a short-lived link, original and stamped', async ({ page, request }) => {
+  let token = await apiToken(request, 'admin@demo.test');
+  const types = await request.post('/api/?documenttype', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { action: 'read-rich', entity: 'documenttype', per_page: 100 },
+  });
+  const rows = ((await types.json()) as { data: { data: { documenttype_id: number; documenttype_name: string }[] } }).data.data;
+  const type = rows.find((r) => r.documenttype_name === 'Mietvertrag') ?? rows[0];
+  const uploaded = await request.post('/documents/uploadfiles', {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: {
+      documenttype_id: String(type.documenttype_id),
+      pos_id: '1',
+      files: { name: 'Mietvertrag Vorschau.pdf', mimeType: 'application/pdf', buffer: PDF },
+    },
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  const documentId = ((await uploaded.json()) as { data: { document_id: number }[] }).data[0].document_id;
+
+  // The preview page shows it through a short-lived link, never with the access token.
+  await logIn(page, 'admin@demo.test');
+  await page.goto(`/app/preview/document/${documentId}/Mietvertrag%20Vorschau`);
+  await expect(page.locator('h3', { hasText: 'Mietvertrag Vorschau' })).toBeVisible();
+  const frame = page.getByTitle('Document preview');
+  await expect(frame).toHaveAttribute('src', new RegExp(`^/documents/preview/${documentId}\\?authorization=`));
+  const src = (await frame.getAttribute('src')) ?? '';
+  const shown = await page.request.get(src);
+  expect(shown.status()).toBe(200);
+  expect((await shown.body()).equals(PDF)).toBe(true);
+  expect((await page.request.get(`/documents/preview/${documentId}`)).status()).toBe(401);
+  token = await apiToken(request, 'admin@demo.test');
+  expect((await page.request.get(`/documents/preview/${documentId}?authorization=${token}`)).status()).toBe(401);
+  await page.getByText('Stamped copy').click();
+  await expect(frame).toHaveAttribute('src', new RegExp(`^/documents/preview/stamp/${documentId}\\?authorization=`));
+  const stamped = await page.request.get((await frame.getAttribute('src')) ?? '');
+  expect(stamped.status()).toBe(200);
+  expect((await stamped.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  await snap(page, 'documents-preview-light');
 });

@@ -7,6 +7,8 @@ package mailer
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -24,6 +26,15 @@ type Message struct {
 	Subject string
 	Text    string
 	HTML    string
+	// Attachments are sent as files with the message.
+	Attachments []Attachment
+}
+
+// Attachment is a file sent with a message.
+type Attachment struct {
+	Name        string `json:"name"`
+	ContentType string `json:"content_type"`
+	Data        []byte `json:"data"`
 }
 
 // Outbox queues messages and wakes the deliverer.
@@ -53,11 +64,19 @@ func (o *Outbox) Enqueue(ctx context.Context, q db.Querier, m Message) (int64, e
 		}
 	}
 	now := o.now().UTC()
+	var attachments any
+	if len(m.Attachments) > 0 {
+		b, err := json.Marshal(m.Attachments)
+		if err != nil {
+			return 0, fmt.Errorf("mailer: attachments: %w", err)
+		}
+		attachments = string(b)
+	}
 	var id int64
 	err := q.QueryRowContext(ctx, `INSERT INTO mail_outbox
-		(mail_from, mail_to, mail_cc, mail_subject, mail_text, mail_html, created_at, next_attempt_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING mail_id`,
-		o.from, strings.Join(m.To, ","), strings.Join(m.Cc, ","), m.Subject, m.Text, m.HTML, now, now).Scan(&id)
+		(mail_from, mail_to, mail_cc, mail_subject, mail_text, mail_html, mail_attachments, created_at, next_attempt_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING mail_id`,
+		o.from, strings.Join(m.To, ","), strings.Join(m.Cc, ","), m.Subject, m.Text, m.HTML, attachments, now, now).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("mailer: enqueue: %w", err)
 	}
@@ -164,6 +183,16 @@ func (d *Deliverer) deliver(ctx context.Context, p pending) error {
 		return nil // another instance took it
 	}
 	msg := Message{To: splitList(p.to), Cc: splitList(p.cc), Subject: p.subject, Text: p.text, HTML: p.html}
+	// Attachments are read only for the claimed message, not with the batch.
+	var attachments sql.NullString
+	if err := d.DB.QueryRowContext(ctx, `SELECT mail_attachments FROM mail_outbox WHERE mail_id = ?`, p.id).Scan(&attachments); err != nil {
+		return fmt.Errorf("mailer: attachments of %d: %w", p.id, err)
+	}
+	if attachments.Valid && attachments.String != "" {
+		if err := json.Unmarshal([]byte(attachments.String), &msg.Attachments); err != nil {
+			return fmt.Errorf("mailer: attachments of %d: %w", p.id, err)
+		}
+	}
 	if d.Sender == nil {
 		d.Log.Info("mail kept in outbox (no SMTP server configured)", "mail_id", p.id, "to", p.to, "subject", p.subject, "text", p.text)
 		_, err := d.DB.ExecContext(ctx, `UPDATE mail_outbox SET next_attempt_at = ?, mail_attempts = ?, claimed_until = NULL, mail_error = ? WHERE mail_id = ?`,

@@ -1,6 +1,7 @@
 package mailer
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -42,6 +43,13 @@ func (s *SMTPSender) Send(ctx context.Context, from string, m Message) error {
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	if m.HTML != "" {
 		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
+	}
+	for _, a := range m.Attachments {
+		ct := gomail.ContentType(a.ContentType)
+		if ct == "" {
+			ct = gomail.TypeAppOctetStream
+		}
+		msg.AttachReadSeeker(a.Name, bytes.NewReader(a.Data), gomail.WithFileContentType(ct))
 	}
 	opts := []gomail.Option{gomail.WithPort(s.cfg.Port)}
 	switch s.cfg.TLS {

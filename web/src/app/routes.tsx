@@ -138,6 +138,7 @@ const contractRecordPage = {
  */
 const importPage = page(() => import('../features/imports/components/import-page'));
 const importViewPage = page(() => import('../features/imports/components/import-view-page'));
+const documentPreviewPage = page(() => import('../features/documents/components/document-preview-page'));
 const priceIndexPage = page(() => import('../features/indexation/components/price-index-page'));
 const proposalsPage = page(() => import('../features/indexation/components/proposals-page'));
 const paymentRecordPage = {
@@ -324,7 +325,7 @@ export const routes: RouteObject[] = [
                   tableRoute('table/:name/importview', 'import', importViewPage),
                   tableRoute('table/:table/import/:invoice', 'import'),
                   gated('preview/document', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
-                  gated('preview/document/:document_id/:name', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
+                  guardedPage('preview/document/:document_id/:name', ROUTE_PERMISSIONS.documentPreview, documentPreviewPage),
                   guardedPage('ticket/:id/customer', ROUTE_PERMISSIONS.newBusiness, newBusinessPage),
                   guardedPage('payments-list', ROUTE_PERMISSIONS.paymentsList, paymentsListPage),
                   guardedPage('condition-list', ROUTE_PERMISSIONS.conditionList, conditionListPage),

@@ -43,9 +43,24 @@ export function useUploadDocument() {
   });
 }
 
-/** Downloads a document's PDF and saves it under the server's file name. */
+/** The five URLs of a document, each with a link token valid 5 minutes. */
+export interface DocumentLinks {
+  download: string;
+  download_stamp: string;
+  preview: string;
+  preview_stamp: string;
+  sign_image: string;
+}
+
+/** Asks the server for a document's link URLs (GET /documents/links/{id}). */
+export function getDocumentLinks(id: string | number): Promise<DocumentLinks> {
+  return api.get<DocumentLinks>(`/documents/links/${encodeURIComponent(String(id))}`);
+}
+
+/** Downloads a document's PDF through a fresh link and saves it under the server's file name. */
 export async function downloadDocument(id: string | number, fallbackName: string): Promise<void> {
-  const file = await api.get<DownloadedFile>(`/documents/${encodeURIComponent(String(id))}/download`, { responseType: 'blob' });
+  const links = await getDocumentLinks(id);
+  const file = await api.get<DownloadedFile>(links.download, { responseType: 'blob' });
   const url = URL.createObjectURL(file.blob);
   const link = document.createElement('a');
   link.href = url;

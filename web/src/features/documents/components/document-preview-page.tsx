@@ -1,0 +1,50 @@
+/**
+ * /app/preview/document/{document_id}/{name}: the document in the browser's
+ * PDF viewer (pages, zoom, search in the text), the original or the stamped
+ * copy, and a download button. The file is read through a link token
+ * (GET /documents/links/{id}); no access token goes into a URL.
+ */
+import { Alert, Button, Group, Loader, SegmentedControl, Stack, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { useDocumentLinks } from '../api/get-document-links';
+
+export default function DocumentPreviewPage() {
+  const { t } = useTranslation();
+  const { document_id: id = '', name = '' } = useParams();
+  const links = useDocumentLinks(id);
+  const [copy, setCopy] = useState<'original' | 'stamped'>('original');
+
+  if (links.isPending) return <Loader aria-label={t('documents.preview.loading')} />;
+  if (links.isError || !links.data) {
+    return (
+      <Alert color="red" title={t('screen.document_preview')}>
+        {t('documents.preview.failed')}
+      </Alert>
+    );
+  }
+  const src = copy === 'stamped' ? links.data.preview_stamp : links.data.preview;
+  const download = copy === 'stamped' ? links.data.download_stamp : links.data.download;
+  return (
+    <Stack gap="sm" h="calc(100vh - 140px)">
+      <Group justify="space-between">
+        <Title order={3}>{decodeURIComponent(name) || t('screen.document_preview')}</Title>
+        <Group>
+          <SegmentedControl
+            value={copy}
+            onChange={(v) => setCopy(v === 'stamped' ? 'stamped' : 'original')}
+            data={[
+              { value: 'original', label: t('documents.preview.original') },
+              { value: 'stamped', label: t('documents.preview.stamped') },
+            ]}
+          />
+          <Button component="a" href={download} download>
+            {t('documents.preview.download')}
+          </Button>
+        </Group>
+      </Group>
+      <iframe key={src} title={t('screen.document_preview')} src={src} style={{ flex: 1, width: '100%', border: 0 }} />
+    </Stack>
+  );
+}
