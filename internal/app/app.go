@@ -28,6 +28,7 @@ import (
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
 	"portfolio/internal/jobs"
+	"portfolio/internal/platform/deadline"
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/tables"
 	"portfolio/internal/translations"
@@ -165,7 +166,7 @@ func (a *App) bindRoutes() {
 	jobs.Bind(a.Server, a.Jobs)
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
 	a.contractService = contracts.New(contracts.Deps{DB: a.DB, Engine: engine, Outbox: a.Outbox, Catalog: a.Catalog, PublicURL: a.Config.PublicURL,
-		Lights: contracts.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})
+		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})
 	a.contractService.UsePrincipals(a.Auth)
 	contracts.Bind(a.Server, a.contractService)
 	a.Indexation = indexation.New(indexation.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
