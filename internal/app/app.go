@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"portfolio/internal/access"
 	"portfolio/internal/contracts"
+	"portfolio/internal/dashboard"
 	"portfolio/internal/documents"
 	"portfolio/internal/events"
 	"portfolio/internal/indexation"
@@ -173,6 +174,8 @@ func (a *App) bindRoutes() {
 	a.Indexation.AfterImport(a.enqueueIndexAdjustments)
 	indexation.Bind(a.Server, a.Indexation)
 	tickets.Bind(a.Server, tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log}))
+	dashboard.Bind(a.Server, dashboard.New(dashboard.Deps{DB: a.DB, Engine: engine, Log: a.Log,
+		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}}))
 	a.Events = events.New(a.DB, engine, a.Log, events.Options{})
 	events.Bind(a.Server, a.Events, a.Auth)
 }
