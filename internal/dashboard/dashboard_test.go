@@ -206,6 +206,11 @@ func TestSummary(t *testing.T) {
 				if want := ticketTotal(t, ta, user, "status=opened&deadline_status="+status); n != want {
 					t.Errorf("%s: %s tickets %d, the list has %d", user, status, n, want)
 				}
+				// The generic list the home links to filters on the derived status.
+				if want := genericCount(t, ta, user, "ticket", []map[string]any{{"field": "ticket_closed", "op": "eq", "value": 0},
+					{"field": "ticket_deadline_status", "op": "eq", "value": status}}); n != want {
+					t.Errorf("%s: %s tickets %d, the generic list has %d", user, status, n, want)
+				}
 			}
 		}
 		if all.IndexProposalsOpen == nil || *all.IndexProposalsOpen < 2 {
@@ -266,4 +271,17 @@ func proposals(t *testing.T, d *db.DB, n map[string]int) {
 			}
 		}
 	}
+}
+
+// genericCount is the number of rows the generic list answers for filter.
+func genericCount(t *testing.T, ta *apptest.TestApp, user, entity string, filter []map[string]any) int64 {
+	t.Helper()
+	r := ta.Do("POST", "/api/", ta.Token(user), map[string]any{"action": "read-rich", "entity": entity, "filter": filter,
+		"columns": []string{entity + "_id"}})
+	if r.Status != 200 {
+		t.Fatalf("%s list %s: %d %s", user, entity, r.Status, r.Body)
+	}
+	var out struct{ Data struct{ Data []json.RawMessage } }
+	r.JSON(t, &out)
+	return int64(len(out.Data.Data))
 }

@@ -41,7 +41,12 @@ func (c *colSpec) sortable() bool {
 	return c.kind == kindField || c.kind == kindLabel || c.kind == kindLinkKey
 }
 
-func (c *colSpec) filterable() bool { return c.sortable() }
+//
+// A derived deadline status is filterable too: its CASE reads only the
+// row's own columns, and the dashboards link to the tickets of one status.
+func (c *colSpec) filterable() bool {
+	return c.sortable() || c.kind == kindDerived && c.field.Derived.Func == schema.DeriveDeadlineStatus
+}
 
 // searchable columns take part in the keyword search (filter_all): the
 // Searchable text fields and every label.
