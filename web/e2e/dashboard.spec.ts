@@ -8,8 +8,8 @@ async function figure(page: import('@playwright/test').Page, testId: string): Pr
 }
 
 for (const skin of ['light', 'dark'] as const) {
-  test(`the dashboard home shows the portfolio's figures and map, each figure opens its list (${skin} skin)`, async ({ page }) => {
-    test.setTimeout(120_000);
+  test(`the dashboard home shows the portfolio's figures and map, the overdue tickets open their list (${skin} skin)`, async ({ page }) => {
+    test.setTimeout(180_000);
     await page.addInitScript((value) => window.localStorage.setItem('portfolio.skin', value), skin);
     await logIn(page, 'admin@demo.test');
     await page.goto('/app');
@@ -33,10 +33,16 @@ for (const skin of ['light', 'dark'] as const) {
     const grid = page.getByRole('grid');
     await expect(grid.locator('td[data-column="ticket_name"]').first()).toBeVisible({ timeout: 30_000 });
     await expect.poll(async () => grid.locator('td[data-column="ticket_name"]').count(), { timeout: 30_000 }).toBe(count);
+  });
 
-    // The red deadlines open the deadline list on their window.
+  test(`the red deadlines figure opens the deadline list on its window (${skin} skin)`, async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.addInitScript((value) => window.localStorage.setItem('portfolio.skin', value), skin);
+    await logIn(page, 'admin@demo.test');
     await page.goto('/app');
+    await expect(page.getByTestId('figure-deadlines-red')).toBeVisible({ timeout: 30_000 });
     const red = await figure(page, 'figure-deadlines-red');
+    expect(red).toBeGreaterThan(0);
     await page.getByTestId('figure-deadlines-red').click();
     await expect(page).toHaveURL(/\/app\/deadline-list\?.*contractaction_notice_date/);
     const deadlines = page.getByRole('grid').locator('td[data-column="contractaction_notice_date"]');
@@ -61,6 +67,7 @@ test('a click on the map opens a point of sale', async ({ page }) => {
 });
 
 test('an external lead sees only their group on the dashboard', async ({ page, browser }) => {
+  test.setTimeout(120_000);
   await logIn(page, 'admin@demo.test');
   await page.goto('/app');
   await expect(page.getByTestId('figure-pos')).toBeVisible({ timeout: 30_000 });

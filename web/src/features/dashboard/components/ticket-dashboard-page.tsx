@@ -48,7 +48,7 @@ function BoardCard({ board }: { board: TicketDashboard['boards'][number] }) {
         dataKey="column"
         series={[{ name: 'count', label: t('dashboard.open'), color: 'blue.6' }]}
         tickLine="none"
-        gridAxis="y"
+        gridAxis="none"
         barProps={{
           cursor: 'pointer',
           onClick: (d: { payload?: { id?: number } }) => {
@@ -161,7 +161,7 @@ export function TicketDashboardPage() {
             dataKey="week"
             withLegend
             tickLine="none"
-            gridAxis="y"
+            gridAxis="none"
             series={[
               { name: 'opened', label: t('dashboard.opened'), color: 'blue.6' },
               { name: 'closed', label: t('dashboard.closed'), color: 'teal.6' },
