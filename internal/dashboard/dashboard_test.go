@@ -281,7 +281,9 @@ func genericCount(t *testing.T, ta *apptest.TestApp, user, entity string, filter
 	if r.Status != 200 {
 		t.Fatalf("%s list %s: %d %s", user, entity, r.Status, r.Body)
 	}
-	var out struct{ Data struct{ Data []json.RawMessage } }
+	var out struct {
+		Data struct{ Data []json.RawMessage }
+	}
 	r.JSON(t, &out)
 	return int64(len(out.Data.Data))
 }

@@ -41,7 +41,6 @@ func (c *colSpec) sortable() bool {
 	return c.kind == kindField || c.kind == kindLabel || c.kind == kindLinkKey
 }
 
-//
 // A derived deadline status is filterable too: its CASE reads only the
 // row's own columns, and the dashboards link to the tickets of one status.
 func (c *colSpec) filterable() bool {
