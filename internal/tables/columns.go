@@ -41,8 +41,9 @@ func (c *colSpec) sortable() bool {
 	return c.kind == kindField || c.kind == kindLabel || c.kind == kindLinkKey
 }
 
-// A derived deadline status is filterable too: its CASE reads only the
-// row's own columns, and the dashboards link to the tickets of one status.
+// filterable columns are the sortable ones and a derived deadline status
+// (its CASE reads only the row's own columns; the dashboards link to the
+// tickets of one status).
 func (c *colSpec) filterable() bool {
 	return c.sortable() || c.kind == kindDerived && c.field.Derived.Func == schema.DeriveDeadlineStatus
 }
