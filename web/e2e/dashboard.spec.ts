@@ -85,7 +85,7 @@ test('an external lead sees only their group on the dashboard', async ({ page, b
 
 for (const skin of ['light', 'dark'] as const) {
   test(`the ticket dashboard shows open tickets per board, status and team and links to the lists (${skin} skin)`, async ({ page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     await page.addInitScript((value) => window.localStorage.setItem('portfolio.skin', value), skin);
     await logIn(page, 'team_lead@demo.test');
     await page.goto('/app/dashboard/ticket');
