@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"portfolio/internal/access"
 	"portfolio/internal/contracts"
+	"portfolio/internal/dashboard"
 	"portfolio/internal/documents"
 	"portfolio/internal/events"
 	"portfolio/internal/imports"
@@ -31,6 +32,7 @@ import (
 	"portfolio/internal/i18n"
 	"portfolio/internal/jobs"
 	"portfolio/internal/platform/mailbox"
+	"portfolio/internal/platform/deadline"
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/tables"
 	"portfolio/internal/translations"
@@ -184,7 +186,7 @@ func (a *App) bindRoutes() {
 	jobs.Bind(a.Server, a.Jobs)
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
 	a.contractService = contracts.New(contracts.Deps{DB: a.DB, Engine: engine, Outbox: a.Outbox, Catalog: a.Catalog, PublicURL: a.Config.PublicURL,
-		Lights: contracts.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})
+		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})
 	a.contractService.UsePrincipals(a.Auth)
 	contracts.Bind(a.Server, a.contractService)
 	a.Indexation = indexation.New(indexation.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
@@ -197,6 +199,8 @@ func (a *App) bindRoutes() {
 	tickets.Bind(a.Server, ticketService)
 	a.Imports = imports.New(imports.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	imports.Bind(a.Server, a.Imports)
+	dashboard.Bind(a.Server, dashboard.New(dashboard.Deps{DB: a.DB, Engine: engine, Log: a.Log,
+		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}}))
 	a.Events = events.New(a.DB, engine, a.Log, events.Options{})
 	events.Bind(a.Server, a.Events, a.Auth)
 }

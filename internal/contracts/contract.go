@@ -68,7 +68,7 @@ func (s *Service) Contract(ctx context.Context, id int64) (map[string]any, error
 			}
 			out["owners"], out["managers"] = owners, managers
 		case "deadlines":
-			if out["deadlines"], err = s.lights.withLights(rows, s.now().UTC()); err != nil {
+			if out["deadlines"], err = withLights(s.lights, rows, s.now().UTC()); err != nil {
 				return nil, err
 			}
 		default:

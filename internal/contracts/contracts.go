@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"portfolio/internal/i18n"
+	"portfolio/internal/platform/deadline"
 	"portfolio/internal/platform/mailer"
 	"time"
 
@@ -26,7 +27,7 @@ type Service struct {
 	catalog   *i18n.Catalog // server texts (mails)
 	attrs     *i18n.Catalog // shipped field and option labels
 	publicURL string
-	lights    Thresholds
+	lights    deadline.Thresholds
 	now       func() time.Time
 	// principals give the calendar feed its link owner's rights (UsePrincipals).
 	principals PrincipalSource
@@ -40,7 +41,7 @@ type Deps struct {
 	Catalog   *i18n.Catalog
 	PublicURL string
 	// Lights are the traffic light thresholds (zero: 30 and 90 days).
-	Lights Thresholds
+	Lights deadline.Thresholds
 	Now    func() time.Time
 }
 
@@ -50,8 +51,8 @@ func New(d Deps) *Service {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	if d.Lights == (Thresholds{}) {
-		d.Lights = DefaultThresholds
+	if d.Lights == (deadline.Thresholds{}) {
+		d.Lights = deadline.DefaultThresholds
 	}
 	s := &Service{db: d.DB, engine: d.Engine, outbox: d.Outbox, catalog: d.Catalog, attrs: i18n.MustLoadAttributes(),
 		publicURL: d.PublicURL, lights: d.Lights, now: d.Now}

@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"portfolio/internal/httpapi"
+	"portfolio/internal/platform/deadline"
 )
 
 // lightOf is the traffic light of a deadline with notice date notice and
-// status as of today (Thresholds.LightOf); a deadline that is not active,
-// or without a notice date, has none (""): only active deadlines alert.
-func (t Thresholds) lightOf(notice, status string, today time.Time) Light {
+// status as of today (deadline.Thresholds.LightOf); a deadline that is not
+// active, or without a notice date, has none (""): only active deadlines
+// alert.
+func lightOf(t deadline.Thresholds, notice, status string, today time.Time) deadline.Light {
 	if status != StatusActive || len(notice) < 10 {
 		return ""
 	}
@@ -24,7 +26,7 @@ func (t Thresholds) lightOf(notice, status string, today time.Time) Light {
 }
 
 // withLights adds "traffic_light" to each deadline row as of today.
-func (t Thresholds) withLights(rows []json.RawMessage, today time.Time) ([]json.RawMessage, error) {
+func withLights(t deadline.Thresholds, rows []json.RawMessage, today time.Time) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, len(rows))
 	for i, raw := range rows {
 		m := map[string]any{}
@@ -33,7 +35,7 @@ func (t Thresholds) withLights(rows []json.RawMessage, today time.Time) ([]json.
 		}
 		notice, _ := m[fieldNotice].(string)
 		status, _ := m[fieldStatus].(string)
-		m["traffic_light"] = t.lightOf(notice, status, today)
+		m["traffic_light"] = lightOf(t, notice, status, today)
 		b, err := json.Marshal(m)
 		if err != nil {
 			return nil, fmt.Errorf("contracts: encode deadline: %w", err)

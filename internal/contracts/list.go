@@ -14,6 +14,7 @@ import (
 	"portfolio/internal/access"
 	"portfolio/internal/apperr"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/platform/deadline"
 	"portfolio/internal/tables"
 )
 
@@ -60,17 +61,17 @@ type DeadlineQuery struct {
 // contract, the contract's point of sale and company, and its traffic
 // light as of today.
 type DeadlineRow struct {
-	ID            int64   `json:"contractaction_id"`
-	ContractID    int64   `json:"contract_id"`
-	ContractLabel *string `json:"contract_id__label"`
-	PosLabel      *string `json:"pos_id__label"`
-	CompanyLabel  *string `json:"company_id__label"`
-	Type          string  `json:"contractaction_type"`
-	ActingBy      *string `json:"contractaction_acting_by"`
-	NoticeDate    *string `json:"contractaction_notice_date"`
-	TrafficLight  Light   `json:"traffic_light"`
-	Status        string  `json:"contractaction_status"`
-	RowVersion    int64   `json:"row_version"`
+	ID            int64          `json:"contractaction_id"`
+	ContractID    int64          `json:"contract_id"`
+	ContractLabel *string        `json:"contract_id__label"`
+	PosLabel      *string        `json:"pos_id__label"`
+	CompanyLabel  *string        `json:"company_id__label"`
+	Type          string         `json:"contractaction_type"`
+	ActingBy      *string        `json:"contractaction_acting_by"`
+	NoticeDate    *string        `json:"contractaction_notice_date"`
+	TrafficLight  deadline.Light `json:"traffic_light"`
+	Status        string         `json:"contractaction_status"`
+	RowVersion    int64          `json:"row_version"`
 }
 
 // DeadlinePage is the answer of GET /contracts/deadlines, shaped like the
@@ -225,7 +226,7 @@ func (s *Service) deadlinePage(ctx context.Context, lq tables.ListQuery) (*Deadl
 		r.Type, _ = rec["contractaction_type"].(string)
 		r.Status, _ = rec[fieldStatus].(string)
 		if r.NoticeDate != nil {
-			r.TrafficLight = s.lights.lightOf(*r.NoticeDate, r.Status, today)
+			r.TrafficLight = lightOf(s.lights, *r.NoticeDate, r.Status, today)
 		}
 		page.Data = append(page.Data, r)
 	}

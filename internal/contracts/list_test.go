@@ -8,6 +8,7 @@ import (
 
 	"portfolio/internal/contracts"
 	"portfolio/internal/db"
+	"portfolio/internal/platform/deadline"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
 )
@@ -98,10 +99,10 @@ func TestDeadlineList(t *testing.T) {
 					if r.ContractLabel == nil || r.PosLabel == nil || r.CompanyLabel == nil || r.Type == "" {
 						t.Fatalf("row without its contract, point of sale or company: %+v", r)
 					}
-					want := contracts.Light("")
+					want := deadline.Light("")
 					if r.Status == contracts.StatusActive && r.NoticeDate != nil {
 						nd, _ := time.Parse(time.DateOnly, *r.NoticeDate)
-						want = contracts.DefaultThresholds.LightOf(nd, today)
+						want = deadline.DefaultThresholds.LightOf(nd, today)
 					}
 					if r.TrafficLight != want {
 						t.Fatalf("deadline %d (%s, %v): light %q, want %q", r.ID, r.Status, *r.NoticeDate, r.TrafficLight, want)

@@ -218,35 +218,3 @@ func approxDays(p Period) float64 {
 	}
 	return 0
 }
-
-// Light is a deadline's traffic light.
-type Light string
-
-// Traffic lights.
-const (
-	LightRed    Light = "red"
-	LightYellow Light = "yellow"
-	LightGreen  Light = "green"
-)
-
-// Thresholds are the days before a notice date at which a deadline turns
-// red and yellow (settings; 30 and 90 by default).
-type Thresholds struct {
-	Red, Yellow int
-}
-
-// DefaultThresholds are the traffic-light thresholds without settings.
-var DefaultThresholds = Thresholds{Red: 30, Yellow: 90}
-
-// LightOf is the traffic light of a notice date as of today: red within
-// Red days or past, yellow within Yellow days, green otherwise.
-func (t Thresholds) LightOf(notice, today time.Time) Light {
-	days := int(Day(notice).Sub(Day(today)).Hours() / 24)
-	switch {
-	case days <= t.Red:
-		return LightRed
-	case days <= t.Yellow:
-		return LightYellow
-	}
-	return LightGreen
-}

@@ -137,19 +137,6 @@ func TestNoticeDate(t *testing.T) {
 	}
 }
 
-func TestLightOf(t *testing.T) {
-	today := date("2026-11-23")
-	cases := map[string]Light{
-		"2026-11-22": LightRed, "2026-11-23": LightRed, "2026-12-23": LightRed,
-		"2026-12-24": LightYellow, "2027-02-21": LightYellow, "2027-02-22": LightGreen,
-	}
-	for d, want := range cases {
-		if got := DefaultThresholds.LightOf(date(d), today); got != want {
-			t.Errorf("%s: %s, want %s", d, got, want)
-		}
-	}
-}
-
 // TestNoticeDateSearchMatchesStepping: the search for the first use that
 // starts near the expected k finds what stepping k = 0, 1, 2, ... finds.
 func TestNoticeDateSearchMatchesStepping(t *testing.T) {

@@ -41,7 +41,12 @@ func (c *colSpec) sortable() bool {
 	return c.kind == kindField || c.kind == kindLabel || c.kind == kindLinkKey
 }
 
-func (c *colSpec) filterable() bool { return c.sortable() }
+// filterable columns are the sortable ones and a derived deadline status
+// (its CASE reads only the row's own columns; the dashboards link to the
+// tickets of one status).
+func (c *colSpec) filterable() bool {
+	return c.sortable() || c.kind == kindDerived && c.field.Derived.Func == schema.DeriveDeadlineStatus
+}
 
 // searchable columns take part in the keyword search (filter_all): the
 // Searchable text fields and every label.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"portfolio/internal/db"
+	"portfolio/internal/platform/deadline"
 	"portfolio/internal/schema"
 )
 
@@ -192,14 +193,12 @@ func (s *source) derivedExpr(a string, e *schema.Entity, f *schema.Field) (frag,
 		expr, err := s.refExpr(a, d)
 		return frag{sql: expr}, err
 	case schema.DeriveDeadlineStatus:
-		now := s.env.now.UTC().Truncate(time.Second)
-		yellow, red := col(a, d.Args[0]), col(a, d.Args[1])
-		closed := ""
-		if len(d.Args) > 2 { // a closed record has no deadline status
-			closed = "WHEN " + col(a, d.Args[2]) + " = 1 THEN NULL "
+		closed := "" // a closed record has no deadline status
+		if len(d.Args) > 2 {
+			closed = col(a, d.Args[2])
 		}
-		return frag{sql: "CASE " + closed + "WHEN " + red + " <= ? THEN 'over_due_red' WHEN " + yellow +
-			" <= ? THEN 'critical_yellow' ELSE 'before_deadline' END", args: []any{now, now}}, nil
+		sql, args := deadline.TicketStatusSQL(col(a, d.Args[0]), col(a, d.Args[1]), closed, s.env.now)
+		return frag{sql: sql, args: args}, nil
 	case schema.DeriveCount, schema.DeriveSum, schema.DeriveMin, schema.DeriveNext, schema.DeriveList:
 		return s.aggregate(a, e, d)
 	}

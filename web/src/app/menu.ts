@@ -86,7 +86,6 @@ export const ROUTE_PERMISSIONS = {
  * (a test checks this list against the routes).
  */
 export const COMING_SOON: readonly string[] = [
-  '/app/dashboard/ticket',
   '/comming-soon?screen=error_dashboard',
   '/app/incoming-mails',
   '/app/import-contract',

@@ -41,6 +41,8 @@ function guardedPage(path: string, permissions: Permission[], screen: ReturnType
 const contractLists = () => import('../features/tables/components/contract-lists');
 const deadlineListPage = page(() => contractLists().then((m) => ({ default: m.DeadlineListPage })));
 const paymentsListPage = page(() => contractLists().then((m) => ({ default: m.PaymentsListPage })));
+/** The ticket dashboard (features/dashboard). */
+const ticketDashboardPage = page(() => import('../features/dashboard/components/ticket-dashboard-page'));
 const conditionListPage = page(() => contractLists().then((m) => ({ default: m.ConditionListPage })));
 /** The new-business flow: a new customer from a ticket (administrators). */
 const newBusinessPage = page(() => import('../features/masterdata/components/new-business-page'));
@@ -285,7 +287,7 @@ export const routes: RouteObject[] = [
                     element: <FacilityTeamRedirect />,
                     children: [{ index: true, ...page(() => import('../features/dashboard/components/home-page')) }],
                   },
-                  gated('dashboard/ticket', ROUTE_PERMISSIONS.ticketDashboard, 'screen.ticket_dashboard'),
+                  guardedPage('dashboard/ticket', ROUTE_PERMISSIONS.ticketDashboard, ticketDashboardPage),
                   tableRoute(
                     'table/custom/contracdictionpackage/view/:id',
                     'view',
