@@ -162,7 +162,7 @@ export default function KanbanPage() {
             />
           )}
           <Badge
-            variant="light"
+            variant="dot"
             color={live ? 'teal' : 'gray'}
             leftSection={live ? <IconPlugConnected size={12} /> : <IconPlugConnectedX size={12} />}
             data-live={live}

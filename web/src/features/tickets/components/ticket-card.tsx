@@ -2,7 +2,7 @@ import { Badge, Group, Paper, Text, Tooltip } from '@mantine/core';
 import { memo, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/dates';
-import { deadlineColor, type Priority, type Ticket } from '../model/board';
+import { BADGE_SHADE, deadlineColor, type Priority, type Ticket } from '../model/board';
 
 export interface TicketCardProps {
   ticket: Ticket;
@@ -36,7 +36,7 @@ export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, o
       role={overlay ? undefined : 'button'}
       aria-roledescription={overlay ? undefined : t('kanban.card_role')}
       aria-describedby={overlay ? undefined : 'kanban-drag-help'}
-      aria-label={`#${ticket.ticket_id} ${ticket.ticket_name}`}
+      aria-labelledby={overlay ? undefined : `ticket-title-${ticket.ticket_id}`}
       data-ticket-id={overlay ? undefined : ticket.ticket_id}
       onPointerDown={onPointerDown ? (e) => onPointerDown(e, ticket) : undefined}
       onKeyDown={onKeyDown ? (e) => onKeyDown(e, ticket) : undefined}
@@ -51,7 +51,7 @@ export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, o
       }}
     >
       <Group justify="space-between" wrap="nowrap" gap={4} align="flex-start">
-        <Text size="sm" fw={600} lineClamp={2} style={{ wordBreak: 'break-word' }}>
+        <Text size="sm" fw={600} lineClamp={2} style={{ wordBreak: 'break-word' }} id={overlay ? undefined : `ticket-title-${ticket.ticket_id}`}>
           <Text span c="dimmed" size="xs" mr={4}>
             #{ticket.ticket_id}
           </Text>
@@ -74,7 +74,7 @@ export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, o
         </Text>
         {status && (
           <Tooltip label={formatDate(status === 'before_deadline' ? ticket.ticket_yellow_deadline : ticket.ticket_red_deadline, i18n.language)} withinPortal>
-            <Badge size="sm" variant="filled" color={deadlineColor(status)} autoContrast data-deadline={status}>
+            <Badge size="sm" variant="filled" color={BADGE_SHADE[deadlineColor(status)]} autoContrast data-deadline={status}>
               {t(`kanban.deadline.${status}`)}
             </Badge>
           </Tooltip>

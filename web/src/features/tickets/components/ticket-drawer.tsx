@@ -11,7 +11,7 @@ import { getTicket } from '../api/get-ticket';
 import { ticketKeys } from '../api/keys';
 import { type TimelineEntry, useTicketHistory } from '../api/ticket-history';
 import { type TicketChanges, updateTicket } from '../api/update-ticket';
-import { deadlineColor, type Priority, type Ticket, upsertTicket } from '../model/board';
+import { BADGE_SHADE, deadlineColor, type Priority, type Ticket, upsertTicket } from '../model/board';
 import { TicketOptionSelect } from './ticket-option-select';
 
 export interface TicketDrawerProps {
@@ -180,7 +180,7 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
               {current.pos_id__label}
             </Text>
             {current.ticket_deadline_status && (
-              <Badge color={deadlineColor(current.ticket_deadline_status)} autoContrast>
+              <Badge color={BADGE_SHADE[deadlineColor(current.ticket_deadline_status)]} autoContrast>
                 {t(`kanban.deadline.${current.ticket_deadline_status}`)}
               </Badge>
             )}

@@ -219,5 +219,13 @@ export function neighbourColumn(columns: readonly BoardColumn[], from: number, s
   return ordered[at + step]?.columnx_id ?? null;
 }
 
+/** The Mantine colour of a deadline badge: shades that keep the text readable (WCAG AA) in both skins. */
+export const BADGE_SHADE: Record<ReturnType<typeof deadlineColor>, string> = {
+  green: 'green.9',
+  yellow: 'yellow.4',
+  red: 'red.9',
+  gray: 'gray.6',
+};
+
 /** Columns with more cards than this are virtualized. */
 export const VIRTUALIZE_FROM = 50;
