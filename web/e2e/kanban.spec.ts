@@ -12,6 +12,9 @@ import { DEMO_PASSWORD, logIn, snap } from './helpers';
 
 const BOARD = '/app/table/board/1/kanban';
 
+// Wide enough for the board's five columns side by side.
+test.use({ viewport: { width: 1920, height: 1000 } });
+
 function column(page: Page, name: string): Locator {
   return page.getByRole('region', { name, exact: true });
 }
@@ -51,7 +54,8 @@ async function adminToken(request: APIRequestContext): Promise<string> {
 }
 
 test('a move by drag and drop or keyboard, a new ticket and an edit arrive live at a second watcher', async ({ page, browser, expected }) => {
-  test.setTimeout(120_000);
+  // Two browsers on a shared, slow test machine.
+  test.setTimeout(300_000);
   const other = await browser.newContext({ locale: 'en-US' });
   expected.watch(other);
   const watcher = await other.newPage();
@@ -98,12 +102,12 @@ test('a move by drag and drop or keyboard, a new ticket and an edit arrive live 
   // A opens #10 (Enter on the focused card), edits its title and sees the timeline; B sees the new title.
   await card(page, 10).focus();
   await page.keyboard.press('Enter');
-  const drawer = page.getByRole('dialog', { name: /#10 Parkplatzmarkierung erneuern/ });
+  const drawer = page.getByRole('dialog', { name: /^#10 / });
   await expect(drawer).toBeVisible();
   await drawer.getByLabel('Title').fill('Parkplatzmarkierung und Beschilderung erneuern');
   await drawer.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Ticket saved.')).toBeVisible();
-  await expect(drawer.getByText('Changed', { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('dialog', { name: /#10 Parkplatzmarkierung und Beschilderung erneuern/ }).getByText('Changed', { exact: true }).first()).toBeVisible();
   await expect(card(watcher, 10)).toContainText('Parkplatzmarkierung und Beschilderung erneuern');
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();

@@ -213,6 +213,7 @@ export default function KanbanPage() {
           <Box
             style={{ display: 'flex', gap: 12, overflowX: 'auto', flex: 1, minHeight: 0, alignItems: 'stretch', paddingBottom: 8 }}
             data-testid="kanban-board"
+            data-kanban-board
           >
             {columns.map((column) => (
               <KanbanColumn

@@ -36,7 +36,6 @@ export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, o
       role={overlay ? undefined : 'button'}
       aria-roledescription={overlay ? undefined : t('kanban.card_role')}
       aria-describedby={overlay ? undefined : 'kanban-drag-help'}
-      aria-labelledby={overlay ? undefined : `ticket-title-${ticket.ticket_id}`}
       data-ticket-id={overlay ? undefined : ticket.ticket_id}
       onPointerDown={onPointerDown ? (e) => onPointerDown(e, ticket) : undefined}
       onKeyDown={onKeyDown ? (e) => onKeyDown(e, ticket) : undefined}
@@ -51,10 +50,10 @@ export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, o
       }}
     >
       <Group justify="space-between" wrap="nowrap" gap={4} align="flex-start">
-        <Text size="sm" fw={600} lineClamp={2} style={{ wordBreak: 'break-word' }} id={overlay ? undefined : `ticket-title-${ticket.ticket_id}`}>
-          <Text span c="dimmed" size="xs" mr={4}>
+        <Text size="sm" fw={600} lineClamp={2} style={{ wordBreak: 'break-word' }}>
+          <Text span c="dimmed" size="xs">
             #{ticket.ticket_id}
-          </Text>
+          </Text>{' '}
           {ticket.ticket_name}
         </Text>
         {priority && (

@@ -18,6 +18,18 @@ export interface PointerDrag {
   over: number | null;
 }
 
+/** Near this many px from the board's left or right edge, a drag scrolls the board. */
+const EDGE = 60;
+
+/** Scrolls the board sideways when the pointer carries a card near its edge. */
+function scrollNearEdge(x: number, y: number): void {
+  const board = document.elementFromPoint(x, y)?.closest<HTMLElement>('[data-kanban-board]');
+  if (!board) return;
+  const r = board.getBoundingClientRect();
+  if (x < r.left + EDGE) board.scrollLeft -= 24;
+  else if (x > r.right - EDGE) board.scrollLeft += 24;
+}
+
 /** The column element under a point: the nearest [data-column-id]. */
 function columnAt(x: number, y: number): number | null {
   const el = document.elementFromPoint(x, y);
@@ -60,6 +72,7 @@ export function usePointerDrag(onDrop: (ticket: Ticket, column: number) => void)
       if (!p || e.pointerId !== p.id) return;
       if (!dragging.current && Math.hypot(e.clientX - p.x, e.clientY - p.y) < ACTIVATION_DISTANCE) return;
       e.preventDefault();
+      scrollNearEdge(e.clientX, e.clientY);
       const next: PointerDrag = {
         ticket: p.ticket,
         x: e.clientX,
