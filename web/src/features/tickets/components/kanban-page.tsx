@@ -1,5 +1,4 @@
 import { Alert, Badge, Box, Group, Loader, Select, Stack, Switch, Text, Title, VisuallyHidden } from '@mantine/core';
-import { IconPlugConnected, IconPlugConnectedX } from '@tabler/icons-react';
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
@@ -164,7 +163,6 @@ export default function KanbanPage() {
           <Badge
             variant="dot"
             color={live ? 'teal' : 'gray'}
-            leftSection={live ? <IconPlugConnected size={12} /> : <IconPlugConnectedX size={12} />}
             data-live={live}
           >
             {live ? t('kanban.live') : t('kanban.offline')}
@@ -207,7 +205,7 @@ export default function KanbanPage() {
         </Group>
       ) : (
         <>
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="dimmed" data-shown={visible}>
             {t('kanban.shown', { count: visible, total: all.length })}
           </Text>
           <Box
