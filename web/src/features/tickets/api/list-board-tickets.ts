@@ -11,18 +11,17 @@ interface TicketListAnswer {
   links?: { pagination?: { current_page: number; last_page: number; total: number } };
 }
 
-/** GET /tickets?board_id=&status=opened: every open ticket of the board, page after page. */
+/** GET /tickets?board_id=&status=opened: every open ticket of the board; after the first page the others at once. */
 export async function listBoardTickets(boardId: number, signal?: AbortSignal): Promise<Ticket[]> {
-  const out: Ticket[] = [];
-  for (let page = 1; ; page++) {
-    const answer = await api.get<TicketListAnswer>('/tickets', {
-      query: { board_id: boardId, status: 'opened', per_page: BOARD_PAGE_SIZE, page, order_by: 'ticket_id', order: 'asc' },
+  const page = (n: number) =>
+    api.get<TicketListAnswer>('/tickets', {
+      query: { board_id: boardId, status: 'opened', per_page: BOARD_PAGE_SIZE, page: n, order_by: 'ticket_id', order: 'asc' },
       signal,
     });
-    out.push(...(answer.data ?? []));
-    const last = answer.links?.pagination?.last_page ?? 1;
-    if (page >= last || (answer.data ?? []).length === 0) return out;
-  }
+  const first = await page(1);
+  const last = first.links?.pagination?.last_page ?? 1;
+  const rest = await Promise.all(Array.from({ length: Math.max(0, last - 1) }, (_, i) => page(i + 2)));
+  return [first, ...rest].flatMap((answer) => answer.data ?? []);
 }
 
 export function useBoardTickets(boardId: number) {

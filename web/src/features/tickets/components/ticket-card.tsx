@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Paper, Text } from '@mantine/core';
 import { memo, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/dates';
@@ -57,11 +57,9 @@ export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, o
           {ticket.ticket_name}
         </Text>
         {priority && (
-          <Tooltip label={priority.priority_name} withinPortal>
-            <Text span size="lg" lh={1} aria-label={t('kanban.priority_named', { name: priority.priority_name })} role="img">
-              {priority.priority_smiley}
-            </Text>
-          </Tooltip>
+          <Text span size="lg" lh={1} aria-label={t('kanban.priority_named', { name: priority.priority_name })} title={priority.priority_name} role="img">
+            {priority.priority_smiley}
+          </Text>
         )}
       </Group>
       <Text size="xs" c="dimmed" lineClamp={1} mt={2}>
@@ -72,11 +70,17 @@ export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, o
           {responsible ?? t('kanban.nobody')}
         </Text>
         {status && (
-          <Tooltip label={formatDate(status === 'before_deadline' ? ticket.ticket_yellow_deadline : ticket.ticket_red_deadline, i18n.language)} withinPortal>
-            <Badge size="sm" variant="filled" color={BADGE_SHADE[deadlineColor(status)]} autoContrast data-deadline={status}>
-              {t(`kanban.deadline.${status}`)}
-            </Badge>
-          </Tooltip>
+          // A plain title, not a Tooltip: a floating tooltip per card costs much on a board of thousands.
+          <Badge
+            size="sm"
+            variant="filled"
+            color={BADGE_SHADE[deadlineColor(status)]}
+            autoContrast
+            data-deadline={status}
+            title={formatDate(status === 'before_deadline' ? ticket.ticket_yellow_deadline : ticket.ticket_red_deadline, i18n.language)}
+          >
+            {t(`kanban.deadline.${status}`)}
+          </Badge>
         )}
       </Group>
     </Paper>
