@@ -34,6 +34,7 @@ const KEY_PREFIXES = [
   'entity',
   'contracts',
   'indexation',
+  'kanban',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 

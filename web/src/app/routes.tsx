@@ -204,6 +204,9 @@ const posCreatePage = {
   },
 };
 const teamPage = page(() => import('../features/users/components/team-page'));
+/** The live kanban of a board and the landing on the first board (issue 15). */
+const kanbanPage = page(() => import('../features/tickets/components/kanban-page'));
+const boardsLanding = page(() => import('../features/tickets/components/boards-landing'));
 /** The Back Office: the background jobs (issue 11). */
 const backofficePage = page(() => import('../features/backoffice/components/backoffice-page'));
 
@@ -322,6 +325,9 @@ export const routes: RouteObject[] = [
                   tableRoute('table/:table', 'list', tableListPage),
                   tableRoute('table/:table/view/:id', 'view', tableRecordPage),
                   tableRoute('table/:table/create', 'create', tableRecordPage),
+                  tableRoute('table/board/kanban', 'kanban', boardsLanding, 'board'),
+                  tableRoute('table/board/:id/kanban', 'kanban', kanbanPage, 'board'),
+                  tableRoute('table/board/:id/kanbanview', 'kanban', kanbanPage, 'board'),
                   tableRoute('table/:table/:id/kanban', 'kanban'),
                   tableRoute('table/:table/:id/kanbanview', 'kanban'),
                   tableRoute('table/:name/importview', 'import', importViewPage),

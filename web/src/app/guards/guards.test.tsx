@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { session } from '../../lib/session';
 import { fakeDefinition, fakeTables } from '../../test/fake-tables';
 import { loginAs, makeUser, renderApp } from '../../test/render-app';
+import { json } from '../../test/fetch-mock';
 
 const tables = fakeTables({
   ticket: { def: fakeDefinition('ticket'), rows: [{ ticket_id: 12, ticket_name: 'Leaking roof', row_version: 1 }] },
@@ -97,12 +98,26 @@ describe('route guards', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/app'));
   });
 
-  it('sends FM team members from /app to the boards (team id 7)', async () => {
-    const fm = makeUser([{ action: 'list', subject: 'board' }], { team_id: [7] });
+  it('sends FM team members from /app to the kanban of their first board (team id 7)', async () => {
+    const fm = makeUser(
+      [
+        { action: 'list', subject: 'board' },
+        { action: 'read', subject: 'board' },
+      ],
+      { team_id: [7] },
+    );
     loginAs(fm);
-    const { router } = renderApp('/app', fm, tables);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/app/table/board'));
-    expect(await screen.findByRole('heading', { name: 'Boards' })).toBeInTheDocument();
+    const boards = [
+      { board_id: 3, board_name: 'Facility Management', board_description: '', columns: [] },
+      { board_id: 4, board_name: 'New Business', board_description: '', columns: [] },
+    ];
+    const { router } = renderApp('/app', fm, (call) => {
+      if (call.url === '/tickets/kanban/user') return json(200, { data: boards });
+      if (call.url.startsWith('/tickets?')) return json(200, { data: [], links: { pagination: { current_page: 1, last_page: 1, total: 0 } } });
+      return tables(call);
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/table/board/3/kanban'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Facility Management' })).toBeInTheDocument();
   });
 
   it('keeps members of the internal FM team on the dashboard', async () => {
