@@ -24,7 +24,7 @@ test('an external team member sees no administration and may not open the back o
 
 test('an FM team member lands on the boards', async ({ page }) => {
   await logIn(page, 'fm@demo.test');
-  await expect(page).toHaveURL(/\/app\/table\/board$/);
+  await expect(page).toHaveURL(/\/app\/table\/board\/\d+\/kanban$/);
 });
 
 test('a visitor without a session is sent to the login', async ({ page }) => {

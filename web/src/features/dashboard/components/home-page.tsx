@@ -27,7 +27,7 @@ function useFormat() {
 /** One figure: its value as a link to the list it counts, with its label. */
 function Figure({ label, value, to, color, testId }: { label: string; value: string; to: string; color?: string; testId: string }) {
   return (
-    <Anchor component={Link} to={to} underline="never" data-testid={testId} aria-label={`${label}: ${value}`} style={{ display: 'block' }}>
+    <Anchor component={Link} to={to} underline="never" data-testid={testId} style={{ display: 'block' }}>
       <Text fz={{ base: 22, sm: 26 }} fw={700} lh={1.1} c={color ? `${color}.7` : undefined} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
         {value}
       </Text>

@@ -116,7 +116,7 @@ export function PortfolioMap() {
           </Text>
         )}
         {width > 0 && (
-          <svg width={width} height={HEIGHT} role="img" aria-label={t('dashboard.map_title')} style={{ display: 'block' }}>
+          <svg width={width} height={HEIGHT} role="group" aria-label={t('dashboard.map_title')} style={{ display: 'block' }}>
             <g>
               {outlines.map((o) => (
                 <path
