@@ -256,15 +256,16 @@ test.describe('generic screens, continued', () => {
     await panel.getByRole('button', { name: 'Add link' }).click();
     const add = page.getByRole('dialog');
     await add.getByRole('combobox', { name: /^Cost types/ }).click();
-    await page.getByRole('option', { name: 'Grundsteuer' }).click();
+    // The demo contract agrees on the cost types its invoices charge; administration costs are not among them.
+    await page.getByRole('option', { name: 'Verwaltungskosten' }).click();
     await add.getByRole('textbox', { name: /^Comment/ }).fill('nach Fläche');
     await add.getByRole('button', { name: 'Add link' }).click();
     await expect(add).toHaveCount(0);
-    const row = panel.getByRole('gridcell', { name: 'Grundsteuer', exact: true });
+    const row = panel.getByRole('gridcell', { name: 'Verwaltungskosten', exact: true });
     await expect(row).toBeVisible();
 
     await row.click();
-    const dialog = page.getByRole('dialog', { name: 'Cost types: Grundsteuer' });
+    const dialog = page.getByRole('dialog', { name: 'Cost types: Verwaltungskosten' });
     await expect(dialog.getByRole('textbox', { name: /^Comment/ })).toHaveValue('nach Fläche');
     await dialog.getByRole('textbox', { name: /^Comment/ }).fill('nach Verbrauch');
     await snapView(page, 'relation-link-modal-light');
