@@ -10,6 +10,7 @@ package main
 import (
 	"compress/gzip"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,44 +22,23 @@ import (
 func main() {
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: go run gen.go DIR")
-		os.Exit(2)
+		os.Exit(2) // a usage error, as in postalcodes/gen.go
 	}
-	type acc struct{ lat, lon, n float64 }
-	sums := map[[2]string]*acc{}
+	if err := run(os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// mean sums the coordinates of one zip code's places.
+type mean struct{ lat, lon, n float64 }
+
+func run(dir string) error {
+	sums := map[[2]string]*mean{}
 	for _, cc := range []string{"at", "ch", "de", "fr", "lu"} {
-		f, err := os.Open(filepath.Join(os.Args[1], "zipcodes."+cc+".csv"))
-		if err != nil {
-			panic(err)
+		if err := add(sums, filepath.Join(dir, "zipcodes."+cc+".csv")); err != nil {
+			return err
 		}
-		r := csv.NewReader(f)
-		r.FieldsPerRecord = -1
-		head := true
-		for {
-			rec, err := r.Read()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				panic(err)
-			}
-			if head {
-				head = false
-				continue
-			}
-			lat, e1 := strconv.ParseFloat(rec[9], 64)
-			lon, e2 := strconv.ParseFloat(rec[10], 64)
-			if e1 != nil || e2 != nil {
-				continue
-			}
-			k := [2]string{rec[0], rec[1]}
-			a := sums[k]
-			if a == nil {
-				a = &acc{}
-				sums[k] = a
-			}
-			a.lat, a.lon, a.n = a.lat+lat, a.lon+lon, a.n+1
-		}
-		f.Close()
 	}
 	keys := make([][2]string, 0, len(sums))
 	for k := range sums {
@@ -70,21 +50,68 @@ func main() {
 		}
 		return keys[i][1] < keys[j][1]
 	})
-	out, err := os.Create("zipgeo.csv.gz")
+	return write("zipgeo.csv.gz", keys, sums)
+}
+
+// add reads one GeoNames CSV (heading first; latitude and longitude in
+// columns 10 and 11) into sums; places without coordinates are skipped.
+func add(sums map[[2]string]*mean, path string) error {
+	f, err := os.Open(path)
 	if err != nil {
-		panic(err)
+		return err
 	}
-	z, _ := gzip.NewWriterLevel(out, gzip.BestCompression)
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	if _, err := r.Read(); err != nil {
+		return fmt.Errorf("%s: heading: %w", path, err)
+	}
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		lat, e1 := strconv.ParseFloat(rec[9], 64)
+		lon, e2 := strconv.ParseFloat(rec[10], 64)
+		if e1 != nil || e2 != nil {
+			continue
+		}
+		k := [2]string{rec[0], rec[1]}
+		m := sums[k]
+		if m == nil {
+			m = &mean{}
+			sums[k] = m
+		}
+		m.lat, m.lon, m.n = m.lat+lat, m.lon+lon, m.n+1
+	}
+}
+
+func write(path string, keys [][2]string, sums map[[2]string]*mean) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	z, err := gzip.NewWriterLevel(out, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
 	w := csv.NewWriter(z)
 	for _, k := range keys {
-		a := sums[k]
-		w.Write([]string{k[0], k[1], strconv.FormatFloat(a.lat/a.n, 'f', 3, 64), strconv.FormatFloat(a.lon/a.n, 'f', 3, 64)})
+		m := sums[k]
+		if err := w.Write([]string{k[0], k[1], strconv.FormatFloat(m.lat/m.n, 'f', 3, 64), strconv.FormatFloat(m.lon/m.n, 'f', 3, 64)}); err != nil {
+			return err
+		}
 	}
 	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
 	if err := z.Close(); err != nil {
-		panic(err)
+		return err
 	}
-	if err := out.Close(); err != nil {
-		panic(err)
-	}
+	return out.Close()
 }
