@@ -91,10 +91,10 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 	return letter.Bytes(letter.Letter{
 		Lang: lang, Title: t("letter.index.title"),
 		Sender: sender, Recipient: []string{vars["recipient_name"]},
-		Date:    formatDate(s.now(), lang),
+		Date:    letter.Date(s.now(), lang),
 		Body:    body,
 		Facts:   facts,
-		Closing: "<p>" + t("letter.index.closing") + "</p><p>" + escape(firstOr(sender, "")) + "</p>",
+		Closing: "<p>" + t("letter.index.closing") + "</p><p>" + letter.Escape(firstOr(sender, "")) + "</p>",
 		Footer:  vars["index_source"], PageLabel: t("letter.page"),
 		Created: s.now(),
 	})
@@ -213,56 +213,23 @@ func firstOr(s []string, def string) string {
 	return s[0]
 }
 
-func escape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
-// Number, money, month and date formats of the three letter languages.
-var (
-	separators = map[string][2]string{"de": {".", ","}, "fr": {"\u00a0", ","}, "en": {",", "."}}
-	monthNames = map[string][12]string{
-		"de": {"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"},
-		"fr": {"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"},
-		"en": {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
-	}
-)
-
-// formatNumber writes the decimal s with places decimals, grouped.
+// formatNumber writes the decimal text s with places decimals in lang (s
+// as it is when it is no number).
 func formatNumber(s string, places int32, lang string) string {
 	d, err := decimal.NewFromString(s)
 	if err != nil {
 		return s
 	}
-	sep := separators[lang]
-	fixed := d.StringFixed(places)
-	sign := ""
-	if strings.HasPrefix(fixed, "-") {
-		sign, fixed = "-", fixed[1:]
-	}
-	whole, frac, _ := strings.Cut(fixed, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteString(sep[0])
-		}
-		b.WriteRune(r)
-	}
-	out := sign + b.String()
-	if frac != "" {
-		out += sep[1] + frac
-	}
-	return out
+	return letter.Number(d, places, lang)
 }
 
+// formatMoney writes the decimal text s as euros in lang.
 func formatMoney(s, lang string) string {
-	n := formatNumber(s, 2, lang)
-	if lang == "en" {
-		if strings.HasPrefix(n, "-") {
-			return "-€" + n[1:]
-		}
-		return "€" + n
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return s
 	}
-	return n + "\u00a0€"
+	return letter.Money(d, lang)
 }
 
 func formatMonth(s, lang string) string {
@@ -270,7 +237,7 @@ func formatMonth(s, lang string) string {
 	if err != nil {
 		return s
 	}
-	return fmt.Sprintf("%s %d", monthNames[lang][int(m)%12], m.Year())
+	return letter.Month(m.Year(), time.Month(int(m)%12+1), lang)
 }
 
 func formatDay(s, lang string) string {
@@ -278,15 +245,5 @@ func formatDay(s, lang string) string {
 	if err != nil {
 		return s
 	}
-	return formatDate(t, lang)
-}
-
-func formatDate(t time.Time, lang string) string {
-	switch lang {
-	case "de":
-		return t.Format("02.01.2006")
-	case "fr":
-		return t.Format("02/01/2006")
-	}
-	return fmt.Sprintf("%d %s %d", t.Day(), monthNames["en"][t.Month()-1], t.Year())
+	return letter.Date(t, lang)
 }

@@ -450,23 +450,23 @@ func truncate(s string, n int) string {
 func pointVars(inv invoiceRow, x Finding) map[string]string {
 	lang := inv.lang
 	v := map[string]string{
-		"invoice_number": inv.number, "claim": formatMoney(x.Claim, lang),
+		"invoice_number": inv.number, "claim": letter.Money(x.Claim, lang),
 		"position": "", "costtype": "", "amount_customer": "", "amount_total": "", "units_customer": "", "total_units": "",
 		"expected": "", "previous_amount": "", "previous_year": "", "period_from": "", "period_to": "", "period_months": "",
 	}
 	if p := x.Position; p != nil {
 		v["position"], v["costtype"] = p.Name, p.CostType
-		v["amount_customer"], v["amount_total"] = formatMoney(p.AmountCustomer, lang), formatMoney(p.AmountTotal, lang)
-		v["units_customer"], v["total_units"] = formatNumber(p.UnitsCustomer, 2, lang), formatNumber(p.TotalUnits, 2, lang)
+		v["amount_customer"], v["amount_total"] = letter.Money(p.AmountCustomer, lang), letter.Money(p.AmountTotal, lang)
+		v["units_customer"], v["total_units"] = letter.Number(p.UnitsCustomer, 2, lang), letter.Number(p.TotalUnits, 2, lang)
 	}
 	if x.Rule == RuleShareExceeded {
-		v["expected"] = formatMoney(x.Expected, lang)
+		v["expected"] = letter.Money(x.Expected, lang)
 	}
 	if x.Rule == RuleFlatRateChanged {
-		v["previous_amount"], v["previous_year"] = formatMoney(x.Previous, lang), strconv.Itoa(inv.year-1)
+		v["previous_amount"], v["previous_year"] = letter.Money(x.Previous, lang), strconv.Itoa(inv.year-1)
 	}
 	if !inv.from.IsZero() {
-		v["period_from"], v["period_to"] = formatDate(inv.from, lang), formatDate(inv.to, lang)
+		v["period_from"], v["period_to"] = letter.Date(inv.from, lang), letter.Date(inv.to, lang)
 	}
 	if x.Months > 0 {
 		v["period_months"] = strconv.Itoa(x.Months)

@@ -61,7 +61,7 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 	}
 	t := func(key string) string { return s.catalog.T(lang, key, nil) }
 	vars := map[string]string{"package_name": str(pkg["contradictionpackage_name"]), "pos_name": str(pkg["pos_id__label"]),
-		"date": formatDate(s.now(), lang), "company_name": "", "recipient": ""}
+		"date": letter.Date(s.now(), lang), "company_name": "", "recipient": ""}
 	if pos, ok := pkg["pos_id"].(int64); ok {
 		if p, err := s.one(ctx, "pos", pos, "company_id__label"); err == nil {
 			vars["company_name"] = str(p["company_id__label"])
@@ -88,7 +88,7 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 			return nil, err
 		}
 		name := str(c["contradiction_name"])
-		fmt.Fprintf(&body, "<h2>%s</h2>", escape(name))
+		fmt.Fprintf(&body, "<h2>%s</h2>", letter.Escape(name))
 		sum := decimal.Zero
 		for _, p := range points {
 			if h, _ := p["hidden"].(int64); h == 1 {
@@ -100,14 +100,14 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 			}
 			sum = sum.Add(claim)
 			count++
-			fmt.Fprintf(&body, "<p><b>%s</b></p>%s<p>%s: <b>%s</b></p>", escape(str(p["contradictionpoint_title"])),
-				str(p["contradictionpoint_text"]), escape(t("letter.contradiction.claim")), escape(formatMoney(claim, lang)))
+			fmt.Fprintf(&body, "<p><b>%s</b></p>%s<p>%s: <b>%s</b></p>", letter.Escape(str(p["contradictionpoint_title"])),
+				str(p["contradictionpoint_text"]), letter.Escape(t("letter.contradiction.claim")), letter.Escape(letter.Money(claim, lang)))
 		}
-		facts = append(facts, letter.Fact{Label: name, Value: formatMoney(sum, lang)})
+		facts = append(facts, letter.Fact{Label: name, Value: letter.Money(sum, lang)})
 		total = total.Add(sum)
 	}
-	facts = append(facts, letter.Fact{Label: t("letter.contradiction.total"), Value: formatMoney(total, lang)})
-	vars["count"], vars["points"], vars["sum"] = strconv.Itoa(len(contras)), strconv.Itoa(count), formatMoney(total, lang)
+	facts = append(facts, letter.Fact{Label: t("letter.contradiction.total"), Value: letter.Money(total, lang)})
+	vars["count"], vars["points"], vars["sum"] = strconv.Itoa(len(contras)), strconv.Itoa(count), letter.Money(total, lang)
 
 	m, err := s.module(ctx, s.db, LetterModule, lang, map[string]textModule{})
 	if err != nil {
@@ -122,7 +122,7 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 		}
 		return out, err
 	}
-	subject, err := fill("textmodule_name", escape(m.name))
+	subject, err := fill("textmodule_name", letter.Escape(m.name))
 	if err != nil {
 		return nil, err
 	}

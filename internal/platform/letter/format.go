@@ -1,4 +1,4 @@
-package invoices
+package letter
 
 import (
 	"fmt"
@@ -11,12 +11,16 @@ import (
 // separators are the thousands and decimal separators per language.
 var separators = map[string][2]string{"de": {".", ","}, "fr": {"\u00a0", ","}, "en": {",", "."}}
 
+// monthNames are the months in the letters' languages.
 var monthNames = map[string][12]string{
+	"de": {"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"},
+	"fr": {"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"},
 	"en": {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
 }
 
-// formatNumber writes d with places decimals, grouped, in lang.
-func formatNumber(d decimal.Decimal, places int32, lang string) string {
+// Number writes d with places decimals, grouped, in lang (English for
+// another language).
+func Number(d decimal.Decimal, places int32, lang string) string {
 	sep, ok := separators[lang]
 	if !ok {
 		sep = separators["en"]
@@ -41,9 +45,9 @@ func formatNumber(d decimal.Decimal, places int32, lang string) string {
 	return out
 }
 
-// formatMoney writes an amount in euros in lang.
-func formatMoney(d decimal.Decimal, lang string) string {
-	n := formatNumber(d, 2, lang)
+// Money writes an amount in euros in lang.
+func Money(d decimal.Decimal, lang string) string {
+	n := Number(d, 2, lang)
 	if lang == "en" {
 		if strings.HasPrefix(n, "-") {
 			return "-€" + n[1:]
@@ -53,8 +57,8 @@ func formatMoney(d decimal.Decimal, lang string) string {
 	return n + "\u00a0€"
 }
 
-// formatDate writes a day in lang.
-func formatDate(t time.Time, lang string) string {
+// Date writes a day in lang.
+func Date(t time.Time, lang string) string {
 	switch lang {
 	case "de":
 		return t.Format("02.01.2006")
@@ -64,7 +68,16 @@ func formatDate(t time.Time, lang string) string {
 	return fmt.Sprintf("%d %s %d", t.Day(), monthNames["en"][t.Month()-1], t.Year())
 }
 
-// escape makes s safe inside the letter's HTML.
-func escape(s string) string {
+// Month writes a month ("März 2026") in lang.
+func Month(year int, month time.Month, lang string) string {
+	names, ok := monthNames[lang]
+	if !ok {
+		names = monthNames["en"]
+	}
+	return fmt.Sprintf("%s %d", names[month-1], year)
+}
+
+// Escape makes s safe inside a letter's HTML body.
+func Escape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
