@@ -57,7 +57,7 @@ function SizeCard({ s }: { s: Summary }) {
   const f = useFormat();
   return (
     <FigureCard title={t('dashboard.portfolio')}>
-      <SimpleGrid cols={3} spacing="md">
+      <Group gap="xl" align="flex-start" wrap="wrap">
         {s.pos_count !== null && <Figure testId="figure-pos" label={t('dashboard.pos_count')} value={f.whole(s.pos_count)} to={homeLinks.pos()} />}
         {s.contract_count !== null && (
           <Figure testId="figure-contracts" label={t('dashboard.contract_count')} value={f.whole(s.contract_count)} to={homeLinks.contracts()} />
@@ -65,7 +65,7 @@ function SizeCard({ s }: { s: Summary }) {
         {s.rental_space !== null && (
           <Figure testId="figure-space" label={t('dashboard.rental_space')} value={`${f.space(s.rental_space)} m²`} to={homeLinks.rentalSpace()} />
         )}
-      </SimpleGrid>
+      </Group>
     </FigureCard>
   );
 }
@@ -169,11 +169,11 @@ function SavingsCard({ s }: { s: Summary }) {
   if (parts.length === 0) return null;
   return (
     <FigureCard title={t('dashboard.savings', { year: s.year })}>
-      <SimpleGrid cols={parts.length} spacing="md">
+      <Group gap="xl" align="flex-start" wrap="wrap">
         {parts.map((p) => (
           <Figure key={p.key} testId={`figure-savings-${p.key}`} label={t(`dashboard.savings_${p.key}`)} value={f.money(p.value)} to={p.to} />
         ))}
-      </SimpleGrid>
+      </Group>
     </FigureCard>
   );
 }
