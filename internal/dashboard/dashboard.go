@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"portfolio/internal/access"
@@ -83,6 +84,7 @@ func Bind(srv *httpapi.Server, s *Service) {
 	h := &handler{s: s}
 	srv.Handle("GET /dashboard/summary", h.summary)
 	srv.Handle("GET /dashboard/map", h.portfolioMap)
+	srv.Handle("GET /dashboard/map/place", h.mapPlace)
 	srv.Handle("GET /dashboard/tickets", h.tickets)
 }
 
@@ -111,6 +113,16 @@ func (h *handler) tickets(w http.ResponseWriter, r *http.Request) error {
 // portfolioMap serves GET /dashboard/map.
 func (h *handler) portfolioMap(w http.ResponseWriter, r *http.Request) error {
 	m, err := h.s.Map(r.Context())
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, m)
+	return nil
+}
+
+// mapPlace serves GET /dashboard/map/place?key=<country>-<postal code>.
+func (h *handler) mapPlace(w http.ResponseWriter, r *http.Request) error {
+	m, err := h.s.MapPlace(r.Context(), strings.TrimSpace(r.URL.Query().Get("key")))
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package dashboard_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"testing"
 	"time"
 
@@ -205,17 +206,31 @@ func weekStart(weeksAgo int) time.Time {
 }
 
 type portfolioMap struct {
-	Points []struct {
-		PosID    int64 `json:"pos_id"`
+	Places []struct {
+		Key      string
 		Lat, Lon float64
+		Count    int
 		Status   string
+		PosID    int64 `json:"pos_id"`
 	}
+	Placed      int
 	Unplaced    int
 	Attribution string
 }
 
-// TestMap: the map places the caller's points of sale only, inside
-// Europe, coloured by their contracts' next notice date.
+type mapPlace struct {
+	Key    string
+	Total  int
+	Points []struct {
+		PosID  int64 `json:"pos_id"`
+		Name   string
+		Status string
+	}
+}
+
+// TestMap: the map places the caller's points of sale only, one marker
+// per postal code area inside Europe, coloured by the worst of their
+// contracts' next notice dates; a place lists exactly its points.
 func TestMap(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ta := apptest.NewApp(t, d)
@@ -231,25 +246,51 @@ func TestMap(t *testing.T) {
 			r.JSON(t, &m)
 			g := groupOf(t, d, user)
 			want := one(t, d, `SELECT COUNT(*) FROM pos p JOIN company co ON co.company_id = p.company_id WHERE `+inGroup(g))
-			if int64(len(m.Points)+m.Unplaced) != want || len(m.Points) == 0 || m.Attribution == "" {
-				t.Errorf("%s: %d placed, %d unplaced, want %d in all", user, len(m.Points), m.Unplaced, want)
+			if int64(m.Placed+m.Unplaced) != want || len(m.Places) == 0 || m.Attribution == "" {
+				t.Errorf("%s: %d placed, %d unplaced, want %d in all", user, m.Placed, m.Unplaced, want)
 			}
-			red := 0
-			for _, p := range m.Points {
+			red, placed := 0, 0
+			for _, p := range m.Places {
 				if p.Lat < 35 || p.Lat > 60 || p.Lon < -10 || p.Lon > 25 {
-					t.Errorf("%s: pos %d at %v,%v", user, p.PosID, p.Lat, p.Lon)
+					t.Errorf("%s: place %s at %v,%v", user, p.Key, p.Lat, p.Lon)
 				}
-				if g != 0 && one(t, d, `SELECT COUNT(*) FROM pos p JOIN company co ON co.company_id = p.company_id
-					WHERE p.pos_id = ? AND `+inGroup(g), p.PosID) != 1 {
-					t.Errorf("%s sees pos %d of another group", user, p.PosID)
+				placed += p.Count
+				if (p.Count == 1) != (p.PosID != 0) {
+					t.Errorf("%s: place %s of %d names pos %d", user, p.Key, p.Count, p.PosID)
+				}
+				var detail mapPlace
+				dr := ta.Do("GET", "/dashboard/map/place?key="+url.QueryEscape(p.Key), ta.Token(user), nil)
+				if dr.Status != 200 {
+					t.Fatalf("%s: place %s: %d %s", user, p.Key, dr.Status, dr.Body)
+				}
+				dr.JSON(t, &detail)
+				if detail.Total != p.Count || len(detail.Points) != p.Count {
+					t.Errorf("%s: place %s lists %d of %d, the map says %d", user, p.Key, len(detail.Points), detail.Total, p.Count)
+				}
+				worst := ""
+				for _, pt := range detail.Points {
+					if g != 0 && one(t, d, `SELECT COUNT(*) FROM pos p JOIN company co ON co.company_id = p.company_id
+						WHERE p.pos_id = ? AND `+inGroup(g), pt.PosID) != 1 {
+						t.Errorf("%s sees pos %d of another group", user, pt.PosID)
+					}
+					worst = string(deadline.Worse(deadline.Light(worst), deadline.Light(pt.Status)))
+				}
+				if worst != p.Status {
+					t.Errorf("%s: place %s is %q, its points' worst is %q", user, p.Key, p.Status, worst)
 				}
 				if p.Status == string(deadline.LightRed) {
 					red++
 				}
 			}
-			if red == 0 {
-				t.Errorf("%s: no red point although the demo deadlines fall within 30 days", user)
+			if placed != m.Placed {
+				t.Errorf("%s: places hold %d points, placed says %d", user, placed, m.Placed)
 			}
+			if red == 0 {
+				t.Errorf("%s: no red place although the demo deadlines fall within 30 days", user)
+			}
+		}
+		if r := ta.Do("GET", "/dashboard/map/place?key=nonsense", ta.Token(admin), nil); r.Status != 422 {
+			t.Errorf("a key without a postal code: %d %s", r.Status, r.Body)
 		}
 	})
 }

@@ -46,6 +46,19 @@ func (t Thresholds) LightOf(notice, today time.Time) Light {
 	return LightGreen
 }
 
+// lightRank orders lights from none to red.
+var lightRank = map[Light]int{"": 0, LightGreen: 1, LightYellow: 2, LightRed: 3}
+
+// Worse is the worse of two lights, "" (no deadline ahead) being the best:
+// a group of deadlines (a point of sale's, a map marker's) takes the colour
+// of its most urgent one.
+func Worse(a, b Light) Light {
+	if lightRank[b] > lightRank[a] {
+		return b
+	}
+	return a
+}
+
 // LastDays are the last notice days that are still red and still yellow as
 // of today, LightOf's rule as date bounds for a query: a notice date up to
 // red is red, up to yellow yellow, later green.

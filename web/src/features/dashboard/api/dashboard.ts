@@ -1,12 +1,13 @@
 /** The dashboard calls: the home's summary and map, the ticket dashboard. */
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { PortfolioMap, Summary, TicketDashboard } from '../model/types';
+import type { MapPlaceDetail, PortfolioMap, Summary, TicketDashboard } from '../model/types';
 
 export const dashboardKeys = {
   all: ['dashboard'] as const,
   summary: () => ['dashboard', 'summary'] as const,
   map: () => ['dashboard', 'map'] as const,
+  place: (key: string) => ['dashboard', 'map', 'place', key] as const,
   tickets: () => ['dashboard', 'tickets'] as const,
 };
 
@@ -19,7 +20,18 @@ export function useDashboardSummary() {
   });
 }
 
-/** GET /dashboard/map: the placed points of sale. */
+/** GET /dashboard/map/place: the points of sale of one place (when key is set). */
+export function useMapPlace(key: string | null) {
+  return useQuery({
+    queryKey: dashboardKeys.place(key ?? ''),
+    queryFn: ({ signal }) =>
+      api.get<MapPlaceDetail>(`/dashboard/map/place?key=${encodeURIComponent(key ?? '')}`, { signal, silent: true }),
+    enabled: key !== null,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** GET /dashboard/map: the places of the caller's points of sale. */
 export function useDashboardMap() {
   return useQuery({
     queryKey: dashboardKeys.map(),

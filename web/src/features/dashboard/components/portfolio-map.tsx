@@ -1,16 +1,16 @@
-import { ActionIcon, Box, Card, Group, Loader, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Box, Card, Group, Loader, Modal, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { IconZoomReset } from '@tabler/icons-react';
 import { geoPath } from 'd3-geo';
 import type { FeatureCollection, Geometry } from 'geojson';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import { useDashboardMap } from '../api/dashboard';
+import { useDashboardMap, useMapPlace } from '../api/dashboard';
 import { clusterPoints, clusterRadius, fitProjection, type Cluster } from '../model/map';
-import type { Light, MapPoint } from '../model/types';
+import type { Light, MapPlace } from '../model/types';
 
 const HEIGHT = 420;
 /** Markers closer than this many pixels merge into a cluster. */
@@ -46,7 +46,8 @@ function useCountries(): Countries | null {
  * The portfolio map of the dashboard home: the caller's points of sale placed
  * by their postal codes on country outlines drawn in the browser, coloured by
  * the light of their next notice date, clustered when dense. A point opens
- * its point of sale; a cluster zooms in on its points.
+ * its point of sale, a place of several lists them, a cluster of places
+ * zooms in on them.
  */
 export function PortfolioMap() {
   const { t } = useTranslation();
@@ -54,8 +55,9 @@ export function PortfolioMap() {
   const map = useDashboardMap();
   const countries = useCountries();
   const { ref, width } = useElementSize();
-  const [focus, setFocus] = useState<MapPoint[] | null>(null);
-  const points = map.data?.points;
+  const [focus, setFocus] = useState<MapPlace[] | null>(null);
+  const [place, setPlace] = useState<MapPlace | null>(null);
+  const points = map.data?.places;
 
   const projection = useMemo(() => fitProjection(focus ?? points ?? [], Math.max(width, 1), HEIGHT), [focus, points, width]);
   const outlines = useMemo(() => {
@@ -70,8 +72,14 @@ export function PortfolioMap() {
   const visible = (c: Cluster) => c.x >= -30 && c.y >= -30 && c.x <= width + 30 && c.y <= HEIGHT + 30;
 
   const open = (c: Cluster) => {
-    if (c.count === 1) void navigate(`/app/table/pos/view/${c.points[0].pos_id}`);
-    else setFocus(c.points);
+    if (c.points.length > 1) setFocus(c.points);
+    else if (c.count > 1) setPlace(c.points[0]);
+    else void navigate(`/app/table/pos/view/${c.points[0].pos_id}`);
+  };
+  const labelOf = (c: Cluster) => {
+    if (c.points.length > 1) return t('dashboard.map_cluster', { count: c.count });
+    if (c.count > 1) return t('dashboard.map_place', { count: c.count, place: c.points[0].key });
+    return c.points[0].name ?? '';
   };
 
   return (
@@ -83,7 +91,7 @@ export function PortfolioMap() {
           </Title>
           {map.data && (
             <Text size="sm" c="dimmed">
-              {t('dashboard.map_counts', { placed: map.data.points.length, unplaced: map.data.unplaced })}
+              {t('dashboard.map_counts', { placed: map.data.placed, unplaced: map.data.unplaced })}
             </Text>
           )}
         </div>
@@ -133,8 +141,8 @@ export function PortfolioMap() {
             <g>
               {clusters.filter(visible).map((c) => {
                 const r = clusterRadius(c.count);
-                const label =
-                  c.count === 1 ? c.points[0].name : t('dashboard.map_cluster', { count: c.count });
+                const label = labelOf(c);
+                const kind = c.points.length > 1 ? 'map-cluster' : c.count > 1 ? 'map-place' : 'map-point';
                 return (
                   <g
                     key={c.key}
@@ -142,7 +150,7 @@ export function PortfolioMap() {
                     role="link"
                     tabIndex={0}
                     aria-label={label}
-                    data-testid={c.count === 1 ? 'map-point' : 'map-cluster'}
+                    data-testid={kind}
                     style={{ cursor: 'pointer' }}
                     onClick={() => open(c)}
                     onKeyDown={(e) => {
@@ -173,6 +181,41 @@ export function PortfolioMap() {
       <Text size="xs" c="dimmed" mt={6}>
         {t('dashboard.map_attribution', { source: map.data?.attribution ?? '' })}
       </Text>
+      <PlaceList place={place} onClose={() => setPlace(null)} />
     </Card>
+  );
+}
+
+/** The points of sale of one place of several, the most urgent first, each a link. */
+function PlaceList({ place, onClose }: { place: MapPlace | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const detail = useMapPlace(place?.key ?? null);
+  return (
+    <Modal opened={place !== null} onClose={onClose} title={t('dashboard.map_place_title', { place: place?.key ?? '' })}>
+      {detail.isPending && <Loader size="sm" aria-label="loading" />}
+      {detail.isError && <Text c="red">{t('dashboard.error')}</Text>}
+      {detail.data && (
+        <Stack gap={6}>
+          {detail.data.points.map((p) => (
+            <Group key={p.pos_id} gap="xs" wrap="nowrap">
+              <Box
+                w={10}
+                h={10}
+                style={{ flex: 'none', borderRadius: '50%', background: FILL[p.status] }}
+                title={t(`dashboard.light_${p.status || 'none'}`)}
+              />
+              <Anchor component={Link} to={`/app/table/pos/view/${p.pos_id}`} data-testid="map-place-pos">
+                {p.name}
+              </Anchor>
+            </Group>
+          ))}
+          {detail.data.total > detail.data.points.length && (
+            <Text size="sm" c="dimmed">
+              {t('dashboard.map_place_more', { shown: detail.data.points.length, total: detail.data.total })}
+            </Text>
+          )}
+        </Stack>
+      )}
+    </Modal>
   );
 }

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { clusterPoints, clusterRadius, fitProjection, worse } from './map';
-import type { MapPoint } from './types';
+import type { MapPlace } from './types';
 
-const point = (id: number, lat: number, lon: number, status: MapPoint['status'] = 'green'): MapPoint => ({
-  pos_id: id,
-  name: `Shop ${id}`,
+const point = (id: number, lat: number, lon: number, status: MapPlace['status'] = 'green', count = 1): MapPlace => ({
+  key: `DE-${id}`,
+  ...(count === 1 ? { pos_id: id, name: `Shop ${id}` } : {}),
   lat,
   lon,
   status,
+  count,
 });
 
 describe('fitProjection', () => {
@@ -64,6 +65,14 @@ describe('clusterPoints', () => {
     const single = clusters.find((c) => c.count === 1)!;
     expect(single.status).toBe('yellow');
     expect(single.points[0].pos_id).toBe(3);
+  });
+
+  it('weighs a place by its points of sale', () => {
+    const [c] = clusterPoints([point(1, 0, 0, 'green', 3), point(2, 4, 4, 'yellow', 1)], identity, 20);
+    expect(c.count).toBe(4);
+    expect(c.points).toHaveLength(2);
+    expect(c.x).toBeCloseTo(1);
+    expect(c.status).toBe('yellow');
   });
 
   it('keeps apart what a smaller cell separates and skips unplaceable points', () => {

@@ -4,7 +4,7 @@
  * marker with their count and their worst light).
  */
 import { geoMercator, type GeoProjection } from 'd3-geo';
-import type { Light, MapPoint } from './types';
+import type { Light, MapPlace } from './types';
 
 /** Europe, the product's countries, when there is nothing to fit. */
 const DEFAULT_EXTENT: [[number, number], [number, number]] = [
@@ -55,22 +55,23 @@ export function fitProjection(points: { lon: number; lat: number }[], width: num
   );
 }
 
-/** A marker on the map: one point of sale or a cluster of several. */
+/** A marker on the map: one place or a cluster of several; count is their points of sale. */
 export interface Cluster {
   key: string;
   x: number;
   y: number;
   count: number;
   status: Light | '';
-  points: MapPoint[];
+  points: MapPlace[];
 }
 
 /**
- * Groups projected points by a grid of `cell` pixels: each occupied cell
- * becomes one marker at the mean of its points, with their count and worst
- * light. Points the projection cannot place are left out.
+ * Groups projected places by a grid of `cell` pixels: each occupied cell
+ * becomes one marker at the mean of its places weighted by their points of
+ * sale, with their count and worst light. Places the projection cannot
+ * place are left out.
  */
-export function clusterPoints(points: MapPoint[], project: (p: [number, number]) => [number, number] | null, cell: number): Cluster[] {
+export function clusterPoints(points: MapPlace[], project: (p: [number, number]) => [number, number] | null, cell: number): Cluster[] {
   const cells = new Map<string, Cluster & { sx: number; sy: number }>();
   for (const p of points) {
     const xy = project([p.lon, p.lat]);
@@ -81,9 +82,9 @@ export function clusterPoints(points: MapPoint[], project: (p: [number, number])
       c = { key, x: 0, y: 0, sx: 0, sy: 0, count: 0, status: '', points: [] };
       cells.set(key, c);
     }
-    c.sx += xy[0];
-    c.sy += xy[1];
-    c.count += 1;
+    c.sx += xy[0] * p.count;
+    c.sy += xy[1] * p.count;
+    c.count += p.count;
     c.status = worse(c.status, p.status);
     c.points.push(p);
   }

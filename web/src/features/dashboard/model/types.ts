@@ -24,19 +24,33 @@ export interface Summary {
   today: string;
 }
 
-export interface MapPoint {
-  pos_id: number;
-  name: string;
+/** A marker of GET /dashboard/map: the points of sale of one postal code area. */
+export interface MapPlace {
+  /** "<country>-<postal code>", the key of GET /dashboard/map/place. */
+  key: string;
   lat: number;
   lon: number;
-  /** The light of the next notice date of its contracts; '' when none. */
+  /** How many points of sale lie there. */
+  count: number;
+  /** The worst light of their next notice dates; '' when none has one. */
   status: Light | '';
+  /** The point of sale, when it is the only one there. */
+  pos_id?: number;
+  name?: string;
 }
 
 export interface PortfolioMap {
-  points: MapPoint[];
+  places: MapPlace[];
+  placed: number;
   unplaced: number;
   attribution: string;
+}
+
+/** GET /dashboard/map/place: the points of sale of one place, the most urgent first. */
+export interface MapPlaceDetail {
+  key: string;
+  total: number;
+  points: { pos_id: number; name: string; status: Light | '' }[];
 }
 
 export interface TicketDashboard {
