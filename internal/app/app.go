@@ -15,6 +15,7 @@ import (
 	"portfolio/internal/access"
 	"portfolio/internal/contracts"
 	"portfolio/internal/dashboard"
+	"portfolio/internal/errorboard"
 	"portfolio/internal/documents"
 	"portfolio/internal/events"
 	"portfolio/internal/imports"
@@ -61,6 +62,8 @@ type App struct {
 	documentService *documents.Service
 	// metrics counts requests and reads the queue depths at each scrape.
 	metrics *metrics
+	// errors records failed answers for the error dashboard.
+	errors *errorboard.Service
 	// contractService keeps the deadlines' notice dates (bound in
 	// bindRoutes).
 	contractService *contracts.Service
@@ -153,10 +156,16 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	a.metrics = newMetrics(a)
+	a.errors = errorboard.New(errorboard.Deps{DB: database, Log: log})
+	observe := func(o httpapi.Observation) {
+		a.metrics.observe(o)
+		a.errors.Observe(o)
+	}
 	a.Server = httpapi.New(httpapi.Options{Logger: log, Catalog: catalog, MaxBodyBytes: cfg.MaxBodyBytes, SPA: web.Dist(),
-		TrustedProxies: proxies, Observe: a.metrics.observe, MaxInFlight: cfg.MaxInFlight, QueueWait: cfg.QueueWait})
+		TrustedProxies: proxies, Observe: observe, MaxInFlight: cfg.MaxInFlight, QueueWait: cfg.QueueWait})
 	a.Server.SetAuthenticator(a.Auth)
 	a.Jobs = jobs.New(database, log, jobs.Options{})
+	a.errors.Use(a.Jobs, a.Outbox)
 	a.bindRoutes()
 	a.documentService.UseLinks(secret, a.Auth)
 	a.documentService.UseMail(a.Outbox, cfg.SMTP.From)
@@ -184,6 +193,7 @@ func (a *App) bindRoutes() {
 	a.documentService = documents.New(a.DB, engine, a.Documents, a.Log)
 	documents.Bind(a.Server, a.documentService)
 	jobs.Bind(a.Server, a.Jobs)
+	errorboard.Bind(a.Server, a.errors)
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
 	a.contractService = contracts.New(contracts.Deps{DB: a.DB, Engine: engine, Outbox: a.Outbox, Catalog: a.Catalog, PublicURL: a.Config.PublicURL,
 		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})

@@ -55,6 +55,7 @@ func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	lang := i18n.LangFrom(r.Context())
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "request failed", "error", err, "status", status)
+		noteFailure(r.Context(), err.Error())
 	}
 	if e.Kind == apperr.KindUnauthorized || e.Kind == apperr.KindForbidden {
 		// Every refused authorization is on the request's log line with

@@ -59,6 +59,9 @@ func validRequestID(id string) bool {
 type LogAttrs struct {
 	mu    sync.Mutex
 	attrs []slog.Attr
+	// failure is the cause of a 5xx answer (for the observer: the error
+	// dashboard shows it to administrators, never to the caller).
+	failure string
 }
 
 type logAttrsKey struct{}
@@ -68,6 +71,15 @@ func AddLogAttr(ctx context.Context, a slog.Attr) {
 	if la, ok := ctx.Value(logAttrsKey{}).(*LogAttrs); ok {
 		la.mu.Lock()
 		la.attrs = append(la.attrs, a)
+		la.mu.Unlock()
+	}
+}
+
+// noteFailure records the cause of the request's 5xx answer.
+func noteFailure(ctx context.Context, cause string) {
+	if la, ok := ctx.Value(logAttrsKey{}).(*LogAttrs); ok {
+		la.mu.Lock()
+		la.failure = cause
 		la.mu.Unlock()
 	}
 }
@@ -112,8 +124,12 @@ func (s *Server) logMiddleware(next http.Handler) http.Handler {
 		next.ServeHTTP(sw, inner)
 		elapsed := time.Since(start)
 		if s.observe != nil {
+			la.mu.Lock()
+			failure := la.failure
+			la.mu.Unlock()
 			// The mux names the route on the request it was given.
-			s.observe(Observation{Pattern: inner.Pattern, Status: sw.status, Duration: elapsed})
+			s.observe(Observation{Pattern: inner.Pattern, Status: sw.status, Duration: elapsed,
+				RequestID: RequestID(r.Context()), Method: r.Method, Path: r.URL.Path, Failure: failure})
 		}
 		attrs := []slog.Attr{
 			slog.String("request_id", RequestID(r.Context())),

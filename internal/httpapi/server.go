@@ -51,6 +51,13 @@ type Observation struct {
 	Pattern  string
 	Status   int
 	Duration time.Duration
+	// RequestID, Method and Path name the request; Failure is the cause
+	// of a 5xx answer ("" otherwise, and for a 503 the request bound
+	// gave).
+	RequestID string
+	Method    string
+	Path      string
+	Failure   string
 }
 
 // Options configure a Server.
@@ -86,7 +93,7 @@ var APIPaths = []string{
 	"/contacts", "/contacts/", "/contracts", "/contracts/", "/invoices", "/invoices/",
 	"/contradiction_generators/", "/locations", "/locations/", "/partners", "/partners/", "/pos", "/pos/",
 	"/priceindexes/", "/indexadjustments/", "/imports", "/imports/", "/events", "/events/", "/calendar/",
-	"/healthz", "/readyz", "/metrics",
+	"/dashboard/", "/backoffice/", "/healthz", "/readyz", "/metrics",
 }
 
 // New builds a server with no routes but the SPA fallback.

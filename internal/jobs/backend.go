@@ -23,6 +23,8 @@ type backendClient interface {
 	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 	JobGet(ctx context.Context, id int64) (*rivertype.JobRow, error)
 	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
+	JobRetry(ctx context.Context, id int64) (*rivertype.JobRow, error)
+	JobDelete(ctx context.Context, id int64) (*rivertype.JobRow, error)
 }
 
 // backend is River's driver on the application's database.
