@@ -86,7 +86,6 @@ export const ROUTE_PERMISSIONS = {
  * (a test checks this list against the routes).
  */
 export const COMING_SOON: readonly string[] = [
-  '/comming-soon?screen=error_dashboard',
   '/app/incoming-mails',
   '/app/import-contract',
 ];
@@ -158,7 +157,7 @@ export const MENU: MenuSection[] = [
       {
         id: 'error_dashboard',
         labelKey: 'menu.error_dashboard',
-        to: '/comming-soon?screen=error_dashboard',
+        to: '/app/dashboard/errors',
         requires: ROUTE_PERMISSIONS.errorDashboard,
       },
     ],

@@ -43,6 +43,7 @@ const deadlineListPage = page(() => contractLists().then((m) => ({ default: m.De
 const paymentsListPage = page(() => contractLists().then((m) => ({ default: m.PaymentsListPage })));
 /** The ticket dashboard (features/dashboard). */
 const ticketDashboardPage = page(() => import('../features/dashboard/components/ticket-dashboard-page'));
+const errorDashboardPage = page(() => import('../features/dashboard/components/error-dashboard-page'));
 const conditionListPage = page(() => contractLists().then((m) => ({ default: m.ConditionListPage })));
 /** The new-business flow: a new customer from a ticket (administrators). */
 const newBusinessPage = page(() => import('../features/masterdata/components/new-business-page'));
@@ -291,6 +292,7 @@ export const routes: RouteObject[] = [
                     children: [{ index: true, ...page(() => import('../features/dashboard/components/home-page')) }],
                   },
                   guardedPage('dashboard/ticket', ROUTE_PERMISSIONS.ticketDashboard, ticketDashboardPage),
+                  guardedPage('dashboard/errors', ROUTE_PERMISSIONS.errorDashboard, errorDashboardPage),
                   tableRoute(
                     'table/custom/contracdictionpackage/view/:id',
                     'view',
