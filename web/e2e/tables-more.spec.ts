@@ -68,12 +68,12 @@ function exportAnswer(page: Page): Promise<Response> {
   return page.waitForResponse((r) => r.ok() && r.url().includes('/api/?') && r.request().postDataJSON()?.action === 'export');
 }
 
-/** A second person, logged in in a browser of their own. */
-async function otherPerson(browser: Browser, email: string, expected: Expected): Promise<Page> {
+/** A second person, logged in in a browser of their own, on `path`. */
+async function otherPerson(browser: Browser, email: string, expected: Expected, path: string): Promise<Page> {
   const context = await browser.newContext({ locale: 'en-US' });
   expected.watch(context);
   const page = await context.newPage();
-  await logIn(page, email);
+  await openAs(page, email, path);
   return page;
 }
 
@@ -144,8 +144,7 @@ test.describe('generic screens, continued', () => {
 
     // Meanwhile someone else opens the same record in their browser and saves a change.
     const theirs = `Partner ${Date.now() % 100000}`;
-    const other = await otherPerson(browser, 'admin@demo.test', expected);
-    await other.goto('/app/table/partnercompany/view/1?edit=true');
+    const other = await otherPerson(browser, 'admin@demo.test', expected, '/app/table/partnercompany/view/1?edit=true');
     const otherName = other.getByRole('textbox', { name: /^Name/ });
     await expect(otherName).not.toHaveValue('');
     await otherName.fill(theirs);

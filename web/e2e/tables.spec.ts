@@ -114,9 +114,8 @@ test.describe('generic table screens', () => {
   });
 
   test('a list field creates a related element in the popup route and the opener selects it', async ({ page, context }) => {
-    await logIn(page, 'admin@demo.test');
     // The generic create form of a sales order (points of sale, contact persons and contracts have their own pages).
-    await page.goto('/app/table/salesorder/create');
+    await openAs(page, 'admin@demo.test', '/app/table/salesorder/create');
     const dialog = page.locator('form').first();
     await expect(dialog).toBeVisible();
 
