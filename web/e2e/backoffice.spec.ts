@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { logIn, mainMenu, snap } from './helpers';
 
 test('the administrator opens the Back Office, runs the document sweep now and sees its last run change', async ({ page }) => {

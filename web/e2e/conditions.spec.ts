@@ -1,5 +1,5 @@
 import { expect as baseExpect, expectAccessible, test } from './fixtures';
-import { logIn, snap } from './helpers';
+import { openAs, snap } from './helpers';
 
 /** The list loads its chunk, definition and rows on a shared, busy machine: allow time. */
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -9,8 +9,7 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 // The lead of Nordhandel lists criteria and reads the contracts' criteria tabs.
 test('a lead filters the condition list of their contracts and opens a contract', async ({ page }) => {
   test.setTimeout(180_000);
-  await logIn(page, 'lead@demo.test');
-  await page.goto('/app/condition-list');
+  await openAs(page, 'lead@demo.test', '/app/condition-list');
   await expect(page.getByRole('heading', { name: 'Conditions list' })).toBeVisible();
   const grid = page.getByRole('grid');
   await expect(grid.getByText('Konkurrenzschutz').first()).toBeVisible();
@@ -41,7 +40,6 @@ test('a lead filters the condition list of their contracts and opens a contract'
 });
 
 test('a store manager without the contract lists is not shown the condition list', async ({ page }) => {
-  await logIn(page, 'store_manager@demo.test');
-  await page.goto('/app/condition-list');
+  await openAs(page, 'store_manager@demo.test', '/app/condition-list');
   await expect(page).toHaveURL(/not-authorized/);
 });

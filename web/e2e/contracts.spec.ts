@@ -1,6 +1,6 @@
 import { type Locator, type Page } from '@playwright/test';
 import { expect as baseExpect, expectAccessible, test } from './fixtures';
-import { logIn, snap } from './helpers';
+import { logIn, openAs, snap } from './helpers';
 
 /** Each step loads a new page chunk and saves on a shared, busy machine: allow time. */
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -119,8 +119,7 @@ test('an administrator creates a contract in three steps and adds a deadline who
 
 test('the steps of a saved contract open from its page, in the dark skin too, and by keyboard', async ({ page }) => {
   test.setTimeout(180_000);
-  await logIn(page, 'admin@demo.test');
-  await page.goto('/app/table/contract/view/1');
+  await openAs(page, 'admin@demo.test', '/app/table/contract/view/1');
   await expect(page.getByTestId('contract-resiliation')).toHaveText('Pending', { timeout: 30_000 });
   await page.getByRole('button', { name: 'Edit' }).click();
   await expect(page).toHaveURL(/\/app\/table\/contract\/view\/1\?edit=true/);

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { logIn, snap } from './helpers';
+import { openAs, snap } from './helpers';
 
 /** The number a figure shows ("1,234" in English). */
 async function figure(page: import('@playwright/test').Page, testId: string): Promise<number> {
@@ -11,8 +11,7 @@ for (const skin of ['light', 'dark'] as const) {
   test(`the dashboard home shows the portfolio's figures and map, the overdue tickets open their list (${skin} skin)`, async ({ page }) => {
     test.setTimeout(180_000);
     await page.addInitScript((value) => window.localStorage.setItem('portfolio.skin', value), skin);
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app');
+    await openAs(page, 'admin@demo.test', '/app');
     await expect(page.getByTestId('figure-pos')).toBeVisible({ timeout: 30_000 });
     expect(await figure(page, 'figure-pos')).toBeGreaterThan(0);
     // The demo deadlines fall within 30 and 90 days.
@@ -38,8 +37,7 @@ for (const skin of ['light', 'dark'] as const) {
   test(`the red deadlines figure opens the deadline list on its window (${skin} skin)`, async ({ page }) => {
     test.setTimeout(180_000);
     await page.addInitScript((value) => window.localStorage.setItem('portfolio.skin', value), skin);
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app');
+    await openAs(page, 'admin@demo.test', '/app');
     await expect(page.getByTestId('figure-deadlines-red')).toBeVisible({ timeout: 30_000 });
     const red = await figure(page, 'figure-deadlines-red');
     expect(red).toBeGreaterThan(0);
@@ -52,8 +50,7 @@ for (const skin of ['light', 'dark'] as const) {
 
 test('a click on the map opens a point of sale', async ({ page }) => {
   test.setTimeout(90_000);
-  await logIn(page, 'admin@demo.test');
-  await page.goto('/app');
+  await openAs(page, 'admin@demo.test', '/app');
   const single = page.getByTestId('map-point');
   await expect(page.locator('[data-testid="map-point"], [data-testid="map-cluster"]').first()).toBeVisible({ timeout: 30_000 });
   // A cluster zooms in until single points show.
@@ -68,14 +65,12 @@ test('a click on the map opens a point of sale', async ({ page }) => {
 
 test('an external lead sees only their group on the dashboard', async ({ page, browser }) => {
   test.setTimeout(120_000);
-  await logIn(page, 'admin@demo.test');
-  await page.goto('/app');
+  await openAs(page, 'admin@demo.test', '/app');
   await expect(page.getByTestId('figure-pos')).toBeVisible({ timeout: 30_000 });
   const all = await figure(page, 'figure-pos');
   const other = await browser.newContext({ baseURL: new URL(page.url()).origin });
   page = await other.newPage();
-  await logIn(page, 'lead@demo.test');
-  await page.goto('/app');
+  await openAs(page, 'lead@demo.test', '/app');
   await expect(page.getByTestId('figure-pos')).toBeVisible({ timeout: 30_000 });
   const mine = await figure(page, 'figure-pos');
   expect(mine).toBeGreaterThan(0);
@@ -87,8 +82,7 @@ for (const skin of ['light', 'dark'] as const) {
   test(`the ticket dashboard shows open tickets per board, status and team and links to the lists (${skin} skin)`, async ({ page }) => {
     test.setTimeout(180_000);
     await page.addInitScript((value) => window.localStorage.setItem('portfolio.skin', value), skin);
-    await logIn(page, 'team_lead@demo.test');
-    await page.goto('/app/dashboard/ticket');
+    await openAs(page, 'team_lead@demo.test', '/app/dashboard/ticket');
     await expect(page.getByRole('heading', { name: 'Ticket dashboard' })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText('Open tickets per team')).toBeVisible();
     await expect(page.getByText('Tickets opened and closed per week')).toBeVisible();
@@ -98,6 +92,8 @@ for (const skin of ['light', 'dark'] as const) {
     expect(count).toBeGreaterThan(0);
     await board.click();
     await expect(page).toHaveURL(/\/app\/table\/ticket\?.*board_id/);
+    // The link's filter (one board) names the board in the filter panel, not its id.
+    await expect(page.getByRole('search', { name: 'Filters' }).getByText('Facility Management', { exact: true })).toBeVisible();
     const grid = page.getByRole('grid');
     await expect.poll(async () => grid.locator('td[data-column="ticket_name"]').count(), { timeout: 30_000 }).toBe(count);
   });

@@ -1,5 +1,5 @@
 import { expect, expectAccessible, test } from './fixtures';
-import { logIn, snap } from './helpers';
+import { openAs, snap } from './helpers';
 
 /** "YYYY-MM-DD" of the local day `days` from now. */
 function isoDay(days: number): string {
@@ -13,8 +13,7 @@ for (const skin of ['light', 'dark'] as const) {
     // Two axe runs over full pages on a shared machine.
     test.setTimeout(180_000);
     await page.addInitScript((value) => window.localStorage.setItem('portfolio.skin', value), skin);
-    await logIn(page, 'team_lead@demo.test');
-    await page.goto('/app/deadline-list');
+    await openAs(page, 'team_lead@demo.test', '/app/deadline-list');
     await expect(page.getByRole('heading', { name: 'Deadlines list' })).toBeVisible({ timeout: 30_000 });
     const grid = page.getByRole('grid');
     // The demo seed puts active deadlines within 30, 90 and 365 days: each light shows its words.
@@ -54,8 +53,7 @@ for (const skin of ['light', 'dark'] as const) {
 
 test('the profile shows the digest settings and makes a calendar link that serves an .ics', async ({ page }) => {
   test.setTimeout(180_000);
-  await logIn(page, 'team_lead@demo.test');
-  await page.goto('/app/user/profile');
+  await openAs(page, 'team_lead@demo.test', '/app/user/profile');
   const alerts = page.getByRole('region', { name: 'Deadline alerts' });
   await expect(alerts.getByRole('switch', { name: /Daily digest mail/ })).toBeChecked({ timeout: 30_000 });
   for (const d of ['90', '30', '7']) await expect(alerts.getByRole('checkbox', { name: d, exact: true })).toBeChecked();
@@ -107,8 +105,7 @@ test('the profile shows the digest settings and makes a calendar link that serve
 // The demo has no recurring payments: the list answers, empty, under its own table right.
 test('the payments list lists recurring payments under their own right', async ({ page }) => {
   test.setTimeout(120_000);
-  await logIn(page, 'team_lead@demo.test');
-  await page.goto('/app/payments-list');
+  await openAs(page, 'team_lead@demo.test', '/app/payments-list');
   await expect(page.getByRole('heading', { name: 'Payments list' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('grid').or(page.getByTestId('empty-state'))).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('button', { name: 'Export' })).toBeVisible();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import type { APIRequestContext } from '@playwright/test';
-import { DEMO_PASSWORD, logIn, snap } from './helpers';
+import { DEMO_PASSWORD, openAs, snap } from './helpers';
 
 /** A small but real PDF. */
 const PDF = Buffer.from(
@@ -10,8 +10,7 @@ const PDF = Buffer.from(
 );
 
 test('a PDF is uploaded in the documents tab of a point of sale and downloaded again', async ({ page }) => {
-  await logIn(page, 'admin@demo.test');
-  await page.goto('/app/table/pos/view/1');
+  await openAs(page, 'admin@demo.test', '/app/table/pos/view/1');
   await page.getByRole('tab', { name: /^Documents?$/ }).click();
   const panel = page.locator('[data-relation="pos_document_rel"]');
   await panel.getByRole('button', { name: 'Upload' }).click();
@@ -67,8 +66,7 @@ test('a document is previewed through a short-lived link, original and stamped',
   const documentId = ((await uploaded.json()) as { data: { document_id: number }[] }).data[0].document_id;
 
   // The preview page shows it through a short-lived link, never with the access token.
-  await logIn(page, 'admin@demo.test');
-  await page.goto(`/app/preview/document/${documentId}/Mietvertrag%20Vorschau`);
+  await openAs(page, 'admin@demo.test', `/app/preview/document/${documentId}/Mietvertrag%20Vorschau`);
   await expect(page.locator('h3', { hasText: 'Mietvertrag Vorschau' })).toBeVisible();
   const frame = page.getByTitle('Document preview');
   await expect(frame).toHaveAttribute('src', new RegExp(`^/documents/preview/${documentId}\\?authorization=`));

@@ -1,13 +1,12 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { logIn } from './helpers';
+import { openAs } from './helpers';
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Invoices' });
 
 test.describe('an invoice with several areas (a multi-select stored through a relation)', () => {
   test('the list loads and shows the areas by name; they offer no sorting', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/invoice');
+    await openAs(page, 'admin@demo.test', '/app/table/invoice');
     await expect(page.getByRole('heading', { name: 'Invoices' })).toBeVisible();
     const areas = grid(page).locator('td[data-column="area_id"]');
     await expect(areas.first()).toBeVisible();
@@ -18,8 +17,7 @@ test.describe('an invoice with several areas (a multi-select stored through a re
   });
 
   test('the record and the create form show the areas by name', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/invoice/view/1');
+    await openAs(page, 'admin@demo.test', '/app/table/invoice/view/1');
     await expect(page.getByText('Surface de vente RDC', { exact: true })).toBeVisible();
     await expect(page.getByText('Réserve', { exact: true })).toBeVisible();
 

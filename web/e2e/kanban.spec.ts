@@ -1,6 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, expectAccessible, test } from './fixtures';
-import { DEMO_PASSWORD, logIn, snap } from './helpers';
+import { DEMO_PASSWORD, logIn, openAs, snap } from './helpers';
 
 /**
  * The live kanban (issue 15): two people watch the facility-management
@@ -23,9 +23,10 @@ function card(scope: Page | Locator, id: number): Locator {
   return scope.locator(`[data-ticket-id="${id}"]`);
 }
 
-/** Opens the board and waits until its live stream is connected. */
-async function openBoard(page: Page, live = true): Promise<void> {
-  await page.goto(BOARD);
+/** Opens the board (logged in as `as`, when given) and waits until its live stream is connected. */
+async function openBoard(page: Page, live = true, as?: string): Promise<void> {
+  if (as) await openAs(page, as, BOARD);
+  else await page.goto(BOARD);
   // The shared test machine may be slow to load the page's chunks.
   await expect(page.getByRole('heading', { level: 1, name: 'Facility Management' })).toBeVisible({ timeout: 30_000 });
   if (live) await expect(page.locator('[data-live="true"]')).toBeVisible({ timeout: 30_000 });
@@ -59,10 +60,8 @@ test('a move by drag and drop or keyboard, a new ticket and an edit arrive live 
   const other = await browser.newContext({ locale: 'en-US' });
   expected.watch(other);
   const watcher = await other.newPage();
-  await logIn(page, 'admin@demo.test');
-  await logIn(watcher, 'team_lead@demo.test');
-  await openBoard(page);
-  await openBoard(watcher);
+  await openBoard(page, true, 'admin@demo.test');
+  await openBoard(watcher, true, 'team_lead@demo.test');
 
   // The columns in rank order, with their cards.
   await expect(page.locator('[data-column-id] h2')).toHaveText(['Neu', 'In Bearbeitung', 'Qualitätsprüfung', 'Freigabe', 'Erledigt']);
@@ -135,8 +134,7 @@ test('a refused move puts the card back where the server says it is', async ({ p
   expected.response(422, /\/tickets\/update$/);
   // This window gets no live events, so it keeps showing a stale ticket.
   await page.route((url) => url.pathname === '/events', (route) => route.abort('aborted'));
-  await logIn(page, 'admin@demo.test');
-  await openBoard(page, false);
+  await openBoard(page, false, 'admin@demo.test');
   await expect(card(column(page, 'In Bearbeitung'), 7)).toBeVisible();
 
   // Someone else moves #7 to Neu meanwhile.
@@ -187,8 +185,7 @@ for (const skin of ['light', 'dark'] as const) {
   test(`the board in the ${skin} skin`, async ({ page }) => {
     test.setTimeout(180_000);
     await page.addInitScript((value) => window.localStorage.setItem('portfolio.skin', value), skin);
-    await logIn(page, 'admin@demo.test');
-    await openBoard(page);
+    await openBoard(page, true, 'admin@demo.test');
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', skin);
     await expectAccessible(page, `the kanban (${skin})`);
     await snap(page, `kanban-${skin}`);

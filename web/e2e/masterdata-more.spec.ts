@@ -1,5 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
-import { logIn, snap } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { openAs, snap } from './helpers';
 
 /** Picks option `name` of the Mantine select labelled `label`. */
 async function choose(page: Page, label: RegExp, name: string | RegExp): Promise<void> {
@@ -14,8 +15,7 @@ const SUEDMARKT_AREA = 45;
 
 test.describe('master data screens', () => {
   test('an administrator creates a company with its address; the state fills itself from the zip code', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/company/create');
+    await openAs(page, 'admin@demo.test', '/app/table/company/create');
     await expect(page.getByRole('heading', { name: 'New company' })).toBeVisible();
     const form = page.getByRole('form', { name: 'Company' });
     await form.getByRole('textbox', { name: /^Company name/ }).fill('Südmarkt E2E GmbH');
@@ -36,8 +36,7 @@ test.describe('master data screens', () => {
   });
 
   test('an administrator edits a tax rate in place; a team lead sees no edit controls', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto(`/app/table/company/view/${SUEDMARKT_COMPANY}`);
+    await openAs(page, 'admin@demo.test', `/app/table/company/view/${SUEDMARKT_COMPANY}`);
     const panel = page.getByTestId('tax-rates');
     await panel.getByRole('textbox', { name: /^Code/ }).fill('E2EDIT');
     await panel.getByRole('textbox', { name: /^Rate/ }).fill('19');
@@ -59,16 +58,14 @@ test.describe('master data screens', () => {
 
     await page.context().clearCookies();
     await page.evaluate(() => window.localStorage.clear());
-    await logIn(page, 'team_lead@demo.test');
-    await page.goto(`/app/table/company/view/${SUEDMARKT_COMPANY}`);
+    await openAs(page, 'team_lead@demo.test', `/app/table/company/view/${SUEDMARKT_COMPANY}`);
     await expect(page.getByRole('heading', { name: 'Südmarkt Filialen GmbH' })).toBeVisible();
     await expect(page.getByRole('button', { name: /^Edit tax rate/ })).toHaveCount(0);
     await expect(page.getByTestId('tax-rates')).toHaveCount(0);
   });
 
   test('an administrator opens an area and edits its usage dates; an end before the start is refused', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto(`/app/table/area/view/${SUEDMARKT_AREA}`);
+    await openAs(page, 'admin@demo.test', `/app/table/area/view/${SUEDMARKT_AREA}`);
     await expect(page.getByRole('form', { name: 'Area' })).toBeVisible();
     await page.getByRole('button', { name: 'Edit' }).click();
     const form = page.getByRole('form', { name: 'Area' });
@@ -89,8 +86,7 @@ test.describe('master data screens', () => {
   test('an administrator creates a contact person with an address and sees it on its page', async ({ page }) => {
     // Create, then load the page afresh: two lazy page loads with their lookups.
     test.slow();
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/contactperson/create');
+    await openAs(page, 'admin@demo.test', '/app/table/contactperson/create');
     // The page and its lookups load lazily; a busy machine needs more than the default.
     await expect(page.getByRole('heading', { name: 'New contact person' })).toBeVisible({ timeout: 30_000 });
     const form = page.getByRole('form', { name: 'Contact person' });

@@ -1,5 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
-import { logIn, snap } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { openAs, snap } from './helpers';
 
 /** Picks option `name` of the Mantine select labelled `label`. */
 async function choose(page: Page, label: RegExp, name: string | RegExp): Promise<void> {
@@ -9,8 +10,7 @@ async function choose(page: Page, label: RegExp, name: string | RegExp): Promise
 
 test.describe('master data', () => {
   test('an administrator creates a point of sale in the modal', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/pos/create');
+    await openAs(page, 'admin@demo.test', '/app/table/pos/create');
     const dialog = page.getByRole('dialog', { name: 'New point of sale' });
     await expect(dialog).toBeVisible();
     await choose(page, /^Company/, 'Südmarkt Filialen GmbH');
@@ -27,8 +27,7 @@ test.describe('master data', () => {
   });
 
   test('an administrator adds a location whose state fills itself from the zip code', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/location/create');
+    await openAs(page, 'admin@demo.test', '/app/table/location/create');
     await page.getByRole('textbox', { name: /^Name/ }).fill('Standort E2E');
     await choose(page, /^Owner company/, 'Nordhandel Retail GmbH');
     await choose(page, /^Location type/, /.+/);
@@ -44,8 +43,7 @@ test.describe('master data', () => {
   });
 
   test('an administrator adds a tax rate to a company; a team lead is refused', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/company/view/1');
+    await openAs(page, 'admin@demo.test', '/app/table/company/view/1');
     const panel = page.getByTestId('tax-rates');
     await expect(panel.getByRole('heading', { name: 'Tax rates' })).toBeVisible();
     await panel.getByRole('textbox', { name: /^Code/ }).fill('E2E19');
@@ -64,8 +62,7 @@ test.describe('master data', () => {
 
     await page.context().clearCookies();
     await page.evaluate(() => window.localStorage.clear());
-    await logIn(page, 'team_lead@demo.test');
-    await page.goto('/app/table/company/view/1');
+    await openAs(page, 'team_lead@demo.test', '/app/table/company/view/1');
     await expect(page.getByRole('heading', { name: 'Nordhandel Retail GmbH' })).toBeVisible();
     await expect(page.getByRole('tab', { name: 'Tax rates' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Add tax rate' })).toHaveCount(0);
@@ -73,8 +70,7 @@ test.describe('master data', () => {
   });
 
   test('an administrator edits a company; the address state fills itself from the zip code', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/company/view/2');
+    await openAs(page, 'admin@demo.test', '/app/table/company/view/2');
     await page.getByRole('button', { name: 'Edit' }).click();
     const form = page.getByRole('form', { name: 'Company' });
     await form.getByRole('textbox', { name: /^Short name/ }).fill('NHO2');
@@ -94,8 +90,7 @@ test.describe('master data', () => {
   });
 
   test("a location's partner company is added with valid dates; valid-to before valid-from is refused on the field", async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/location/view/2');
+    await openAs(page, 'admin@demo.test', '/app/table/location/view/2');
     const panel = page.getByTestId('location-partners');
     await expect(panel).toBeVisible();
     await choose(page, /^Partner company/, /Rheinland/);
@@ -113,8 +108,7 @@ test.describe('master data', () => {
   });
 
   test('the admin side panel is shown to the administrator and absent for a team lead', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/pos/view/1');
+    await openAs(page, 'admin@demo.test', '/app/table/pos/view/1');
     const panel = page.getByRole('complementary', { name: 'Record details' });
     await expect(panel).toBeVisible();
     await expect(panel.getByTestId('row-version')).toHaveText(/^\d+$/);
@@ -124,8 +118,7 @@ test.describe('master data', () => {
 
     await page.context().clearCookies();
     await page.evaluate(() => window.localStorage.clear());
-    await logIn(page, 'team_lead@demo.test');
-    await page.goto('/app/table/pos/view/1');
+    await openAs(page, 'team_lead@demo.test', '/app/table/pos/view/1');
     await expect(page.getByRole('heading', { name: /Nordhandel/ })).toBeVisible();
     await expect(page.getByTestId('admin-side-panel')).toHaveCount(0);
   });

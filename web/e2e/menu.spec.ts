@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { logIn, mainMenu } from './helpers';
+import { logIn, mainMenu, openAs } from './helpers';
 
 test('master data is one page, searchable, and the menu search (Ctrl+K) finds any screen', async ({ page }) => {
   await logIn(page, 'admin@demo.test');
@@ -34,8 +34,7 @@ test('master data is one page, searchable, and the menu search (Ctrl+K) finds an
 });
 
 test('the 403 and 404 pages keep the menu; German names the menu sections in German', async ({ page }) => {
-  await logIn(page, 'ext_team_member@demo.test');
-  await page.goto('/app/table/user');
+  await openAs(page, 'ext_team_member@demo.test', '/app/table/user');
   await expect(page).toHaveURL(/\/app\/not-authorized$/);
   await expect(page.getByRole('heading', { name: 'Access not allowed' })).toBeVisible();
   await expect(mainMenu(page)).toBeVisible();

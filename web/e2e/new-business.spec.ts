@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { logIn, mainMenu, snap } from './helpers';
+import { expect, test } from './fixtures';
+import { logIn, mainMenu, openAs, snap } from './helpers';
 
 test.describe('new business', () => {
   test('an administrator turns a new-business ticket into a customer in one guided form', async ({ page }) => {
@@ -52,8 +52,7 @@ test.describe('new business', () => {
   });
 
   test('others than administrators do not get the flow', async ({ page }) => {
-    await logIn(page, 'team_lead@demo.test');
-    await page.goto('/app/ticket/new/customer');
+    await openAs(page, 'team_lead@demo.test', '/app/ticket/new/customer');
     await expect(page).toHaveURL(/not-authorized/);
   });
 });

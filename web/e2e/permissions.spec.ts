@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { DEMO_PASSWORD, logIn, mainMenu } from './helpers';
+import { DEMO_PASSWORD, logIn, mainMenu, openAs } from './helpers';
 
 /**
  * Rights and tenant scope as a person meets them: an external lead sees only
@@ -69,8 +69,7 @@ test('an external lead sees only the points of sale of their own customer group'
   const foreign = await firstRow(request, 'pos', [{ field: 'pos_name', op: 'starts_with', value: 'Südmarkt' }]);
   const foreignName = String(foreign.pos_name);
 
-  await logIn(page, 'lead@demo.test');
-  await page.goto('/app/table/pos');
+  await openAs(page, 'lead@demo.test', '/app/table/pos');
   await expect(page.getByRole('heading', { name: 'Points of sale' })).toBeVisible();
   await expect(page.getByLabel('24 rows', { exact: true })).toBeVisible();
   await expect(posNames(page).first()).toBeVisible();

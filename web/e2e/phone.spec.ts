@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, expectAccessible, test } from './fixtures';
-import { logIn, mainMenu, snap } from './helpers';
+import { logIn, mainMenu, openAs, snap } from './helpers';
 
 /**
  * A phone (390 × 844): the contract list, a contract and the create form are
@@ -65,8 +65,7 @@ test.describe('on a phone', () => {
   });
 
   test('a contract reads top to bottom, each field once', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/contract');
+    await openAs(page, 'admin@demo.test', '/app/table/contract');
     const grid = page.getByRole('grid', { name: 'Contracts' });
     const first = grid.locator('tbody tr').first();
     await expect(first).toBeVisible(LOADED);
@@ -90,8 +89,7 @@ test.describe('on a phone', () => {
   });
 
   test('the create form offers only the locations of the chosen point of sale', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/contract/create');
+    await openAs(page, 'admin@demo.test', '/app/table/contract/create');
     await expect(page.getByRole('heading', { level: 1, name: 'New contract' })).toBeVisible(LOADED);
     // The first step of the contract steps page: the generic form of its fields.
     const form = page.getByRole('form', { name: 'Basic data' });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { type Browser, type Page, type Response } from '@playwright/test';
 import { type Expected, expect, test } from './fixtures';
-import { ARTIFACTS, logIn, snap } from './helpers';
+import { ARTIFACTS, logIn, openAs, snap } from './helpers';
 
 /** The virtual grid of a list screen. */
 const grid = (page: Page, name: string) => page.getByRole('grid', { name });
@@ -68,19 +68,18 @@ function exportAnswer(page: Page): Promise<Response> {
   return page.waitForResponse((r) => r.ok() && r.url().includes('/api/?') && r.request().postDataJSON()?.action === 'export');
 }
 
-/** A second person, logged in in a browser of their own. */
-async function otherPerson(browser: Browser, email: string, expected: Expected): Promise<Page> {
+/** A second person, logged in in a browser of their own, on `path`. */
+async function otherPerson(browser: Browser, email: string, expected: Expected, path: string): Promise<Page> {
   const context = await browser.newContext({ locale: 'en-US' });
   expected.watch(context);
   const page = await context.newPage();
-  await logIn(page, email);
+  await openAs(page, email, path);
   return page;
 }
 
 test.describe('generic screens, continued', () => {
   test('the current, filtered view is exported to CSV and XLSX by the server', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/pos?sort=pos_name&dir=asc&cols=pos_name,pos_branchnumber');
+    await openAs(page, 'admin@demo.test', '/app/table/pos?sort=pos_name&dir=asc&cols=pos_name,pos_branchnumber');
     await expect(bodyRows(page, 'Points of sale').first()).toBeVisible();
     const all = await rowCount(page);
     // A word of the first name narrows the list without emptying it.
@@ -138,16 +137,14 @@ test.describe('generic screens, continued', () => {
   test('a stale edit says someone else changed the record; reloading shows their change', async ({ page, browser, expected }) => {
     // The stale save is refused (409 Conflict); the page offers to reload.
     expected.response(409, /\/api\/\?partnercompany$/);
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/partnercompany/view/1?edit=true');
+    await openAs(page, 'admin@demo.test', '/app/table/partnercompany/view/1?edit=true');
     const name = page.getByRole('textbox', { name: /^Name/ });
     await expect(name).not.toHaveValue('');
     await name.fill('Mine');
 
     // Meanwhile someone else opens the same record in their browser and saves a change.
     const theirs = `Partner ${Date.now() % 100000}`;
-    const other = await otherPerson(browser, 'admin@demo.test', expected);
-    await other.goto('/app/table/partnercompany/view/1?edit=true');
+    const other = await otherPerson(browser, 'admin@demo.test', expected, '/app/table/partnercompany/view/1?edit=true');
     const otherName = other.getByRole('textbox', { name: /^Name/ });
     await expect(otherName).not.toHaveValue('');
     await otherName.fill(theirs);
@@ -205,8 +202,7 @@ test.describe('generic screens, continued', () => {
   });
 
   test('a has-many row is edited in a modal from its tab', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/location/view/1');
+    await openAs(page, 'admin@demo.test', '/app/table/location/view/1');
     await page.getByRole('tab', { name: 'Areas' }).click();
     const panel = page.locator('[data-relation="location_areas_rel"]');
     const row = panel.getByRole('gridcell', { name: 'Réserve', exact: true });
@@ -249,8 +245,7 @@ test.describe('generic screens, continued', () => {
   });
 
   test("a link's attributes are changed in a modal from its tab", async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/contract/view/1');
+    await openAs(page, 'admin@demo.test', '/app/table/contract/view/1');
     await page.getByRole('tab', { name: 'Cost types' }).click();
     const panel = page.locator('[data-relation="contract_costtype_rel"]');
     await panel.getByRole('button', { name: 'Add link' }).click();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { logIn, snap } from './helpers';
+import { logIn, openAs, snap } from './helpers';
 
 /** The virtual grid of a list screen. */
 const grid = (page: Page, name: string) => page.getByRole('grid', { name });
@@ -15,8 +15,7 @@ async function setSkin(page: Page, skin: 'light' | 'dark') {
 
 test.describe('generic table screens', () => {
   test('points of sale: list, search, sort, filter, bookmark, open, edit with client and server checks', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/pos');
+    await openAs(page, 'admin@demo.test', '/app/table/pos');
     await expect(page.getByRole('heading', { name: 'Points of sale' })).toBeVisible();
     await expect(bodyRows(page, 'Points of sale').first()).toBeVisible();
     const total = Number((await page.getByLabel(/\d+ rows?$/).first().textContent())?.replace(/\D/g, ''));
@@ -98,8 +97,7 @@ test.describe('generic table screens', () => {
 
   test('the server checks what only it can know and the form shows it on the field', async ({ page, expected }) => {
     expected.response(422, /\/api\/\?currency$/);
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/currency/create');
+    await openAs(page, 'admin@demo.test', '/app/table/currency/create');
     await expect(page.getByRole('heading', { name: 'New currency' })).toBeVisible();
     await page.getByRole('textbox', { name: /^Name/ }).fill('Another euro');
     await page.getByRole('textbox', { name: /^Short/ }).fill('EU2');
@@ -116,9 +114,8 @@ test.describe('generic table screens', () => {
   });
 
   test('a list field creates a related element in the popup route and the opener selects it', async ({ page, context }) => {
-    await logIn(page, 'admin@demo.test');
     // The generic create form of a sales order (points of sale, contact persons and contracts have their own pages).
-    await page.goto('/app/table/salesorder/create');
+    await openAs(page, 'admin@demo.test', '/app/table/salesorder/create');
     const dialog = page.locator('form').first();
     await expect(dialog).toBeVisible();
 
@@ -155,8 +152,7 @@ test.describe('generic table screens', () => {
   });
 
   test('a lookup table is edited in place with the keyboard', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/areatype');
+    await openAs(page, 'admin@demo.test', '/app/table/areatype');
     await expect(page.getByRole('heading', { name: /Area types?/ })).toBeVisible();
     const cell = page.getByRole('gridcell').filter({ hasText: 'Lagerfläche' }).first();
     await cell.dblclick();
@@ -174,8 +170,7 @@ test.describe('generic table screens', () => {
   });
 
   test('the current view is exported to CSV by the server', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/pos?sort=pos_name&dir=asc&cols=pos_name,pos_branchnumber');
+    await openAs(page, 'admin@demo.test', '/app/table/pos?sort=pos_name&dir=asc&cols=pos_name,pos_branchnumber');
     await expect(bodyRows(page, 'Points of sale').first()).toBeVisible();
     const firstName = await grid(page, 'Points of sale').locator('td[data-column="pos_name"]').first().textContent();
     await page.getByRole('button', { name: 'Export' }).click();
@@ -190,8 +185,7 @@ test.describe('generic table screens', () => {
   });
 
   test('a relation tab links a row with the link attributes and ends the link', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/contract/view/1');
+    await openAs(page, 'admin@demo.test', '/app/table/contract/view/1');
     await page.getByRole('tab', { name: 'Partner companies' }).click();
     const panel = page.locator('[data-relation="contract_partner_company_rel"]');
     await expect(panel.getByText('Nothing linked yet')).toBeVisible();
@@ -213,8 +207,7 @@ test.describe('generic table screens', () => {
   });
 
   test('a view is saved and applied again; leaving an edited form asks first', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await page.goto('/app/table/pos?sort=pos_branchnumber&dir=desc&cols=pos_branchnumber,pos_name');
+    await openAs(page, 'admin@demo.test', '/app/table/pos?sort=pos_branchnumber&dir=desc&cols=pos_branchnumber,pos_name');
     await expect(bodyRows(page, 'Points of sale').first()).toBeVisible();
     await page.getByRole('button', { name: 'Views' }).click();
     await page.getByRole('menuitem', { name: 'Save the current view' }).click();

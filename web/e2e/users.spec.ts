@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { type Expected, expect, test } from './fixtures';
-import { logIn, mailTo, snap } from './helpers';
+import { logIn, mailTo, openAs, snap } from './helpers';
 
 /**
  * Users administration as people meet it: an administrator creates an
@@ -50,8 +50,7 @@ test('an administrator creates an external client user who verifies, logs in, se
   const email = `client.${Date.now()}@demo.test`;
 
   // The administrator creates the user in the modal over the user list.
-  await logIn(page, 'admin@demo.test');
-  await page.goto('/app/table/user');
+  await openAs(page, 'admin@demo.test', '/app/table/user');
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
   await expect(page.getByRole('grid', { name: 'Users' })).toBeVisible();
   await page.getByRole('button', { name: 'New user' }).click();
@@ -144,8 +143,7 @@ test('an administrator creates an external client user who verifies, logs in, se
 
 test('the user list searches from 2 characters and the team screens show their rules', async ({ page }) => {
   test.setTimeout(120_000);
-  await logIn(page, 'admin@demo.test');
-  await page.goto('/app/table/user');
+  await openAs(page, 'admin@demo.test', '/app/table/user');
   const grid = page.getByRole('grid', { name: 'Users' });
   await expect(grid).toBeVisible();
   await page.getByRole('textbox', { name: 'Search' }).fill('Leitner');
@@ -234,8 +232,7 @@ test('the user list searches from 2 characters and the team screens show their r
 
 test('the user and team screens in the dark skin', async ({ page }) => {
   test.setTimeout(90_000);
-  await logIn(page, 'admin@demo.test');
-  await page.goto('/app/table/user');
+  await openAs(page, 'admin@demo.test', '/app/table/user');
   await page.getByRole('button', { name: 'Switch to dark skin' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
   await expect(page.getByRole('grid', { name: 'Users' })).toBeVisible();

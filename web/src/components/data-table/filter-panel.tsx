@@ -43,6 +43,17 @@ function condition(filters: FilterCondition[], field: string, op?: string): Filt
   return filters.find((c) => c.field === field && (op === undefined || c.op === op));
 }
 
+/**
+ * The values a field's filter has chosen: its `in` list, or the single value
+ * of an `eq` condition (what links from the dashboards and records carry).
+ */
+export function chosenValues(filters: FilterCondition[], field: string): FilterScalar[] {
+  const list = condition(filters, field, 'in');
+  if (list) return Array.isArray(list.value) ? list.value : [];
+  const one = condition(filters, field, 'eq');
+  return one && one.value !== undefined && one.value !== null && !Array.isArray(one.value) ? [one.value] : [];
+}
+
 function DebouncedText({ attr, filters, onChange }: FieldFilterProps) {
   const current = condition(filters, attr.attribute, 'contains');
   const [text, setText] = useState(String(current?.value ?? ''));
@@ -140,8 +151,7 @@ function DateRange({ attr, filters, onChange }: FieldFilterProps) {
 
 function ListFilter({ attr, filters, onChange, entity }: FieldFilterProps) {
   const { t } = useTranslation();
-  const current = condition(filters, attr.attribute, 'in');
-  const ids = Array.isArray(current?.value) ? current.value.map(Number) : [];
+  const ids = chosenValues(filters, attr.attribute).map(Number);
   if (!attr.ref) return null;
   // A filter has no record: a field narrowed by a sibling would offer
   // nothing, so it lists the referenced rows without that narrowing (its
@@ -167,8 +177,7 @@ function ListFilter({ attr, filters, onChange, entity }: FieldFilterProps) {
 }
 
 function OptionsFilter({ attr, filters, onChange }: FieldFilterProps) {
-  const current = condition(filters, attr.attribute, 'in');
-  const values = Array.isArray(current?.value) ? current.value.map(String) : [];
+  const values = chosenValues(filters, attr.attribute).map(String);
   const numeric = attr.options?.every((o) => typeof o.value === 'number');
   return (
     <MultiSelect

@@ -227,6 +227,61 @@ describe('list field options through the options action', () => {
     expect(screen.queryByText('3')).toBeNull();
   });
 
+  it('shows the label of a single-value filter from a dashboard link (eq), and replaces it by the list chosen', async () => {
+    mockFetch(() =>
+      json(200, {
+        data: [
+          { value: 3, label: 'Nordhandel Retail GmbH' },
+          { value: 4, label: 'Nordhandel Outlet GmbH' },
+        ],
+        has_more: false,
+      }),
+    );
+    const user = userEvent.setup();
+    const companyAttr: AttributeDefinition = {
+      attribute: 'company_id',
+      attribute_i18n: 'Company',
+      attribute_regexp: '',
+      attribute_regexp_failure_message: '',
+      attribute_datatype_hint: 'list',
+      attribute_datatype_len: 0,
+      type: 'id',
+      required: true,
+      rules: [],
+      sortable: true,
+      ref: { table: 'company', key: 'company_id', label: ['company_name'] },
+    };
+    const onChange = vi.fn();
+    renderUi(<FilterPanel entity="pos" attributes={[companyAttr]} filters={[{ field: 'company_id', op: 'eq', value: 3 }]} onChange={onChange} />);
+    expect(await screen.findByText('Nordhandel Retail GmbH')).toBeInTheDocument();
+    await user.click(field(/^Company/));
+    await user.click(await screen.findByRole('option', { name: 'Nordhandel Outlet GmbH' }));
+    expect(onChange).toHaveBeenCalledWith([{ field: 'company_id', op: 'in', value: [3, 4] }]);
+  });
+
+  it('shows a chosen option of a single-value filter (eq) from a link', () => {
+    const statusAttr: AttributeDefinition = {
+      attribute: 'contractaction_status',
+      attribute_i18n: 'Status',
+      attribute_regexp: '',
+      attribute_regexp_failure_message: '',
+      attribute_datatype_hint: 'text',
+      attribute_datatype_len: 0,
+      type: 'string',
+      required: false,
+      rules: [],
+      sortable: true,
+      options: [
+        { value: 'active', label: 'Active' },
+        { value: 'done', label: 'Done' },
+      ],
+    };
+    renderUi(<FilterPanel attributes={[statusAttr]} filters={[{ field: 'contractaction_status', op: 'eq', value: 'active' }]} onChange={vi.fn()} />);
+    // Picked options show as pills in the input.
+    const pills = screen.getAllByText('Active').filter((el) => el.closest('.mantine-Pill-root'));
+    expect(pills).toHaveLength(1);
+  });
+
   it('lists a filter field narrowed by a sibling without that narrowing: a filter has no record', async () => {
     const server = mockFetch(() =>
       json(200, {
