@@ -28,7 +28,8 @@ var slimColumns = []string{"ticket_name", "board_id", "board_name", "columnx_id"
 // slims serves GET /tickets/slims?pos_id=: the tickets of a point of sale
 // the caller sees (404 for a point of sale outside the tenant), newest
 // first; a non-director external user sees only the tickets of internal
-// teams and their own (section 6).
+// teams and their own (section 6); only tickets of the boards the caller
+// sees (decision 0027).
 func (h *handler) slims(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	q, err := tables.ParseCustomQuery(v)
@@ -47,6 +48,13 @@ func (h *handler) slims(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	conds := []any{cond("pos_id", "eq", pos)}
+	seen, err := h.s.boardsOf(ctx, h.s.db)
+	if err != nil {
+		return err
+	}
+	if c := seen.cond(); c != nil {
+		conds = append(conds, c)
+	}
 	p, _ := auth.PrincipalFrom(ctx)
 	if p != nil && limited(p) {
 		own, err := h.s.sectionSix(ctx, p)
@@ -169,7 +177,8 @@ type kanbanBoard struct {
 	Columns     []column `json:"columns"`
 }
 
-// kanban serves GET /tickets/kanban/user: the boards the caller may read,
+// kanban serves GET /tickets/kanban/user: the boards the caller may read
+// and sees (decision 0027: a column of the board is one of their teams'),
 // each with its columns in rank order (403 for a caller who may read no
 // boards).
 func (h *handler) kanban(w http.ResponseWriter, r *http.Request) error {
@@ -180,8 +189,15 @@ func (h *handler) kanban(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := make([]kanbanBoard, 0, len(boards))
+	seen, err := h.s.boardsOf(ctx, h.s.db)
+	if err != nil {
+		return err
+	}
 	for _, b := range boards {
 		id := idOf(b["board_id"])
+		if !seen.sees(id) {
+			continue
+		}
 		cols, err := h.s.columns(ctx, h.s.db, id)
 		if err != nil {
 			return err
