@@ -139,7 +139,11 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 
 // update serves PUT /tickets/update: the changed fields of ticket
 // ticket_id with the row_version read (409 stale when someone changed it
-// meanwhile); moving a ticket is changing its columnx_id.
+// meanwhile); moving a ticket is changing its columnx_id. With
+// before_ticket_id the ticket is placed right before that ticket of its
+// (new) column, with before_ticket_id null at the column's end (decision
+// 0027); without it, a ticket entering a column goes to the end and one
+// staying keeps its place.
 func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 	b, err := reqbody.Read(r)
 	if err != nil {
@@ -153,10 +157,32 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	_, place := b[fieldBefore]
+	before, err := b.TakeID(fieldBefore, false)
+	if err != nil {
+		return err
+	}
 	ctx := r.Context()
 	var out json.RawMessage
 	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
-		if err := h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: entity, ID: id, RowVersion: version, Data: b}); err != nil {
+		var opts []tables.WriteOption
+		if place {
+			stored, _, err := h.s.engine.GetIn(ctx, tx, entity, id) // 404 for a ticket the caller does not see
+			if err != nil {
+				return err
+			}
+			column := idOf(stored[fieldColumn])
+			if c, ok := b[fieldColumn]; ok {
+				column = idOf(c)
+			}
+			rank, err := h.s.rankBefore(ctx, tx, column, id, before)
+			if err != nil {
+				return err
+			}
+			opts = append(opts, tables.WithValues(map[string]any{fieldRank: rank}))
+			ctx = placed(ctx)
+		}
+		if err := h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: entity, ID: id, RowVersion: version, Data: b}, opts...); err != nil {
 			return err
 		}
 		out, err = h.s.engine.ReadIn(ctx, tx, entity, id)

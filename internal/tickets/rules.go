@@ -102,6 +102,13 @@ func (r *rules) BeforeWrite(ctx context.Context, w *tables.WriteContext) error {
 	if !columnChanged {
 		return nil
 	}
+	if !isPlaced(ctx) { // a ticket entering a column goes to its end
+		rank, err := r.s.endRank(ctx, w.Tx, to.ID, w.ID)
+		if err != nil {
+			return err
+		}
+		w.Values[fieldRank], rec[fieldRank] = rank, rank
+	}
 	if to.QualityGate {
 		if err := r.qualityGate(ctx, w, board, to); err != nil {
 			return err
