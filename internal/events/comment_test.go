@@ -35,4 +35,3 @@ func TestCommentEvent(t *testing.T) {
 		b.expect("lead.b", idB, "update")
 	})
 }
-

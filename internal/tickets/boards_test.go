@@ -85,7 +85,7 @@ func TestBoardsPerTeam(t *testing.T) {
 			{Name: "nor moved onto fm's board", Method: "PUT", Path: "/tickets/update", As: fm, Status: 404,
 				Body: obj{"ticket_id": nb, "row_version": nbVersion, "board_id": seed.DemoBoardFM, "columnx_id": 1}},
 			{Name: "fm's own ticket not moved to another board", Method: "PUT", Path: "/tickets/update", As: fm, Status: 422,
-				Body: obj{"ticket_id": fmTicket, "row_version": fmVersion, "board_id": seed.DemoBoardNewBusiness, "columnx_id": 6},
+				Body:     obj{"ticket_id": fmTicket, "row_version": fmVersion, "board_id": seed.DemoBoardNewBusiness, "columnx_id": 6},
 				Contains: []string{`"loc":["body","board_id"]`}},
 			{Name: "a ticket on fm's board is fm's to create", Method: "POST", Path: "/tickets", As: fm, Status: 201,
 				Body: newTicket(seed.DemoBoardFM, 1), Contains: []string{`"board_id":1`}},
