@@ -212,6 +212,15 @@ func (a *App) bindRoutes() {
 	dashboard.Bind(a.Server, dashboard.New(dashboard.Deps{DB: a.DB, Engine: engine, Log: a.Log,
 		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}}))
 	a.Events = events.New(a.DB, engine, a.Log, events.Options{})
+	// A comment changes a ticket's timeline, not the ticket: published as an
+	// update of the ticket so that open timelines reload (decision 0027).
+	ticketService.OnCommented(func(id int64) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := a.Events.Publish(ctx, "ticket", id, "update"); err != nil {
+			a.Log.Error("tickets: publish comment", "ticket", id, "error", err)
+		}
+	})
 	events.Bind(a.Server, a.Events, a.Auth)
 }
 

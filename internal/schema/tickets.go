@@ -1,7 +1,8 @@
 package schema
 
 // tickets: boards with their columns and priorities, default deadline
-// values and tickets. Migrations 0006_tickets.sql, 0020_ticket_updated.sql.
+// values and tickets. Migrations 0006_tickets.sql, 0020_ticket_updated.sql,
+// 0033_ticket_rank.sql.
 func tickets() ([]Entity, []Link) {
 	defaultHours := func(field, label string) Field {
 		return integer(field).def(Int(24)).minValue(0).label(label)
@@ -87,6 +88,9 @@ func tickets() ([]Entity, []Link) {
 				str("priority_name", lenName).label("Priority").derive(RefOf("priority_name", "priority_id")),
 				ref("ticket_created_by", "user").label("Created by").derive(CurrentUser(true)).setNull(),
 				stamp("ticket_creation_time").label("Created").derive(Now(true)).index(),
+				// The order within the column, set by the ticket module
+				// (decision 0027, migration 0033).
+				integer("ticket_rank").def(Int(0)).readOnly().hideOnCreate().label("Order in the column"),
 			},
 			Relations: []Relation{
 				manyToMany("document", "document", "ticket_document"),

@@ -46,7 +46,9 @@ var demoUsers = []demoUser{
 	{email: "area_manager@demo.test", first: "Alex", last: "Bezirk", role: "area_manager", desc: "external area manager, Nordhandel", usertype: UsertypeExtern, company: demoCompanyA2, customergroup: demoGroupA},
 	{email: "ext_team_member@demo.test", first: "Emil", last: "Extern", role: "ext_team_member", desc: "external team member (MVM extern), Nordhandel", usertype: UsertypeExtern, company: demoCompanyA1, customergroup: demoGroupA, teams: []int64{TeamExtMVM}},
 	{email: "fm@demo.test", first: "Frida", last: "Facility", role: "ext_team_member", desc: "external FM team member, Nordhandel (lands on boards)", usertype: UsertypeExtern, company: demoCompanyA1, customergroup: demoGroupA, teams: []int64{TeamExtFM}},
-	{email: "lead.b@demo.test", first: "Ben", last: "Südmann", role: "lead", desc: "external lead, customer group Südmarkt", usertype: UsertypeExtern, company: demoCompanyB1, customergroup: demoGroupB, director: true},
+	{email: "lead.b@demo.test", first: "Ben", last: "Südmann", role: "lead", desc: "external lead, customer group Südmarkt", usertype: UsertypeExtern, company: demoCompanyB1, customergroup: demoGroupB, director: true,
+		// The board rule (decision 0027): the MVM boards are the lead's through MVM extern.
+		teams: []int64{TeamExtMVM}},
 	{email: "partner@demo.test", first: "Paula", last: "Partner", role: "ext_team_member", desc: "external partner user, Rheinland Immobilien", usertype: UsertypeExtern, partnergroup: demoPartnerGroup, partnercompanies: []int64{demoPartnerCo}},
 }
 

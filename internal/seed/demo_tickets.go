@@ -190,10 +190,11 @@ func demoTicketRows(ctx context.Context, tx *db.Tx, now time.Time) error {
 					closed = k % 2
 				}
 				_, err := tx.ExecContext(ctx, `INSERT INTO ticket (ticket_name, ticket_description, pos_id, priority_id, board_id, columnx_id,
-					team_id, ticket_yellow_deadline, ticket_red_deadline, ticket_progress, ticket_closed, ticket_created_by, ticket_creation_time, ticket_updated)
-					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+					team_id, ticket_yellow_deadline, ticket_red_deadline, ticket_progress, ticket_closed, ticket_created_by, ticket_creation_time, ticket_updated,
+					ticket_rank)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 					title, "Demo ticket", pos[i%len(pos)], int64(k%4+1), board, col.id, team, yellow, red, 10+20*(i%5), closed, creator,
-					now.Add(-time.Duration(96+k)*time.Hour), k%3%2)
+					now.Add(-time.Duration(96+k)*time.Hour), k%3%2, int64(k)<<16) // the order within a column (decision 0027)
 				if err != nil {
 					return fmt.Errorf("seed demo ticket %q: %w", title, err)
 				}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"portfolio/internal/apperr"
+	"portfolio/internal/auth"
 	"portfolio/internal/db"
 	"portfolio/internal/tables"
 	"portfolio/internal/validate"
@@ -151,4 +153,100 @@ func timeOf(v any) (time.Time, bool) {
 		return t, err == nil
 	}
 	return time.Time{}, false
+}
+
+// boardAccess is which boards a caller sees (decision 0027): every board,
+// or those in ids.
+type boardAccess struct {
+	all bool
+	ids map[int64]bool
+}
+
+// sees reports whether the caller sees board id.
+func (a boardAccess) sees(id int64) bool { return a.all || a.ids[id] }
+
+// cond is the condition on a ticket's board_id limiting a list to the
+// boards seen (nil: no limit).
+func (a boardAccess) cond() any {
+	if a.all {
+		return nil
+	}
+	if len(a.ids) == 0 {
+		return cond("ticket_id", "is_null", nil) // no board: no ticket
+	}
+	ids := make([]any, 0, len(a.ids))
+	for id := range a.ids {
+		ids = append(ids, id)
+	}
+	return cond(fieldBoard, "in", ids)
+}
+
+// boardsOf is which boards the caller of ctx sees (decision 0027): the
+// system and administrators see every board; anyone else the boards with
+// a column whose responsible team is one of the caller's teams, or the
+// internal team one of the caller's external teams belongs to (parent).
+func (s *Service) boardsOf(ctx context.Context, q db.Querier) (boardAccess, error) {
+	p, ok := auth.PrincipalFrom(ctx)
+	if !ok || p == nil || p.IsAdmin() {
+		return boardAccess{all: true}, nil
+	}
+	teams := map[int64]bool{}
+	var own []any
+	for _, id := range p.TeamIDs() {
+		teams[id] = true
+		own = append(own, id)
+	}
+	out := boardAccess{ids: map[int64]bool{}}
+	if len(own) == 0 {
+		return out, nil
+	}
+	sys := system(ctx)
+	parents, err := s.rows(sys, q, tables.ListQuery{Entity: "team", Data: map[string]any{"team_id": own}, Columns: []string{"parent_id"}})
+	if err != nil {
+		return boardAccess{}, fmt.Errorf("tickets: teams of user %d: %w", p.UserID, err)
+	}
+	for _, t := range parents {
+		if parent := idOf(t["parent_id"]); parent != 0 {
+			teams[parent] = true
+		}
+	}
+	boards, err := s.rows(sys, q, tables.ListQuery{Entity: "board", Columns: []string{"board_id"}})
+	if err != nil {
+		return boardAccess{}, err
+	}
+	for _, b := range boards {
+		id := idOf(b["board_id"])
+		bc, err := s.columns(ctx, q, id)
+		if err != nil {
+			return boardAccess{}, err
+		}
+		for _, c := range bc {
+			if c.Team != 0 && teams[c.Team] {
+				out.ids[id] = true
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// mustSeeBoard answers 404 when the caller of ctx does not see board id,
+// as for a board that does not exist.
+func (s *Service) mustSeeBoard(ctx context.Context, q db.Querier, id int64) error {
+	a, err := s.boardsOf(ctx, q)
+	if err != nil {
+		return err
+	}
+	if !a.sees(id) {
+		return apperr.NotFound("server.error.not_found")
+	}
+	return nil
+}
+
+func keys(m map[int64]bool) []any {
+	out := make([]any, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

@@ -28,7 +28,8 @@ var slimColumns = []string{"ticket_name", "board_id", "board_name", "columnx_id"
 // slims serves GET /tickets/slims?pos_id=: the tickets of a point of sale
 // the caller sees (404 for a point of sale outside the tenant), newest
 // first; a non-director external user sees only the tickets of internal
-// teams and their own (section 6).
+// teams and their own (section 6); only tickets of the boards the caller
+// sees (decision 0027).
 func (h *handler) slims(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	q, err := tables.ParseCustomQuery(v)
@@ -47,6 +48,13 @@ func (h *handler) slims(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	conds := []any{cond("pos_id", "eq", pos)}
+	seen, err := h.s.boardsOf(ctx, h.s.db)
+	if err != nil {
+		return err
+	}
+	if c := seen.cond(); c != nil {
+		conds = append(conds, c)
+	}
 	p, _ := auth.PrincipalFrom(ctx)
 	if p != nil && limited(p) {
 		own, err := h.s.sectionSix(ctx, p)
@@ -131,7 +139,11 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 
 // update serves PUT /tickets/update: the changed fields of ticket
 // ticket_id with the row_version read (409 stale when someone changed it
-// meanwhile); moving a ticket is changing its columnx_id.
+// meanwhile); moving a ticket is changing its columnx_id. With
+// before_ticket_id the ticket is placed right before that ticket of its
+// (new) column, with before_ticket_id null at the column's end (decision
+// 0027); without it, a ticket entering a column goes to the end and one
+// staying keeps its place.
 func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 	b, err := reqbody.Read(r)
 	if err != nil {
@@ -145,10 +157,32 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	_, place := b[fieldBefore]
+	before, err := b.TakeID(fieldBefore, false)
+	if err != nil {
+		return err
+	}
 	ctx := r.Context()
 	var out json.RawMessage
 	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
-		if err := h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: entity, ID: id, RowVersion: version, Data: b}); err != nil {
+		var opts []tables.WriteOption
+		if place {
+			stored, _, err := h.s.engine.GetIn(ctx, tx, entity, id) // 404 for a ticket the caller does not see
+			if err != nil {
+				return err
+			}
+			column := idOf(stored[fieldColumn])
+			if c, ok := b[fieldColumn]; ok {
+				column = idOf(c)
+			}
+			rank, err := h.s.rankBefore(ctx, tx, column, id, before)
+			if err != nil {
+				return err
+			}
+			opts = append(opts, tables.WithValues(map[string]any{fieldRank: rank}))
+			ctx = placed(ctx)
+		}
+		if err := h.s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: entity, ID: id, RowVersion: version, Data: b}, opts...); err != nil {
 			return err
 		}
 		out, err = h.s.engine.ReadIn(ctx, tx, entity, id)
@@ -169,7 +203,8 @@ type kanbanBoard struct {
 	Columns     []column `json:"columns"`
 }
 
-// kanban serves GET /tickets/kanban/user: the boards the caller may read,
+// kanban serves GET /tickets/kanban/user: the boards the caller may read
+// and sees (decision 0027: a column of the board is one of their teams'),
 // each with its columns in rank order (403 for a caller who may read no
 // boards).
 func (h *handler) kanban(w http.ResponseWriter, r *http.Request) error {
@@ -180,8 +215,15 @@ func (h *handler) kanban(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := make([]kanbanBoard, 0, len(boards))
+	seen, err := h.s.boardsOf(ctx, h.s.db)
+	if err != nil {
+		return err
+	}
 	for _, b := range boards {
 		id := idOf(b["board_id"])
+		if !seen.sees(id) {
+			continue
+		}
 		cols, err := h.s.columns(ctx, h.s.db, id)
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
 	"portfolio/internal/tables"
 )
@@ -24,7 +25,8 @@ const doneProgress = 100
 
 // list serves GET /tickets: the tickets the caller sees, a page at a time
 // (page, per_page, keyword, order_by, order), narrowed by the filters
-// status, deadline_status, update_type, source, board_id and pos_id.
+// status, deadline_status, update_type, source, board_id and pos_id; only
+// tickets of the boards the caller sees (decision 0027).
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	q, err := tables.ParseCustomQuery(v)
@@ -85,6 +87,16 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 		if id > 0 {
 			conds = append(conds, cond(name, "eq", id))
 		}
+	}
+	seen, err := h.s.boardsOf(ctx, h.s.db)
+	if err != nil {
+		return err
+	}
+	if id, _ := tables.QueryID(v, "board_id"); id > 0 && !seen.sees(id) {
+		return apperr.NotFound("server.error.not_found") // a board not seen is one that does not exist
+	}
+	if c := seen.cond(); c != nil {
+		conds = append(conds, c)
 	}
 	orderBy, order := q.OrderBy, q.Order
 	if orderBy == "" {

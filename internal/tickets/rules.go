@@ -83,6 +83,9 @@ func (r *rules) BeforeWrite(ctx context.Context, w *tables.WriteContext) error {
 	}
 	boardChanged := w.Creating || !validate.Equal(rec[fieldBoard], w.Stored[fieldBoard])
 	columnChanged := w.Creating || !validate.Equal(rec[fieldColumn], w.Stored[fieldColumn])
+	if err := r.boardSeen(ctx, w, boardChanged); err != nil {
+		return err
+	}
 	if !boardChanged && !columnChanged {
 		return nil
 	}
@@ -98,6 +101,13 @@ func (r *rules) BeforeWrite(ctx context.Context, w *tables.WriteContext) error {
 	}
 	if !columnChanged {
 		return nil
+	}
+	if !isPlaced(ctx) { // a ticket entering a column goes to its end
+		rank, err := r.s.endRank(ctx, w.Tx, to.ID, w.ID)
+		if err != nil {
+			return err
+		}
+		w.Values[fieldRank], rec[fieldRank] = rank, rank
 	}
 	if to.QualityGate {
 		if err := r.qualityGate(ctx, w, board, to); err != nil {
@@ -132,6 +142,25 @@ func (r *rules) BeforeWrite(ctx context.Context, w *tables.WriteContext) error {
 		}
 		return r.s.engine.Track(ctx, w.Tx, tables.TrackEntry{Type: TrackStamp, Category: entity, RowID: w.ID, Status: to.Name,
 			Comment: comment})
+	}
+	return nil
+}
+
+// boardSeen refuses a write of a ticket on a board the caller does not
+// see (decision 0027): a ticket stored on such a board answers 404 like
+// one that does not exist; a board chosen that the caller does not see is
+// 422 not_available on board_id.
+func (r *rules) boardSeen(ctx context.Context, w *tables.WriteContext, boardChanged bool) error {
+	seen, err := r.s.boardsOf(ctx, w.Tx)
+	if err != nil || seen.all {
+		return err
+	}
+	if !w.Creating && !seen.sees(idOf(w.Stored[fieldBoard])) {
+		return apperr.NotFound("server.error.not_found")
+	}
+	if boardChanged && !seen.sees(idOf(w.Record[fieldBoard])) {
+		return apperr.Validation(apperr.FieldError{Field: fieldBoard, Key: "validation.not_available", Type: "not_available",
+			Args: map[string]string{"field": fieldBoard}})
 	}
 	return nil
 }

@@ -31,6 +31,8 @@ type Service struct {
 	now    func() time.Time
 	// stamp makes stamped copies of a ticket's documents (OnStamp).
 	stamp Stamper
+	// commented is told about a new comment on a ticket (OnCommented).
+	commented func(ticket int64)
 }
 
 // Stamper makes stamped copies of ticket's documents in the ticket's
@@ -68,6 +70,7 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("POST /tickets", h.create)
 	srv.Handle("PUT /tickets/update", h.update)
 	srv.Handle("GET /tickets/kanban/user", h.kanban)
+	srv.Handle("POST /tickets/comment", h.comment)
 	srv.Handle("GET /tickets", h.list)
 }
 

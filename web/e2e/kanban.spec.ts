@@ -4,10 +4,11 @@ import { DEMO_PASSWORD, logIn, openAs, snap } from './helpers';
 
 /**
  * The live kanban (issue 15): two people watch the facility-management
- * board; what one moves by drag and drop or with the keyboard, creates or
- * edits arrives at the other's board without a reload; a stale move and a
- * refused one put the card back where the server says it is; the FM user
- * lands on the board and sees only their customer group's tickets.
+ * board; what one moves by drag and drop (@dnd-kit) or with the keyboard,
+ * reorders within a column, creates, edits or comments arrives at the
+ * other's board without a reload; a stale move and a refused one put the
+ * card back where the server says it is; the FM user lands on the board and
+ * sees only their board and their customer group's tickets.
  */
 
 const BOARD = '/app/table/board/1/kanban';
@@ -43,6 +44,25 @@ async function dragTo(page: Page, from: Locator, to: Locator): Promise<void> {
   await page.mouse.move(b.x + b.width / 2, b.y + 90, { steps: 12 });
   await expect(to).toHaveAttribute('data-targeted', 'true');
   await page.mouse.up();
+}
+
+/** Drags a card onto another card (its upper half), as a reorder within or across columns. */
+async function dragOnto(page: Page, from: Locator, to: Locator): Promise<void> {
+  const a = await from.boundingBox();
+  const b = await to.boundingBox();
+  if (!a || !b) throw new Error('card not on screen');
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 4, a.y + a.height / 2 - 12, { steps: 3 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 4, { steps: 15 });
+  await page.mouse.up();
+}
+
+/** The ticket numbers of a column's cards, top to bottom. */
+function order(page: Page, name: string): Promise<number[]> {
+  return column(page, name)
+    .locator('[data-ticket-id]')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-ticket-id'))));
 }
 
 /** An access token of the admin, for the changes "someone else" makes. */
@@ -87,6 +107,25 @@ test('a move by drag and drop or keyboard, a new ticket and an edit arrive live 
   await expect(card(watcher, 6)).toBeFocused();
   await expect(card(column(page, 'Neu'), 6)).toBeVisible();
 
+  // The order within a column: A drags Neu's last card onto its first; both
+  // see the new order, and it is the server's (a reload keeps it).
+  const neu = await order(page, 'Neu');
+  expect(neu.length).toBeGreaterThan(2);
+  const reordered = [neu[neu.length - 1], ...neu.slice(0, -1)];
+  await dragOnto(page, card(page, neu[neu.length - 1]), card(page, neu[0]));
+  await expect.poll(() => order(page, 'Neu')).toEqual(reordered);
+  await expect.poll(() => order(watcher, 'Neu')).toEqual(reordered);
+  // B moves the second card up by one with the keyboard: Space, arrow up, Space.
+  await card(watcher, reordered[1]).focus();
+  await watcher.keyboard.press('Space');
+  await watcher.keyboard.press('ArrowUp');
+  await watcher.keyboard.press('Space');
+  const swapped = [reordered[1], reordered[0], ...reordered.slice(2)];
+  await expect.poll(() => order(watcher, 'Neu')).toEqual(swapped);
+  await expect.poll(() => order(page, 'Neu')).toEqual(swapped);
+  await openBoard(watcher);
+  await expect.poll(() => order(watcher, 'Neu')).toEqual(swapped);
+
   // A column's "+": A creates a ticket in Neu; B sees it.
   await column(page, 'Neu').getByRole('button', { name: 'New ticket in Neu' }).click();
   const dialog = page.getByRole('dialog', { name: 'New ticket in Neu' });
@@ -111,12 +150,22 @@ test('a move by drag and drop or keyboard, a new ticket and an edit arrive live 
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
 
-  // The #6 timeline names both moves.
+  // The #6 timeline names both moves; A comments on it, and B, who has #6
+  // open, sees the comment arrive on the timeline without a reload.
+  await card(watcher, 6).click();
+  const sixB = watcher.getByRole('dialog', { name: /#6 Graffiti an der Fassade/ });
+  await expect(sixB.getByText('In Bearbeitung → Neu')).toBeVisible();
   await card(page, 6).click();
   const six = page.getByRole('dialog', { name: /#6 Graffiti an der Fassade/ });
   await expect(six.getByText('Neu → In Bearbeitung')).toBeVisible();
   await expect(six.getByText('In Bearbeitung → Neu')).toBeVisible();
+  await six.getByLabel('Comment').fill('Gerüst ist bestellt, Reinigung am Montag.');
+  await six.getByRole('button', { name: 'Add comment' }).click();
+  await expect(six.locator('[data-timeline-type="comment"]').getByText('Gerüst ist bestellt, Reinigung am Montag.')).toBeVisible();
+  await expect(sixB.locator('[data-timeline-type="comment"]').getByText('Gerüst ist bestellt, Reinigung am Montag.')).toBeVisible();
+  await expect(six.getByLabel('Comment')).toHaveValue('');
   await page.keyboard.press('Escape');
+  await watcher.keyboard.press('Escape');
 
   // Filters: late shows only red cards.
   await page.getByRole('switch', { name: 'Overdue only' }).check();
@@ -167,7 +216,9 @@ test('a refused move puts the card back where the server says it is', async ({ p
   await expect(card(column(page, 'Qualitätsprüfung'), 7)).toHaveCount(0);
 });
 
-test('the FM user lands on the first board and sees only their customer group’s tickets', async ({ page }) => {
+test('the FM user lands on the first board and sees only their board and their customer group’s tickets', async ({ page, expected }) => {
+  // The New Business board is not theirs: the server answers its tickets with 404.
+  expected.response(404, /\/tickets\?board_id=2/);
   test.setTimeout(120_000);
   await logIn(page, 'fm@demo.test');
   await expect(page).toHaveURL(/\/app\/table\/board\/1\/kanban$/, { timeout: 30_000 });
@@ -176,9 +227,10 @@ test('the FM user lands on the first board and sees only their customer group’
   // Südmarkt's tickets (#16–#24) are another customer group's.
   await expect(card(page, 16)).toHaveCount(0);
   await expect(page.locator('[data-ticket-id]').filter({ hasText: 'Südmarkt' })).toHaveCount(0);
-  // Both boards are theirs to switch between, and no other.
-  await page.getByRole('combobox', { name: 'Board' }).click();
-  await expect(page.getByRole('option')).toHaveText(['Facility Management', 'New Business']);
+  // Only the facility-management board is theirs (decision 0027): nothing to switch to.
+  await expect(page.getByRole('combobox', { name: 'Board' })).toHaveCount(0);
+  await page.goto('/app/table/board/2/kanban');
+  await expect(page).toHaveURL(/\/app\/error-404$/, { timeout: 30_000 });
 });
 
 for (const skin of ['light', 'dark'] as const) {

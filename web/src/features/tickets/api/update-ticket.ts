@@ -13,6 +13,8 @@ export interface TicketChanges {
   ticket_red_deadline?: string;
   ticket_progress?: number;
   ticket_closed?: number;
+  /** Place the ticket right before this ticket of its (new) column; null: at the end (decision 0027). */
+  before_ticket_id?: number | null;
 }
 
 /**

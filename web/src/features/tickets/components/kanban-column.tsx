@@ -1,7 +1,10 @@
 import { ActionIcon, Badge, Box, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconRosetteDiscountCheck, IconRubberStamp } from '@tabler/icons-react';
+import { useDroppable } from '@dnd-kit/core';
+import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, memo, type PointerEvent, useRef } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type BoardColumn, type Priority, type Ticket, VIRTUALIZE_FROM } from '../model/board';
 import { TicketCard } from './ticket-card';
@@ -12,21 +15,50 @@ export interface KanbanColumnProps {
   priorities: ReadonlyMap<number, Priority>;
   /** A card is being carried over this column. */
   targeted: boolean;
-  /** The card being carried (shown faded where it was). */
-  liftedId: number | null;
   canCreate: boolean;
   onCreate: (column: BoardColumn) => void;
-  onPointerDown: (e: PointerEvent<HTMLElement>, ticket: Ticket) => void;
-  onKeyDown: (e: KeyboardEvent<HTMLElement>, ticket: Ticket) => void;
   onOpen: (ticket: Ticket) => void;
 }
+
+/** What dnd-kit carries for a card and for a column (useSortable, useDroppable). */
+export type DragData = { type: 'card'; ticket: Ticket; column: number } | { type: 'column'; column: number };
+
+/** The droppable id of a column (cards use their ticket id). */
+export const columnDropId = (id: number) => `column-${id}`;
+
+/** A card that dnd-kit moves: the pointer after 6 px, the keyboard with Space and the arrows. */
+const SortableCard = memo(function SortableCard({
+  ticket,
+  column,
+  priority,
+  onOpen,
+}: {
+  ticket: Ticket;
+  column: number;
+  priority: Priority | undefined;
+  onOpen: (ticket: Ticket) => void;
+}) {
+  const data = useMemo<DragData>(() => ({ type: 'card', ticket, column }), [ticket, column]);
+  const { setNodeRef, attributes, listeners, transform, transition, isDragging } = useSortable({ id: ticket.ticket_id, data });
+  return (
+    <TicketCard
+      ticket={ticket}
+      priority={priority}
+      lifted={isDragging}
+      onOpen={onOpen}
+      nodeRef={setNodeRef}
+      dragProps={{ ...attributes, ...listeners }}
+      dragStyle={transform ? { transform: CSS.Translate.toString(transform), transition } : undefined}
+    />
+  );
+});
 
 /** The estimated height of a card with its gap, before it is measured. */
 const CARD_ESTIMATE = 104;
 
 /** A list of cards drawing only those in view: for columns with many cards. */
-function VirtualCards(props: Omit<KanbanColumnProps, 'column' | 'targeted' | 'canCreate' | 'onCreate'>) {
-  const { tickets, priorities, liftedId, onPointerDown, onKeyDown, onOpen } = props;
+function VirtualCards(props: Omit<KanbanColumnProps, 'targeted' | 'canCreate' | 'onCreate'>) {
+  const { column, tickets, priorities, onOpen } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({
     count: tickets.length,
@@ -47,14 +79,7 @@ function VirtualCards(props: Omit<KanbanColumnProps, 'column' | 'targeted' | 'ca
               ref={v.measureElement}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)`, paddingBottom: 8, paddingInline: 2 }}
             >
-              <TicketCard
-                ticket={ticket}
-                priority={priorities.get(ticket.priority_id)}
-                lifted={ticket.ticket_id === liftedId}
-                onPointerDown={onPointerDown}
-                onKeyDown={onKeyDown}
-                onOpen={onOpen}
-              />
+              <SortableCard ticket={ticket} column={column.columnx_id} priority={priorities.get(ticket.priority_id)} onOpen={onOpen} />
             </Box>
           );
         })}
@@ -69,11 +94,15 @@ function VirtualCards(props: Omit<KanbanColumnProps, 'column' | 'targeted' | 'ca
  * than VIRTUALIZE_FROM cards draws only those in view.
  */
 export const KanbanColumn = memo(function KanbanColumn(props: KanbanColumnProps) {
-  const { column, tickets, priorities, targeted, liftedId, canCreate, onCreate, onPointerDown, onKeyDown, onOpen } = props;
+  const { column, tickets, priorities, targeted, canCreate, onCreate, onOpen } = props;
   const { t } = useTranslation();
   const headingId = `kanban-column-${column.columnx_id}`;
+  const data = useMemo<DragData>(() => ({ type: 'column', column: column.columnx_id }), [column.columnx_id]);
+  const { setNodeRef } = useDroppable({ id: columnDropId(column.columnx_id), data });
+  const ids = useMemo(() => tickets.map((x) => x.ticket_id), [tickets]);
   return (
     <Paper
+      ref={setNodeRef}
       component="section"
       aria-labelledby={headingId}
       data-column-id={column.columnx_id}
@@ -117,27 +146,13 @@ export const KanbanColumn = memo(function KanbanColumn(props: KanbanColumnProps)
           </ActionIcon>
         )}
       </Group>
+      <SortableContext id={columnDropId(column.columnx_id)} items={ids} strategy={verticalListSortingStrategy}>
       {tickets.length > VIRTUALIZE_FROM ? (
-        <VirtualCards
-          tickets={tickets}
-          priorities={priorities}
-          liftedId={liftedId}
-          onPointerDown={onPointerDown}
-          onKeyDown={onKeyDown}
-          onOpen={onOpen}
-        />
+        <VirtualCards column={column} tickets={tickets} priorities={priorities} onOpen={onOpen} />
       ) : (
         <Stack gap={8} style={{ overflowY: 'auto', flex: 1, minHeight: 40, padding: 2 }}>
           {tickets.map((ticket) => (
-            <TicketCard
-              key={ticket.ticket_id}
-              ticket={ticket}
-              priority={priorities.get(ticket.priority_id)}
-              lifted={ticket.ticket_id === liftedId}
-              onPointerDown={onPointerDown}
-              onKeyDown={onKeyDown}
-              onOpen={onOpen}
-            />
+            <SortableCard key={ticket.ticket_id} ticket={ticket} column={column.columnx_id} priority={priorities.get(ticket.priority_id)} onOpen={onOpen} />
           ))}
           {tickets.length === 0 && (
             <Text size="xs" c="dimmed" ta="center" py="md">
@@ -146,6 +161,7 @@ export const KanbanColumn = memo(function KanbanColumn(props: KanbanColumnProps)
           )}
         </Stack>
       )}
+      </SortableContext>
     </Paper>
   );
 });

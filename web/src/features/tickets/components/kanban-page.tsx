@@ -1,5 +1,21 @@
+import {
+  type Announcements,
+  type CollisionDetection,
+  closestCorners,
+  DndContext,
+  type DragEndEvent,
+  type DragOverEvent,
+  DragOverlay,
+  type DragStartEvent,
+  KeyboardSensor,
+  PointerSensor,
+  pointerWithin,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import { Alert, Badge, Box, Group, Loader, Select, Stack, Switch, Text, Title, VisuallyHidden } from '@mantine/core';
-import { type KeyboardEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
@@ -10,26 +26,26 @@ import { usePriorities } from '../api/list-priorities';
 import {
   type BoardColumn,
   type BoardFilters,
+  dropPlace,
   filterChoices,
   groupTickets,
-  neighbourColumn,
   NO_FILTERS,
   orderedColumns,
   type Priority,
   type Ticket,
 } from '../model/board';
 import { CreateTicketModal } from './create-ticket-modal';
-import { KanbanColumn } from './kanban-column';
+import { type DragData, KanbanColumn } from './kanban-column';
 import { TicketCard } from './ticket-card';
 import { TicketDrawer } from './ticket-drawer';
-import { type KeyboardDrag, usePointerDrag } from './use-board-drag';
 import { useLiveBoard } from './use-live-board';
 import { useMoveTicket } from './use-move-ticket';
 
 /**
  * The kanban of a board (/app/table/board/{id}/kanban and /kanbanview): its
- * columns in rank order with their open tickets as cards, moved by drag and
- * drop or the keyboard, filtered (mine, late, team, point of sale), kept live
+ * columns in rank order with their open tickets as cards in their rank,
+ * moved between and within columns by drag and drop or the keyboard
+ * (@dnd-kit: pointer after 6 px; Space, arrows, Space, Escape), filtered (mine, late, team, point of sale), kept live
  * by GET /events; a card opens the ticket drawer, a column's "+" creates a
  * ticket in it.
  */
@@ -51,81 +67,103 @@ export default function KanbanPage() {
   const [filters, setFilters] = useState<BoardFilters>(NO_FILTERS);
   const [openId, setOpenId] = useState<number | null>(null);
   const [createIn, setCreateIn] = useState<BoardColumn | null>(null);
-  const [kbd, setKbd] = useState<KeyboardDrag | null>(null);
-  const [announcement, setAnnouncement] = useState('');
+  const [active, setActive] = useState<Ticket | null>(null);
+  const [overColumn, setOverColumn] = useState<number | null>(null);
   const [refocus, setRefocus] = useState<number | null>(null);
 
   const board = boards.data?.find((b) => b.board_id === boardId);
   const columns = useMemo(() => orderedColumns(board?.columns ?? []), [board]);
-  const columnName = useCallback((cid: number) => columns.find((c) => c.columnx_id === cid)?.columnx_name ?? '', [columns]);
+  const columnName = useCallback((cid: number | null) => columns.find((c) => c.columnx_id === cid)?.columnx_name ?? '', [columns]);
   const priorityMap = useMemo(() => new Map<number, Priority>((priorities.data ?? []).map((p) => [p.priority_id, p])), [priorities.data]);
   const all = tickets.data;
-  const grouped = useMemo(
-    () => groupTickets(all ?? [], columns, priorities.data ?? [], filters, me),
-    [all, columns, priorities.data, filters, me],
-  );
+  const grouped = useMemo(() => groupTickets(all ?? [], columns, filters, me), [all, columns, filters, me]);
   const teamChoices = useMemo(() => filterChoices(all ?? [], 'team_id'), [all]);
   const posChoices = useMemo(() => filterChoices(all ?? [], 'pos_id'), [all]);
 
-  const drop = useCallback(
-    (ticket: Ticket, to: number) => {
-      setAnnouncement(t('kanban.moved', { ticket: ticket.ticket_name, column: columnName(to) }));
-      void move(ticket, to);
-    },
-    [columnName, move, t],
+  const sensors = useSensors(
+    // A press becomes a drag after 6 px, so a click stays a click and opens the drawer.
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    // Space picks up and drops (Enter opens the drawer), the arrows choose the place, Escape cancels.
+    useSensor(KeyboardSensor, {
+      coordinateGetter: sortableKeyboardCoordinates,
+      keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space'] },
+    }),
   );
-  const { drag, onPointerDown, wasDrag } = usePointerDrag(drop);
+  // Under the pointer: a card before its column; the keyboard (no pointer): the nearest.
+  const collisions = useCallback<CollisionDetection>((args) => {
+    const within = pointerWithin(args);
+    if (within.length) {
+      const cards = within.filter((c) => (args.droppableContainers.find((d) => d.id === c.id)?.data.current as DragData | undefined)?.type === 'card');
+      return cards.length ? cards : within;
+    }
+    return closestCorners(args);
+  }, []);
+  const dataOf = (x: { data: { current?: unknown } } | null | undefined) => (x?.data.current ?? null) as DragData | null;
 
-  // A card moved with the keyboard keeps the focus in its new column.
+  const onDragStart = useCallback((e: DragStartEvent) => {
+    const d = dataOf(e.active);
+    if (d?.type !== 'card') return;
+    setActive(d.ticket);
+    setOverColumn(d.column);
+  }, []);
+  const onDragOver = useCallback((e: DragOverEvent) => setOverColumn(dataOf(e.over)?.column ?? null), []);
+  const onDragCancel = useCallback(() => {
+    setActive(null);
+    setOverColumn(null);
+  }, []);
+  const onDragEnd = useCallback(
+    (e: DragEndEvent) => {
+      setActive(null);
+      setOverColumn(null);
+      const a = dataOf(e.active);
+      const o = dataOf(e.over);
+      if (a?.type !== 'card' || !o) return;
+      const ticket = a.ticket;
+      const place = dropPlace(grouped.get(o.column) ?? [], ticket, o.column, o.type === 'card' ? o.ticket.ticket_id : null);
+      if (place.same) return;
+      setRefocus(ticket.ticket_id);
+      void move(ticket, o.column, place.before);
+    },
+    [grouped, move],
+  );
+
+  // dnd-kit's live region: what the keyboard and the pointer do, in the user's language.
+  const announcements = useMemo<Announcements>(
+    () => ({
+      onDragStart: ({ active: a }) => {
+        const d = dataOf(a);
+        return d?.type === 'card' ? t('kanban.picked', { ticket: d.ticket.ticket_name, column: columnName(d.column) }) : undefined;
+      },
+      onDragOver: ({ over }) => {
+        const d = dataOf(over);
+        if (!d) return undefined;
+        return d.type === 'card' ? t('kanban.over_card', { ticket: d.ticket.ticket_name, column: columnName(d.column) }) : t('kanban.over', { column: columnName(d.column) });
+      },
+      onDragEnd: ({ active: a, over }) => {
+        const d = dataOf(a);
+        const o = dataOf(over);
+        if (d?.type !== 'card') return undefined;
+        return o ? t('kanban.moved', { ticket: d.ticket.ticket_name, column: columnName(o.column) }) : t('kanban.dropped_same', { ticket: d.ticket.ticket_name });
+      },
+      onDragCancel: ({ active: a }) => {
+        const d = dataOf(a);
+        return d?.type === 'card' ? t('kanban.cancelled', { ticket: d.ticket.ticket_name }) : undefined;
+      },
+    }),
+    [columnName, t],
+  );
+
+  // A card moved with the keyboard keeps the focus in its new place.
   useEffect(() => {
     if (refocus === null) return;
     const el = document.querySelector<HTMLElement>(`[data-ticket-id="${refocus}"]`);
     if (el) {
-      el.focus();
+      if (document.activeElement === document.body || document.activeElement?.closest('[data-ticket-id]')) el.focus();
       setRefocus(null);
     }
   });
 
-  const onKeyDown = useCallback(
-    (e: KeyboardEvent<HTMLElement>, ticket: Ticket) => {
-      const carried = kbd?.ticket.ticket_id === ticket.ticket_id ? kbd : null;
-      if (e.key === ' ' || e.key === 'Spacebar') {
-        e.preventDefault();
-        if (!carried) {
-          setKbd({ ticket, over: ticket.columnx_id });
-          setAnnouncement(t('kanban.picked', { ticket: ticket.ticket_name, column: columnName(ticket.columnx_id) }));
-        } else {
-          setKbd(null);
-          if (carried.over !== ticket.columnx_id) {
-            setRefocus(ticket.ticket_id);
-            drop(ticket, carried.over);
-          } else setAnnouncement(t('kanban.dropped_same', { ticket: ticket.ticket_name }));
-        }
-      } else if (carried && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
-        e.preventDefault();
-        const next = neighbourColumn(columns, carried.over, e.key === 'ArrowRight' ? 1 : -1);
-        if (next !== null) {
-          setKbd({ ticket, over: next });
-          setAnnouncement(t('kanban.over', { column: columnName(next) }));
-        }
-      } else if (carried && e.key === 'Escape') {
-        e.preventDefault();
-        setKbd(null);
-        setAnnouncement(t('kanban.cancelled', { ticket: ticket.ticket_name }));
-      } else if (e.key === 'Enter' && !carried) {
-        e.preventDefault();
-        setOpenId(ticket.ticket_id);
-      }
-    },
-    [columnName, columns, drop, kbd, t],
-  );
-
-  const onOpen = useCallback(
-    (ticket: Ticket) => {
-      if (!wasDrag()) setOpenId(ticket.ticket_id);
-    },
-    [wasDrag],
-  );
+  const onOpen = useCallback((ticket: Ticket) => setOpenId(ticket.ticket_id), []);
 
   if (!(boardId > 0)) return <Navigate to="/app/error-404" replace />;
   if (boards.isError || tickets.isError) {
@@ -137,8 +175,6 @@ export default function KanbanPage() {
   }
   if (boards.data && !board) return <Navigate to="/app/error-404" replace />;
 
-  const target = drag?.over ?? kbd?.over ?? null;
-  const liftedId = drag?.ticket.ticket_id ?? kbd?.ticket.ticket_id ?? null;
   const canCreate = ability.can('create', 'ticket');
   const visible = [...grouped.values()].reduce((n, l) => n + l.length, 0);
 
@@ -196,9 +232,16 @@ export default function KanbanPage() {
         </Group>
       </Group>
       <VisuallyHidden id="kanban-drag-help">{t('kanban.drag_help')}</VisuallyHidden>
-      <VisuallyHidden aria-live="assertive" role="status">
-        {announcement}
-      </VisuallyHidden>
+      <DndContext
+        sensors={sensors}
+        collisionDetection={collisions}
+        onDragStart={onDragStart}
+        onDragOver={onDragOver}
+        onDragEnd={onDragEnd}
+        onDragCancel={onDragCancel}
+        accessibility={{ announcements, screenReaderInstructions: { draggable: t('kanban.drag_help') } }}
+        autoScroll={{ threshold: { x: 0.15, y: 0.2 } }}
+      >
       {!all || !board ? (
         <Group justify="center" py="xl">
           <Loader aria-label={t('kanban.loading')} />
@@ -219,34 +262,23 @@ export default function KanbanPage() {
                 column={column}
                 tickets={grouped.get(column.columnx_id) ?? []}
                 priorities={priorityMap}
-                targeted={target === column.columnx_id && liftedId !== null}
-                liftedId={liftedId}
+                targeted={active !== null && overColumn === column.columnx_id}
                 canCreate={canCreate}
                 onCreate={setCreateIn}
-                onPointerDown={onPointerDown}
-                onKeyDown={onKeyDown}
                 onOpen={onOpen}
               />
             ))}
           </Box>
         </>
       )}
-      {drag && (
-        <Box
-          aria-hidden
-          style={{
-            position: 'fixed',
-            left: drag.x - drag.offsetX,
-            top: drag.y - drag.offsetY,
-            width: drag.width,
-            pointerEvents: 'none',
-            zIndex: 1000,
-            transform: 'rotate(2deg)',
-          }}
-        >
-          <TicketCard ticket={drag.ticket} priority={priorityMap.get(drag.ticket.priority_id)} overlay />
-        </Box>
-      )}
+      <DragOverlay dropAnimation={null}>
+        {active && (
+          <Box style={{ transform: 'rotate(2deg)', cursor: 'grabbing' }}>
+            <TicketCard ticket={active} priority={priorityMap.get(active.priority_id)} overlay />
+          </Box>
+        )}
+      </DragOverlay>
+      </DndContext>
       <TicketDrawer
         ticketId={openId}
         boardId={boardId}

@@ -1,5 +1,5 @@
 import { Badge, Group, Paper, Text } from '@mantine/core';
-import { memo, type KeyboardEvent, type PointerEvent } from 'react';
+import { type CSSProperties, type HTMLAttributes, type KeyboardEvent, memo, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/dates';
 import { BADGE_SHADE, deadlineColor, type Priority, type Ticket } from '../model/board';
@@ -11,23 +11,28 @@ export interface TicketCardProps {
   lifted?: boolean;
   /** Drawn under the pointer while dragging (no handlers). */
   overlay?: boolean;
-  onPointerDown?: (e: PointerEvent<HTMLElement>, ticket: Ticket) => void;
-  onKeyDown?: (e: KeyboardEvent<HTMLElement>, ticket: Ticket) => void;
   onOpen?: (ticket: Ticket) => void;
+  /** dnd-kit's sortable: the node, its attributes and listeners, its moving style. */
+  nodeRef?: Ref<HTMLDivElement>;
+  dragProps?: HTMLAttributes<HTMLElement>;
+  dragStyle?: CSSProperties;
 }
 
 /**
  * One ticket on the board: number and title, point of sale, who is
  * responsible, the deadline badge and the priority's smiley and colour.
- * Focusable: Enter opens it, Space picks it up to move it with the arrows.
+ * Focusable: Enter opens it, Space picks it up (dnd-kit's keyboard sensor)
+ * to move it with the arrows.
  */
-export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, overlay, onPointerDown, onKeyDown, onOpen }: TicketCardProps) {
+export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, overlay, onOpen, nodeRef, dragProps, dragStyle }: TicketCardProps) {
   const { t, i18n } = useTranslation();
   const status = ticket.ticket_deadline_status;
   const responsible = ticket.user_id__label ?? ticket.team_id__label ?? null;
   const color = priority?.priority_color ?? 'var(--mantine-color-gray-5)';
   return (
     <Paper
+      ref={nodeRef}
+      {...dragProps}
       withBorder
       shadow={overlay ? 'lg' : 'xs'}
       p="xs"
@@ -37,8 +42,15 @@ export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, o
       aria-roledescription={overlay ? undefined : t('kanban.card_role')}
       aria-describedby={overlay ? undefined : 'kanban-drag-help'}
       data-ticket-id={overlay ? undefined : ticket.ticket_id}
-      onPointerDown={onPointerDown ? (e) => onPointerDown(e, ticket) : undefined}
-      onKeyDown={onKeyDown ? (e) => onKeyDown(e, ticket) : undefined}
+      onKeyDown={(e: KeyboardEvent<HTMLDivElement>) => {
+        // Enter opens the ticket; Space, the arrows and Escape are dnd-kit's.
+        if (e.key === 'Enter' && onOpen) {
+          e.preventDefault();
+          onOpen(ticket);
+          return;
+        }
+        dragProps?.onKeyDown?.(e);
+      }}
       onClick={onOpen ? () => onOpen(ticket) : undefined}
       style={{
         borderLeft: `4px solid ${color}`,
@@ -47,6 +59,7 @@ export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, o
         userSelect: 'none',
         touchAction: 'manipulation',
         outlineOffset: 2,
+        ...dragStyle,
       }}
     >
       <Group justify="space-between" wrap="nowrap" gap={4} align="flex-start">

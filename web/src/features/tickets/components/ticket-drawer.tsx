@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/dates';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { commentTicket } from '../api/comment-ticket';
 import { getTicket } from '../api/get-ticket';
 import { ticketKeys } from '../api/keys';
 import { type TimelineEntry, useTicketHistory } from '../api/ticket-history';
@@ -72,7 +73,7 @@ const toPicker = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss
 /** One trackrecord row as a line of the timeline. */
 function TimelineLine({ entry }: { entry: TimelineEntry }) {
   const { t, i18n } = useTranslation();
-  const known = ['create', 'update', 'move', 'stamp', 'delete'];
+  const known = ['create', 'update', 'move', 'stamp', 'delete', 'comment'];
   const title = known.includes(entry.type) ? t(`kanban.timeline_type.${entry.type}`) : entry.type;
   let changed: string[] = [];
   if (entry.type === 'update' && entry.changes) {
@@ -83,7 +84,7 @@ function TimelineLine({ entry }: { entry: TimelineEntry }) {
     }
   }
   return (
-    <Timeline.Item title={title}>
+    <Timeline.Item title={title} data-timeline-type={entry.type}>
       {entry.comment && <Text size="sm">{entry.comment}</Text>}
       {changed.length > 0 && (
         <Text size="xs" c="dimmed">
@@ -100,7 +101,8 @@ function TimelineLine({ entry }: { entry: TimelineEntry }) {
 /**
  * The ticket drawer: edit the ticket's fields (title, description,
  * priority, deadlines, responsible user and team, progress, closed) with
- * the row_version read, and see its timeline (the ticket's trackrecord rows).
+ * the row_version read, comment on it and see its timeline (the ticket's
+ * trackrecord rows, comments among them, kept live by the event stream).
  */
 export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketDrawerProps) {
   const { t, i18n } = useTranslation();
@@ -152,6 +154,30 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
       }
     } finally {
       setBusy(false);
+    }
+  };
+
+  // A comment goes on the timeline; the live stream reloads everyone's.
+  const [comment, setComment] = useState('');
+  const [commentError, setCommentError] = useState<string | undefined>();
+  const [commenting, setCommenting] = useState(false);
+  useEffect(() => {
+    setComment('');
+    setCommentError(undefined);
+  }, [ticketId]);
+  const addComment = async () => {
+    if (!current || !comment.trim()) return;
+    setCommenting(true);
+    setCommentError(undefined);
+    try {
+      await commentTicket(current.ticket_id, comment);
+      setComment('');
+      void qc.invalidateQueries({ queryKey: ticketKeys.history(current.ticket_id) });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422) setCommentError(error.fieldErrors().comment ?? errorMessage(error));
+      else notifyError(errorMessage(error));
+    } finally {
+      setCommenting(false);
     }
   };
 
@@ -241,6 +267,30 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
             </Stack>
           </form>
           <Divider label={t('kanban.timeline')} labelPosition="left" />
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void addComment();
+            }}
+          >
+            <Stack gap={6}>
+              <Textarea
+                label={t('kanban.comment')}
+                placeholder={t('kanban.comment_placeholder')}
+                autosize
+                minRows={2}
+                maxLength={4000}
+                value={comment}
+                onChange={(e) => setComment(e.currentTarget.value)}
+                error={commentError}
+              />
+              <Group justify="flex-end">
+                <Button type="submit" size="xs" variant="light" disabled={!comment.trim()} loading={commenting}>
+                  {t('kanban.comment_add')}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
           {history.isLoading && <Loader size="sm" aria-label={t('kanban.loading')} />}
           {history.data && history.data.length === 0 && (
             <Text size="sm" c="dimmed">

@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   type BoardColumn,
   deadlineColor,
+  dropPlace,
   filterChoices,
   groupTickets,
   matchesFilters,
   moveTicket,
-  neighbourColumn,
   NO_FILTERS,
   orderedColumns,
-  type Priority,
   removeTicket,
   restoreTicket,
   type Ticket,
@@ -24,11 +23,6 @@ const col = (id: number, rank: number): BoardColumn => ({
   has_stamp: false,
   team_id: 0,
 });
-
-const priorities: Priority[] = [
-  { priority_id: 1, priority_name: 'Low', priority_order: 1, priority_smiley: '🙂', priority_color: '#40C057' },
-  { priority_id: 4, priority_name: 'Urgent', priority_order: 4, priority_smiley: '😱', priority_color: '#FA5252' },
-];
 
 function ticket(id: number, over: Partial<Ticket> = {}): Ticket {
   return {
@@ -58,19 +52,18 @@ describe('columns and card order', () => {
     expect(orderedColumns([col(3, 2), col(1, 1), col(2, 2)]).map((c) => c.columnx_id)).toEqual([1, 2, 3]);
   });
 
-  it('groups tickets into their columns, most urgent first, and leaves out unknown columns', () => {
+  it('groups tickets into their columns in rank order, then by number, and leaves out unknown columns', () => {
     const ts = [
-      ticket(1),
-      ticket(2, { ticket_deadline_status: 'over_due_red' }),
-      ticket(3, { priority_id: 4 }),
-      ticket(4, { ticket_deadline_status: 'critical_yellow' }),
-      ticket(5, { ticket_red_deadline: '2026-11-30T00:00:00Z' }),
+      ticket(1, { ticket_rank: 300 }),
+      ticket(2, { ticket_rank: 100, ticket_deadline_status: 'over_due_red' }),
+      ticket(3, { ticket_rank: 200 }),
+      ticket(4, { ticket_rank: 200 }),
+      ticket(5, { ticket_rank: -50 }),
       ticket(6, { columnx_id: 20 }),
       ticket(7, { columnx_id: 99 }),
     ];
-    const g = groupTickets(ts, [col(10, 1), col(20, 2)], priorities);
-    // red, yellow, then green by priority (urgent first), then the earlier red deadline, then the number.
-    expect(g.get(10)?.map((t) => t.ticket_id)).toEqual([2, 4, 3, 5, 1]);
+    const g = groupTickets(ts, [col(10, 1), col(20, 2)]);
+    expect(g.get(10)?.map((t) => t.ticket_id)).toEqual([5, 2, 3, 4, 1]);
     expect(g.get(20)?.map((t) => t.ticket_id)).toEqual([6]);
     expect([...g.keys()]).toEqual([10, 20]);
   });
@@ -82,14 +75,6 @@ describe('columns and card order', () => {
     expect(deadlineColor(null)).toBe('gray');
   });
 
-  it('finds the neighbour column of a keyboard move, none past the edge', () => {
-    const cols = [col(30, 3), col(10, 1), col(20, 2)];
-    expect(neighbourColumn(cols, 10, 1)).toBe(20);
-    expect(neighbourColumn(cols, 20, -1)).toBe(10);
-    expect(neighbourColumn(cols, 30, 1)).toBeNull();
-    expect(neighbourColumn(cols, 10, -1)).toBeNull();
-    expect(neighbourColumn(cols, 99, 1)).toBeNull();
-  });
 });
 
 describe('filters', () => {
@@ -118,7 +103,7 @@ describe('filters', () => {
   });
 
   it('filters the grouped columns', () => {
-    const g = groupTickets([mine, other], [col(10, 1)], priorities, { ...NO_FILTERS, mine: true }, 7);
+    const g = groupTickets([mine, other], [col(10, 1)], { ...NO_FILTERS, mine: true }, 7);
     expect(g.get(10)?.map((t) => t.ticket_id)).toEqual([1]);
   });
 
@@ -140,6 +125,35 @@ describe('moves and server answers', () => {
     expect(before[0].columnx_id).toBe(10); // the cache's old array is untouched
     const back = restoreTicket(moved, before[0]);
     expect(back.find((t) => t.ticket_id === 1)?.columnx_id).toBe(10);
+  });
+
+  it('places a moved card before another or at the end of a column', () => {
+    const ts = [ticket(1, { ticket_rank: 100 }), ticket(2, { ticket_rank: 200 }), ticket(3, { ticket_rank: 300 }), ticket(9, { columnx_id: 20, ticket_rank: 5 })];
+    const order = (board: Ticket[], c: number) => groupTickets(board, [col(10, 1), col(20, 2)]).get(c)?.map((t) => t.ticket_id);
+    expect(order(moveTicket(ts, 3, 10, 2), 10)).toEqual([1, 3, 2]);
+    expect(order(moveTicket(ts, 3, 10, 1), 10)).toEqual([3, 1, 2]);
+    expect(order(moveTicket(ts, 1, 10, null), 10)).toEqual([2, 3, 1]);
+    const across = moveTicket(ts, 2, 20, 9);
+    expect(order(across, 20)).toEqual([2, 9]);
+    expect(order(across, 10)).toEqual([1, 3]);
+    expect(order(moveTicket(ts, 2, 20), 20)).toEqual([9, 2]);
+  });
+
+  it('tells where a dropped card goes', () => {
+    const shown = [ticket(1), ticket(2), ticket(3)];
+    // Down its own column: after the card dropped on.
+    expect(dropPlace(shown, shown[0], 10, 2)).toEqual({ before: 3, same: false });
+    expect(dropPlace(shown, shown[0], 10, 3)).toEqual({ before: null, same: false });
+    // Up: before it; onto its own successor from above is no move.
+    expect(dropPlace(shown, shown[2], 10, 1)).toEqual({ before: 1, same: false });
+    expect(dropPlace(shown, shown[1], 10, 3)).toEqual({ before: null, same: false });
+    expect(dropPlace(shown, shown[0], 10, 1)).toEqual({ before: null, same: true });
+    // On the column itself: the end; the last card stays.
+    expect(dropPlace(shown, shown[2], 10, null)).toEqual({ before: null, same: true });
+    // Another column: before the card, or the end.
+    const stranger = ticket(8, { columnx_id: 20 });
+    expect(dropPlace(shown, stranger, 10, 2)).toEqual({ before: 2, same: false });
+    expect(dropPlace(shown, stranger, 10, null)).toEqual({ before: null, same: false });
   });
 
   it('after a stale move puts the card where the server says it is', () => {

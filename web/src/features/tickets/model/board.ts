@@ -48,6 +48,8 @@ export interface Ticket {
   ticket_deadline_status: DeadlineStatus | null;
   ticket_created_by: number | null;
   ticket_creation_time: string;
+  /** The order within the column (decision 0027); older answers may lack it. */
+  ticket_rank?: number;
   row_version: number;
 }
 
@@ -79,20 +81,12 @@ export function orderedColumns(columns: readonly BoardColumn[]): BoardColumn[] {
   return [...columns].sort((a, b) => a.rank_order - b.rank_order || a.columnx_id - b.columnx_id);
 }
 
-const severity: Record<string, number> = { over_due_red: 0, critical_yellow: 1, before_deadline: 2 };
-
 /**
- * The order of cards in a column: the server keeps no rank of tickets
- * inside a column, so the most urgent come first: red before yellow before
- * green, then the higher priority, then the earlier red deadline, then the
- * ticket number.
+ * The order of cards in a column: the server's rank (decision 0027), then
+ * the ticket number.
  */
-export function compareTickets(priorityOrder: ReadonlyMap<number, number>) {
-  return (a: Ticket, b: Ticket): number =>
-    (severity[a.ticket_deadline_status ?? ''] ?? 3) - (severity[b.ticket_deadline_status ?? ''] ?? 3) ||
-    (priorityOrder.get(b.priority_id) ?? 0) - (priorityOrder.get(a.priority_id) ?? 0) ||
-    a.ticket_red_deadline.localeCompare(b.ticket_red_deadline) ||
-    a.ticket_id - b.ticket_id;
+export function compareTickets(a: Ticket, b: Ticket): number {
+  return (a.ticket_rank ?? 0) - (b.ticket_rank ?? 0) || a.ticket_id - b.ticket_id;
 }
 
 /** The kanban's filters: all combine with AND. */
@@ -130,7 +124,6 @@ export function hasFilters(filters: BoardFilters): boolean {
 export function groupTickets(
   tickets: readonly Ticket[],
   columns: readonly BoardColumn[],
-  priorities: readonly Priority[],
   filters: BoardFilters = NO_FILTERS,
   me: number | null = null,
 ): Map<number, Ticket[]> {
@@ -140,9 +133,7 @@ export function groupTickets(
     const list = out.get(t.columnx_id);
     if (list && matchesFilters(t, filters, me)) list.push(t);
   }
-  const order = new Map(priorities.map((p) => [p.priority_id, p.priority_order]));
-  const cmp = compareTickets(order);
-  for (const list of out.values()) list.sort(cmp);
+  for (const list of out.values()) list.sort(compareTickets);
   return out;
 }
 
@@ -160,9 +151,54 @@ export function filterChoices(tickets: readonly Ticket[], field: 'team_id' | 'po
     .sort((a, b) => a.label.localeCompare(b.label));
 }
 
-/** Tickets with ticket `id` moved to column `to` (the optimistic move). */
-export function moveTicket(tickets: readonly Ticket[], id: number, to: number): Ticket[] {
-  return tickets.map((t) => (t.ticket_id === id ? { ...t, columnx_id: to } : t));
+/** The distance of ranks at a column's end, as the server keeps them. */
+export const RANK_GAP = 65536;
+
+/**
+ * Tickets with ticket `id` moved to column `to`, right before ticket
+ * `before` of that column (null: at its end): the optimistic move. The rank
+ * is a guess between the neighbours (the server's answer replaces it).
+ */
+export function moveTicket(tickets: readonly Ticket[], id: number, to: number, before: number | null = null): Ticket[] {
+  const column = tickets.filter((t) => t.columnx_id === to && t.ticket_id !== id).sort(compareTickets);
+  let rank: number;
+  const at = before === null ? -1 : column.findIndex((t) => t.ticket_id === before);
+  if (at < 0) {
+    rank = column.length ? (column[column.length - 1].ticket_rank ?? 0) + RANK_GAP : RANK_GAP;
+  } else {
+    const next = column[at].ticket_rank ?? 0;
+    rank = at === 0 ? next - RANK_GAP : ((column[at - 1].ticket_rank ?? 0) + next) / 2;
+  }
+  return tickets.map((t) => (t.ticket_id === id ? { ...t, columnx_id: to, ticket_rank: rank } : t));
+}
+
+/**
+ * Where a dropped card goes, as the ticket the server places it before
+ * (null: the column's end), from what it was dropped on: `shown` are the
+ * cards of the target column as drawn; `over` the card it was dropped on
+ * (null: the column itself). Dropped on a card of its own column below
+ * itself, it goes after that card (as a list reorders); on any other card,
+ * before it. Null as the answer's `same` means nothing changes.
+ */
+export function dropPlace(
+  shown: readonly Ticket[],
+  active: Ticket,
+  to: number,
+  over: number | null,
+): { before: number | null; same: boolean } {
+  const list = shown.map((t) => t.ticket_id);
+  const from = list.indexOf(active.ticket_id);
+  if (over === null || over === active.ticket_id) {
+    if (active.columnx_id !== to) return { before: null, same: false };
+    return { before: null, same: over === active.ticket_id || from === list.length - 1 };
+  }
+  const at = list.indexOf(over);
+  if (at < 0) return { before: null, same: active.columnx_id === to && from === list.length - 1 };
+  if (active.columnx_id === to && from >= 0 && from < at) {
+    // Moving down its own column: after the card dropped on.
+    return { before: list[at + 1] ?? null, same: false };
+  }
+  return { before: over, same: active.columnx_id === to && list[from + 1] === over };
 }
 
 /** Whether a ticket belongs on the board's kanban: open and of the board. */
@@ -206,17 +242,6 @@ export function restoreTicket(tickets: readonly Ticket[], original: Ticket): Tic
 /** Tickets without ticket `id` (deleted, or no longer visible to the caller). */
 export function removeTicket(tickets: readonly Ticket[], id: number): Ticket[] {
   return tickets.some((t) => t.ticket_id === id) ? tickets.filter((t) => t.ticket_id !== id) : (tickets as Ticket[]);
-}
-
-/**
- * The column a keyboard move goes to: the next (+1) or previous (-1) column
- * in rank order, or null at the edge.
- */
-export function neighbourColumn(columns: readonly BoardColumn[], from: number, step: 1 | -1): number | null {
-  const ordered = orderedColumns(columns);
-  const at = ordered.findIndex((c) => c.columnx_id === from);
-  if (at < 0) return null;
-  return ordered[at + step]?.columnx_id ?? null;
 }
 
 /** The Mantine colour of a deadline badge: shades that keep the text readable (WCAG AA) in both skins. */
