@@ -19,10 +19,10 @@ const chunkSize = 1000
 
 // Import is one upload as listed and read back.
 type Import struct {
-	ID        int64             `json:"import_id"`
-	UserID    int64             `json:"user_id"`
-	UserEmail string            `json:"user_email"`
-	Entity    string            `json:"entity"`
+	ID        int64  `json:"import_id"`
+	UserID    int64  `json:"user_id"`
+	UserEmail string `json:"user_email"`
+	Entity    string `json:"entity"`
 	// ParentID is the record the rows are imported into (Parents), fixed
 	// at upload; 0 for an entity without a parent.
 	ParentID  int64             `json:"parent_id,omitempty"`
