@@ -39,7 +39,7 @@ export function PositionsGrid({ invoiceId, positions, sums, findings, def, canUp
   }
   return (
     <ScrollArea type="auto">
-      <Table striped highlightOnHover withTableBorder verticalSpacing="xs" aria-label={t('invoices.positions')} miw={1100}>
+      <Table striped highlightOnHover withTableBorder verticalSpacing="xs" aria-label={t('invoices.positions')} miw={1000}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{label('invoiceposition_name')}</Table.Th>
@@ -138,11 +138,12 @@ function PositionRow({
       <Table.Td ta="right">
         {formatUnits(row.total_units, lang)} {row.unit_id__label ? <Text span c="dimmed" size="xs">{String(row.unit_id__label)}</Text> : null}
       </Table.Td>
-      <Table.Td ta="right" miw={150}>
+      <Table.Td ta="right">
         {canUpdate ? (
           <NumberInput
             size="xs"
             hideControls
+            w={96}
             decimalScale={4}
             aria-label={`${label('units_customer')}: ${name}`}
             value={units}
