@@ -29,7 +29,7 @@ test('an administrator reviews a demo invoice: switches a position inline, runs 
 
   // The invoice page.
   await page.goto(`/app/table/invoice/view/${DEMO_INVOICE}`);
-  await expect(page.getByRole('heading', { name: /NK-DEMO-2024/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /NK-DEMO-2024/, level: 1 })).toBeVisible();
   await expect(page.getByTestId('invoice-sum-total')).toHaveText('41,380.00');
   await expect(page.getByTestId('invoice-sum-customer')).toHaveText('7,170.50');
   const positions = page.getByRole('table', { name: 'Positions' });
