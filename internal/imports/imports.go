@@ -12,11 +12,13 @@ package imports
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -99,6 +101,7 @@ func principal(ctx context.Context) (*auth.Principal, error) {
 type UploadAnswer struct {
 	ImportID         int64             `json:"import_id"`
 	Entity           string            `json:"entity"`
+	ParentID         int64             `json:"parent_id,omitempty"`
 	Columns          []string          `json:"columns"`
 	SuggestedMapping map[string]string `json:"suggested_mapping"`
 	Rows             int               `json:"rows"`
@@ -117,14 +120,15 @@ type FieldChoice struct {
 	Reference string `json:"reference,omitempty"`
 }
 
-// upload serves POST /uploadxlsx/: multipart "entity" and "file".
+// upload serves POST /uploadxlsx/: multipart "entity", "file" and, for an
+// entity imported into a parent (Parents), "parent_id".
 func (h *handler) upload(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	entity, name, data, err := readUpload(r)
+	entity, parent, name, data, err := readUpload(r)
 	if err != nil {
 		return err
 	}
-	ans, err := h.s.Upload(ctx, entity, name, data)
+	ans, err := h.s.Upload(ctx, entity, name, data, parent)
 	if err != nil {
 		return err
 	}
@@ -132,12 +136,12 @@ func (h *handler) upload(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// readUpload reads the multipart fields entity and file.
-func readUpload(r *http.Request) (entity, name string, data []byte, err error) {
+// readUpload reads the multipart fields entity, parent_id and file.
+func readUpload(r *http.Request) (entity string, parent int64, name string, data []byte, err error) {
 	noFile := apperr.Validation(apperr.FieldError{Field: "file", Key: "server.imports.no_file", Type: "missing"})
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return "", "", nil, noFile
+		return "", 0, "", nil, noFile
 	}
 	for {
 		var part *multipart.Part
@@ -146,32 +150,43 @@ func readUpload(r *http.Request) (entity, name string, data []byte, err error) {
 			break
 		}
 		if err != nil {
-			return "", "", nil, readError(err, noFile)
+			return "", 0, "", nil, readError(err, noFile)
 		}
 		switch part.FormName() {
 		case "entity":
 			b, err := io.ReadAll(io.LimitReader(part, 200))
 			if err != nil {
-				return "", "", nil, readError(err, noFile)
+				return "", 0, "", nil, readError(err, noFile)
 			}
 			entity = strings.TrimSpace(string(b))
+		case "parent_id":
+			b, err := io.ReadAll(io.LimitReader(part, 40))
+			if err != nil {
+				return "", 0, "", nil, readError(err, noFile)
+			}
+			n, perr := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+			if perr != nil || n <= 0 {
+				return "", 0, "", nil, apperr.Validation(apperr.FieldError{Field: "parent_id", Key: "validation.integer", Type: "int_parsing",
+					Args: map[string]string{"field": "parent_id"}})
+			}
+			parent = n
 		case "file":
 			name = filepath.Base(part.FileName())
 			if data, err = io.ReadAll(part); err != nil {
-				return "", "", nil, readError(err, noFile)
+				return "", 0, "", nil, readError(err, noFile)
 			}
 		}
 	}
 	if entity == "" {
-		return "", "", nil, apperr.Validation(apperr.FieldError{Field: "entity", Key: "validation.required", Type: "missing"})
+		return "", 0, "", nil, apperr.Validation(apperr.FieldError{Field: "entity", Key: "validation.required", Type: "missing"})
 	}
 	if data == nil {
-		return "", "", nil, noFile
+		return "", 0, "", nil, noFile
 	}
 	if name == "" || name == "." {
 		name = "upload"
 	}
-	return entity, name, data, nil
+	return entity, parent, name, data, nil
 }
 
 func readError(err error, fallback error) error {
@@ -194,8 +209,10 @@ func (s *Service) importable(entity string) (*schema.Entity, error) {
 }
 
 // Upload parses data and keeps it as a new import of entity for the
-// caller, who needs the create right on entity.
-func (s *Service) Upload(ctx context.Context, entity, fileName string, data []byte) (*UploadAnswer, error) {
+// caller, who needs the create right on entity. An entity imported into a
+// parent (Parents) needs parent, a record of the parent's entity the
+// caller may read (404 otherwise); any other entity takes none.
+func (s *Service) Upload(ctx context.Context, entity, fileName string, data []byte, parent int64) (*UploadAnswer, error) {
 	p, err := principal(ctx)
 	if err != nil {
 		return nil, err
@@ -205,6 +222,9 @@ func (s *Service) Upload(ctx context.Context, entity, fileName string, data []by
 		return nil, err
 	}
 	if err := s.engine.Require(ctx, "create", entity); err != nil {
+		return nil, err
+	}
+	if err := s.checkParent(ctx, ent, parent); err != nil {
 		return nil, err
 	}
 	sh, err := Parse(data)
@@ -225,15 +245,39 @@ func (s *Service) Upload(ctx context.Context, entity, fileName string, data []by
 	}
 	var id int64
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
-		id, err = insertImport(ctx, tx, p.UserID, entity, fileName, sh, s.now().UTC().Truncate(time.Second))
+		id, err = insertImport(ctx, tx, p.UserID, entity, parent, fileName, sh, s.now().UTC().Truncate(time.Second))
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	preview := sh.Rows[:min(5, len(sh.Rows))]
-	return &UploadAnswer{ImportID: id, Entity: entity, Columns: sh.Headings, SuggestedMapping: suggested,
+	return &UploadAnswer{ImportID: id, Entity: entity, ParentID: parent, Columns: sh.Headings, SuggestedMapping: suggested,
 		Rows: len(sh.Rows), Preview: preview, Fields: fields}, nil
+}
+
+// checkParent checks the parent an upload of ent names: required and
+// readable by the caller for an entity with a parent field, refused for
+// any other.
+func (s *Service) checkParent(ctx context.Context, ent *schema.Entity, parent int64) error {
+	field, ok := Parents[ent.Name]
+	if !ok {
+		if parent != 0 {
+			return apperr.Validation(apperr.FieldError{Field: "parent_id", Key: "server.imports.no_parent", Type: "value_error",
+				Args: map[string]string{"field": "parent_id", "entity": ent.Name}})
+		}
+		return nil
+	}
+	if parent <= 0 {
+		return apperr.Validation(apperr.FieldError{Field: "parent_id", Key: "validation.required", Type: "missing",
+			Args: map[string]string{"field": "parent_id"}})
+	}
+	f, ok := ent.Field(field)
+	if !ok || f.Ref == "" {
+		return fmt.Errorf("imports: parent field %s.%s is no reference", ent.Name, field)
+	}
+	_, _, err := s.engine.GetIn(ctx, s.db, f.Ref, parent)
+	return err
 }
 
 // fieldChoices lists the fields of ent an import may fill, with their

@@ -21,6 +21,14 @@ var Importable = map[string][]string{
 	"area":             nil,
 	"contract":         nil,
 	"recurringpayment": nil,
+	"invoiceposition":  nil,
+}
+
+// Parents names, per entity, the reference field an import fills from the
+// route instead of a column: the positions of one invoice are imported
+// at /app/table/invoiceposition/import/{invoice} (decision 0024).
+var Parents = map[string]string{
+	"invoiceposition": "invoice_id",
 }
 
 // alsoKeys are the extra look-up fields of entity (Importable); entities
@@ -31,7 +39,7 @@ func alsoKeys(entity string) []string { return Importable[entity] }
 // or single-select field the generic create writes (not the key, not
 // computed, not read-only, shown on create).
 func importField(ent *schema.Entity, f *schema.Field) bool {
-	if f.Name == ent.PK || !f.Writable() || f.HiddenOnCreate || f.WriteOnly {
+	if f.Name == ent.PK || !f.Writable() || f.HiddenOnCreate || f.WriteOnly || Parents[ent.Name] == f.Name {
 		return false
 	}
 	if f.Through != "" {

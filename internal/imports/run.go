@@ -40,9 +40,24 @@ type plan struct {
 	cols []column
 	// refs holds per reference field the keys each cell text names.
 	refs map[string]map[string][]int64
-	lang string
-	s    *Service
+	// external holds, per cell text of a cost type column that names no
+	// cost type, the external cost type it names (matched by its label)
+	// when that is mapped to exactly one cost type.
+	external map[string]int64
+	// parentField is filled with parent in every row (Parents).
+	parentField string
+	parent      int64
+	lang        string
+	s           *Service
 }
+
+// Fields a position import fills from a cost type column that names an
+// external cost type (decision 0024).
+const (
+	costTypeEntity     = "costtype"
+	externalCostEntity = "externalcosttype"
+	externalCostField  = "externalcosttype_id"
+)
 
 // errRollback ends a transaction that must write nothing.
 var errRollback = errors.New("imports: roll back")
@@ -54,7 +69,12 @@ func (s *Service) checkMapping(ctx context.Context, im *Import, mapping map[stri
 	if err != nil {
 		return nil, err
 	}
-	pl := &plan{ent: ent, refs: map[string]map[string][]int64{}, lang: i18n.LangFrom(ctx), s: s}
+	pl := &plan{ent: ent, refs: map[string]map[string][]int64{}, external: map[string]int64{}, lang: i18n.LangFrom(ctx), s: s,
+		parentField: Parents[ent.Name], parent: im.ParentID}
+	if pl.parentField != "" && pl.parent <= 0 {
+		return nil, apperr.Validation(apperr.FieldError{Field: "parent_id", Key: "validation.required", Type: "missing",
+			Args: map[string]string{"field": "parent_id"}})
+	}
 	var errs []apperr.FieldError
 	used := map[string]string{}
 	for _, h := range slices.Sorted(maps.Keys(mapping)) {
@@ -132,6 +152,67 @@ func (pl *plan) resolve(ctx context.Context, q db.Querier, im *Import) error {
 			return err
 		}
 		pl.refs[c.field.Name] = found
+		if c.field.Ref == costTypeEntity {
+			if err := pl.resolveExternal(ctx, q, values, found); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// resolveExternal matches the texts of a cost type column that name no
+// cost type against the external cost types (as landlords name them on
+// their statements): a text naming exactly one external cost type that is
+// mapped to exactly one cost type names that cost type (and, when no
+// column fills the row's external cost type, that external cost type).
+func (pl *plan) resolveExternal(ctx context.Context, q db.Querier, values []string, found map[string][]int64) error {
+	if f, ok := pl.ent.Field(externalCostField); !ok || f.Ref != externalCostEntity {
+		return nil
+	}
+	var rest []string
+	for _, v := range values {
+		if len(found[v]) == 0 {
+			rest = append(rest, v)
+		}
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	ext, err := pl.s.engine.ResolveLabels(ctx, q, externalCostEntity, nil, rest)
+	if apperr.IsKind(err, apperr.KindForbidden) {
+		return nil // a caller who may not read them names cost types only
+	}
+	if err != nil {
+		return err
+	}
+	for _, v := range rest {
+		if len(ext[v]) != 1 {
+			continue
+		}
+		cur, err := pl.s.engine.ListIn(ctx, q, tables.ListQuery{Entity: externalCostEntity + "_" + costTypeEntity + "_rel",
+			Data: map[string]any{externalCostField: ext[v][0]}, PerPage: 2})
+		if apperr.IsKind(err, apperr.KindForbidden) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var costTypes []int64
+		for cur.Next() {
+			if id, ok := cur.Record()["costtype_id"].(int64); ok {
+				costTypes = append(costTypes, id)
+			}
+		}
+		err = cur.Err()
+		cur.Close()
+		if err != nil {
+			return err
+		}
+		if len(costTypes) == 1 {
+			found[v] = costTypes
+			pl.external[v] = ext[v][0]
+		}
 	}
 	return nil
 }
@@ -140,6 +221,17 @@ func (pl *plan) resolve(ctx context.Context, q db.Querier, im *Import) error {
 // errors (references unknown or ambiguous).
 func (pl *plan) data(r storedRow) (map[string]any, []RowError) {
 	data := map[string]any{}
+	if pl.parentField != "" {
+		data[pl.parentField] = pl.parent
+	}
+	// derived is the external cost type a cost type cell named; it fills
+	// the row's external cost type when no cell of the row does.
+	var derived int64
+	defer func() {
+		if _, set := data[externalCostField]; !set && derived > 0 {
+			data[externalCostField] = derived
+		}
+	}()
 	var errs []RowError
 	for _, c := range pl.cols {
 		if c.idx >= len(r.Cells) {
@@ -158,6 +250,9 @@ func (pl *plan) data(r storedRow) (map[string]any, []RowError) {
 		switch {
 		case len(ids) == 1:
 			data[c.field.Name] = ids[0]
+			if ext, ok := pl.external[text]; ok && c.field.Ref == costTypeEntity {
+				derived = ext
+			}
 		case len(ids) > 1:
 			errs = append(errs, pl.rowError(r.Line, c, "server.imports.ambiguous_reference", "ambiguous_reference", map[string]string{"value": text, "count": strconv.Itoa(len(ids))}))
 		default:

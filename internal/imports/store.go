@@ -19,10 +19,13 @@ const chunkSize = 1000
 
 // Import is one upload as listed and read back.
 type Import struct {
-	ID        int64             `json:"import_id"`
-	UserID    int64             `json:"user_id"`
-	UserEmail string            `json:"user_email"`
-	Entity    string            `json:"entity"`
+	ID        int64  `json:"import_id"`
+	UserID    int64  `json:"user_id"`
+	UserEmail string `json:"user_email"`
+	Entity    string `json:"entity"`
+	// ParentID is the record the rows are imported into (Parents), fixed
+	// at upload; 0 for an entity without a parent.
+	ParentID  int64             `json:"parent_id,omitempty"`
 	FileName  string            `json:"file_name"`
 	State     string            `json:"state"`
 	Columns   []string          `json:"columns"`
@@ -71,15 +74,19 @@ const (
 const maxReport = 1000
 
 // insertImport stores a new upload with its rows in chunks.
-func insertImport(ctx context.Context, tx *db.Tx, userID int64, entity, fileName string, sh *Sheet, now time.Time) (int64, error) {
+func insertImport(ctx context.Context, tx *db.Tx, userID int64, entity string, parentID int64, fileName string, sh *Sheet, now time.Time) (int64, error) {
 	cols, err := json.Marshal(sh.Headings)
 	if err != nil {
 		return 0, fmt.Errorf("imports: encode headings: %w", err)
 	}
 	var id int64
-	err = tx.QueryRowContext(ctx, `INSERT INTO data_import (user_id, import_entity, import_file_name, import_state, import_columns,
-		import_row_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING import_id`,
-		userID, entity, fileName, stateUploaded, string(cols), len(sh.Rows), now).Scan(&id)
+	var parent sql.NullInt64
+	if parentID > 0 {
+		parent = sql.NullInt64{Int64: parentID, Valid: true}
+	}
+	err = tx.QueryRowContext(ctx, `INSERT INTO data_import (user_id, import_entity, import_parent_id, import_file_name, import_state, import_columns,
+		import_row_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING import_id`,
+		userID, entity, parent, fileName, stateUploaded, string(cols), len(sh.Rows), now).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("imports: store the import: %w", err)
 	}
@@ -159,7 +166,7 @@ func eachChunk(ctx context.Context, q db.Querier, id int64, fn func(no int, rows
 	return nil
 }
 
-const importColumns = `i.import_id, i.user_id, u.user_email, i.import_entity, i.import_file_name, i.import_state, i.import_columns,
+const importColumns = `i.import_id, i.user_id, u.user_email, i.import_entity, i.import_parent_id, i.import_file_name, i.import_state, i.import_columns,
 	i.import_mapping, i.import_row_count, i.import_valid_count, i.import_error_count, i.import_created_count, i.import_report,
 	i.created_at, i.validated_at, i.committed_at, i.undone_at`
 
@@ -168,10 +175,12 @@ func scanImport(sc interface{ Scan(...any) error }, withReport bool) (*Import, e
 	var cols string
 	var mapping, report sql.NullString
 	var validated, committed, undone sql.NullTime
-	if err := sc.Scan(&im.ID, &im.UserID, &im.UserEmail, &im.Entity, &im.FileName, &im.State, &cols, &mapping, &im.Rows,
+	var parent sql.NullInt64
+	if err := sc.Scan(&im.ID, &im.UserID, &im.UserEmail, &im.Entity, &parent, &im.FileName, &im.State, &cols, &mapping, &im.Rows,
 		&im.Valid, &im.Errors, &im.Created, &report, &im.CreatedAt, &validated, &committed, &undone); err != nil {
 		return nil, err
 	}
+	im.ParentID = parent.Int64
 	if err := json.Unmarshal([]byte(cols), &im.Columns); err != nil {
 		return nil, fmt.Errorf("imports: decode headings: %w", err)
 	}

@@ -77,6 +77,12 @@ export const ROUTE_PERMISSIONS = {
   masterData: [menu('master_data')],
   documentPreview: [{ action: 'read', subject: 'document' }],
   signDocument: [{ action: 'read', subject: 'document' }],
+  // GET /invoices/savings reads the points and the inspection results.
+  invoiceSavings: [
+    menu('invoice'),
+    { action: 'read', subject: 'contradictionpoint' },
+    { action: 'read', subject: 'inspectionresult' },
+  ],
 } satisfies Record<string, Permission[]>;
 
 /**
@@ -259,6 +265,7 @@ export const MENU: MenuSection[] = [
       table('contradiction'),
       table('contradictionpackage'),
       table('contradictionpoint'),
+      { id: 'invoice_savings', labelKey: 'menu.invoice_savings', to: '/app/invoice-savings', requires: ROUTE_PERMISSIONS.invoiceSavings },
     ],
   },
   {

@@ -154,6 +154,46 @@ const paymentRecordPage = {
   },
 };
 
+/**
+ * Invoice review (issue 14): the invoice page (the generic form with
+ * ?edit=true), the contradiction package screens, the position import of
+ * an invoice and the savings.
+ */
+const invoiceRecordPage = {
+  lazy: async () => {
+    const [{ default: InvoicePage }, { default: RecordPage }, { RelationTabs }] = await Promise.all([
+      importWithTimeout(() => import('../features/invoices/components/invoice-page')),
+      importWithTimeout(() => import('../features/tables/components/record-page')),
+      importWithTimeout(() => import('../features/tables/components/relation-tabs')),
+    ]);
+    return {
+      Component: function InvoiceRecordPage() {
+        const [search] = useSearchParams();
+        if (search.get('edit') === 'true') return <RecordPage table="invoice" />;
+        return <InvoicePage relationTabs={RelationTabs} />;
+      },
+    };
+  },
+};
+const packageViewPage = {
+  lazy: async () => {
+    const [{ default: PackageViewPage }, { default: RecordPage }] = await Promise.all([
+      importWithTimeout(() => import('../features/invoices/components/package-view-page')),
+      importWithTimeout(() => import('../features/tables/components/record-page')),
+    ]);
+    return {
+      Component: function PackageRecordPage() {
+        const [search] = useSearchParams();
+        if (search.get('edit') === 'true') return <RecordPage table="contradictionpackage" />;
+        return <PackageViewPage />;
+      },
+    };
+  },
+};
+const packageCreatePage = page(() => import('../features/invoices/components/package-create-page'));
+const positionImportPage = page(() => import('../features/invoices/components/position-import-page'));
+const savingsPage = page(() => import('../features/invoices/components/savings-page'));
+
 /** A custom master-data record page with the generic relation tabs plugged in. */
 function withRelationTabs(load: () => Promise<{ default: ComponentType<{ relationTabs?: RelationTabsSlot }> }>) {
   return {
@@ -293,18 +333,11 @@ export const routes: RouteObject[] = [
                   },
                   guardedPage('dashboard/ticket', ROUTE_PERMISSIONS.ticketDashboard, ticketDashboardPage),
                   guardedPage('dashboard/errors', ROUTE_PERMISSIONS.errorDashboard, errorDashboardPage),
-                  tableRoute(
-                    'table/custom/contracdictionpackage/view/:id',
-                    'view',
-                    namedScreen('screen.contradictionpackage_view'),
-                    'contradictionpackage',
-                  ),
-                  tableRoute(
-                    'table/custom/contracdictionpackage/create',
-                    'create',
-                    namedScreen('screen.contradictionpackage_create'),
-                    'contradictionpackage',
-                  ),
+                  tableRoute('table/custom/contracdictionpackage/view/:id', 'view', packageViewPage, 'contradictionpackage'),
+                  tableRoute('table/custom/contracdictionpackage/create', 'create', packageCreatePage, 'contradictionpackage'),
+                  tableRoute('table/contradictionpackage/view/:id', 'view', packageViewPage, 'contradictionpackage'),
+                  tableRoute('table/contradictionpackage/create', 'create', packageCreatePage, 'contradictionpackage'),
+                  tableRoute('table/invoice/view/:id', 'view', invoiceRecordPage, 'invoice'),
                   tableRoute('table/user', 'list', userListPage, 'user'),
                   tableRoute('table/user/create', 'create', userListPage, 'user'),
                   tableRoute('table/user/view/:id', 'view', userPage, 'user'),
@@ -333,7 +366,7 @@ export const routes: RouteObject[] = [
                   tableRoute('table/:table/:id/kanban', 'kanban'),
                   tableRoute('table/:table/:id/kanbanview', 'kanban'),
                   tableRoute('table/:name/importview', 'import', importViewPage),
-                  tableRoute('table/:table/import/:invoice', 'import'),
+                  tableRoute('table/:table/import/:invoice', 'import', positionImportPage),
                   gated('preview/document', ROUTE_PERMISSIONS.documentPreview, 'screen.document_preview'),
                   guardedPage('preview/document/:document_id/:name', ROUTE_PERMISSIONS.documentPreview, documentPreviewPage),
                   guardedPage('ticket/:id/customer', ROUTE_PERMISSIONS.newBusiness, newBusinessPage),
@@ -347,6 +380,7 @@ export const routes: RouteObject[] = [
                     children: [{ index: true, ...backofficePage }],
                   },
                   guardedPage('import', ROUTE_PERMISSIONS.import, importPage),
+                  guardedPage('invoice-savings', ROUTE_PERMISSIONS.invoiceSavings, savingsPage),
                   gated('import-contract', ROUTE_PERMISSIONS.import, 'screen.import_contract'),
                   gated('incoming-mails', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),
                   gated('classification-summary', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),

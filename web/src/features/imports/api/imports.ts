@@ -13,12 +13,13 @@ export const importKeys = {
   one: (id: number) => ['imports', id] as const,
 };
 
-/** POST /uploadxlsx/ with the multipart fields entity and file. */
+/** POST /uploadxlsx/ with the multipart fields entity, file and, for rows imported into a parent record (an invoice's positions), parent_id. */
 export function useUploadImport() {
   return useMutation({
-    mutationFn: ({ entity, file }: { entity: string; file: File }) => {
+    mutationFn: ({ entity, file, parentId }: { entity: string; file: File; parentId?: number }) => {
       const form = new FormData();
       form.append('entity', entity);
+      if (parentId) form.append('parent_id', String(parentId));
       form.append('file', file);
       return api.upload<UploadAnswer>('/uploadxlsx/', form, { silent: true });
     },

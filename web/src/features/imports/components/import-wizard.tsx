@@ -15,7 +15,7 @@ const SHOWN_ERRORS = 200;
  * (suggested by the server), validate with the errors per row, commit
  * (with a progress bar while a large import runs) and undo.
  */
-export function ImportWizard({ entity }: { entity: string }) {
+export function ImportWizard({ entity, parentId, onCommitted }: { entity: string; parentId?: number; onCommitted?: () => void }) {
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [upload, setUpload] = useState<UploadAnswer | null>(null);
@@ -37,7 +37,7 @@ export function ImportWizard({ entity }: { entity: string }) {
     setCommitting(false);
     commitCall.reset();
     try {
-      const answer = await uploadCall.mutateAsync({ entity, file });
+      const answer = await uploadCall.mutateAsync({ entity, file, parentId });
       setUpload(answer);
       setChoice(Object.fromEntries(answer.columns.filter(Boolean).map((c) => [c, answer.suggested_mapping[c] ?? ''])));
     } catch (e) {
@@ -61,6 +61,7 @@ export function ImportWizard({ entity }: { entity: string }) {
     try {
       await commitCall.mutateAsync(upload.import_id);
       setCommitting(true);
+      onCommitted?.();
     } catch (e) {
       setError(errorMessage(e));
     }
