@@ -41,7 +41,8 @@ export interface ImportRecord {
   import_id: number;
   entity: string;
   file_name: string;
-  state: 'uploaded' | 'valid' | 'invalid' | 'committed' | 'undone';
+  /** committing: a large import's commit job is enqueued or running. */
+  state: 'uploaded' | 'valid' | 'invalid' | 'committing' | 'committed' | 'undone';
   rows: number;
   valid: number;
   error_count: number;
@@ -49,6 +50,8 @@ export interface ImportRecord {
   created_at: string;
   report?: RowError[];
   progress?: { done: number; total: number };
+  /** Why the last commit job failed for good (the import is valid again). */
+  commit_error?: string;
 }
 
 /** The entities the server imports (internal/imports Importable). */
