@@ -106,6 +106,9 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("POST /imports/{id}/validate", h.validate)
 	srv.Handle("POST /imports/{id}/commit", h.commit)
 	srv.Handle("POST /imports/{id}/undo", h.undo)
+	srv.Handle("POST /imports-contract/validate", h.contractUpload(false), httpapi.MaxBody(MaxUpload))
+	srv.Handle("POST /imports-contract/commit", h.contractUpload(true), httpapi.MaxBody(MaxUpload))
+	srv.Handle("GET /imports-contract/template", h.contractTemplate)
 }
 
 type handler struct{ s *Service }
