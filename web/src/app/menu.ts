@@ -88,7 +88,6 @@ export const ROUTE_PERMISSIONS = {
 export const COMING_SOON: readonly string[] = [
   '/comming-soon?screen=error_dashboard',
   '/app/incoming-mails',
-  '/app/import-contract',
 ];
 
 /** Whether the entry leads to a screen that is still to come. */

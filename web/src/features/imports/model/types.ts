@@ -56,3 +56,25 @@ export interface ImportRecord {
 
 /** The entities the server imports (internal/imports Importable). */
 export const IMPORTABLE = ['company', 'partnercompany', 'contactperson', 'pos', 'location', 'area', 'contract', 'recurringpayment'] as const;
+
+/** The parts of the contract workbook, in its sheets' order. */
+export const CONTRACT_PARTS = ['contract', 'area', 'deadline', 'payment'] as const;
+
+/** One refused value of the contract workbook: sheet, line and field. */
+export interface ContractRowError {
+  sheet: string;
+  row: number;
+  loc: (string | number)[];
+  column?: string;
+  msg: string;
+  type?: string;
+}
+
+/** The answer to a check or an import of a contract workbook. */
+export interface ContractAnswer {
+  rows: Partial<Record<(typeof CONTRACT_PARTS)[number], number>>;
+  valid: Partial<Record<(typeof CONTRACT_PARTS)[number], number>>;
+  errors: ContractRowError[];
+  committed: boolean;
+  contracts?: Record<string, number>;
+}
