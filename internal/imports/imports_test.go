@@ -563,6 +563,12 @@ func TestImports(t *testing.T) {
 					t.Errorf("%s: %d %s", name, status, body)
 				}
 			}
+			// The refusal names the column and the field, precisely.
+			status, _, body := f.validate(t, admin, up.ImportID, map[string]string{"Name": "pos_id", "Branch number": "pos_branchnumber"})
+			if status != http.StatusUnprocessableEntity || !strings.Contains(string(body), `"loc":["body","mapping","Name"]`) ||
+				!strings.Contains(string(body), "you may not write this field") || strings.Contains(string(body), `"Branch number"]`) {
+				t.Errorf("a field the caller may not write: %d %s", status, body)
+			}
 			if f.posCount(t) != before {
 				t.Fatal("bad input wrote rows")
 			}
