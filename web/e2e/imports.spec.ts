@@ -2,6 +2,9 @@ import { resolve } from 'node:path';
 import { logIn } from './helpers';
 import { expect, test } from './fixtures';
 
+// Each test uploads, checks and imports through the server: slow on a busy machine.
+test.slow();
+
 /** A CSV of points of sale; `year` is the second row's first year. */
 function posCsv(year: number): { name: string; mimeType: string; buffer: Buffer } {
   const lines = [
@@ -15,7 +18,7 @@ function posCsv(year: number): { name: string; mimeType: string; buffer: Buffer 
 test('an administrator imports points of sale, sees the bad row, fixes the file and finds the rows in the list', async ({ page }) => {
   await logIn(page, 'admin@demo.test');
   await page.goto('/app/import');
-  await page.getByRole('textbox', { name: 'What to import' }).click();
+  await page.getByRole('combobox', { name: 'What to import' }).click();
   await page.getByRole('option', { name: 'Points of sale' }).click();
 
   const fileInput = page.locator('input[type="file"]');
