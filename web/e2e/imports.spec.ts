@@ -41,6 +41,8 @@ test('an administrator imports points of sale, sees the bad row, fixes the file 
   await expect(page.getByText('2 records imported.')).toBeVisible();
 
   await page.goto('/app/table/pos');
+  // The list is a screen of its own, loaded on first use.
+  await expect(page.getByRole('textbox', { name: 'Search' })).toBeVisible({ timeout: 60_000 });
   await page.getByRole('textbox', { name: 'Search' }).fill('E2E Import');
   await expect(page.getByText('E2E Import Hafen')).toBeVisible();
   await expect(page.getByText('E2E Import Markt')).toBeVisible();
