@@ -73,7 +73,7 @@ type App struct {
 	// Invoices is the invoice review module; the dashboard reads
 	// Invoices.SavingsOfYear.
 	Invoices *invoices.Service
-	// Imports is the spreadsheet import (its background commits).
+	// Imports is the spreadsheet import (large commits run as jobs).
 	Imports *imports.Service
 
 	// Events is the live event stream's hub (GET /events): it ends its
@@ -208,6 +208,7 @@ func (a *App) bindRoutes() {
 	ticketService.OnStamp(a.documentService.StampTicket)
 	tickets.Bind(a.Server, ticketService)
 	a.Imports = imports.New(imports.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
+	a.Imports.UseQueue(a.Jobs, a.Auth)
 	imports.Bind(a.Server, a.Imports)
 	dashboard.Bind(a.Server, dashboard.New(dashboard.Deps{DB: a.DB, Engine: engine, Log: a.Log,
 		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}}))
@@ -238,6 +239,8 @@ func (a *App) registerJobs() error {
 		// Daily rather than monthly: the publisher's release day varies, and
 		// a run that finds nothing new stores nothing (decision 0011).
 		{Name: indexation.JobName, Schedule: jobs.DailyAt(4, 30), Work: a.runIndexAdjustments},
+		// The commit of a large import, enqueued by its request.
+		a.Imports.Job(),
 	} {
 		if err := a.Jobs.Register(j); err != nil {
 			return err
@@ -401,7 +404,6 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	if jobErr := stopJobs(); jobErr != nil {
 		a.Log.Error("stopping the job queue", "error", jobErr)
 	}
-	a.Imports.Wait() // a background import commit ends (or rolls back)
 	stopWorkers()
 	wg.Wait()
 	if errors.Is(<-errc, http.ErrServerClosed) && err == nil {

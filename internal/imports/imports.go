@@ -28,6 +28,7 @@ import (
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
+	"portfolio/internal/jobs"
 	"portfolio/internal/schema"
 	"portfolio/internal/tables"
 )
@@ -56,11 +57,36 @@ type Service struct {
 	catalog *i18n.Catalog
 	log     *slog.Logger
 	now     func() time.Time
-	// running holds the progress of the commits under way, by import.
+	// running holds the progress of the commits under way in this
+	// instance, by import.
 	mu      sync.Mutex
 	running map[int64]*Progress
-	// wg counts the background commits (Wait).
-	wg sync.WaitGroup
+	// queue runs the commits of large imports (CommitJob); principals
+	// give the job its user's rights.
+	queue      *jobs.Queue
+	principals Principals
+	// afterChunk, when set (tests), runs after each chunk a commit wrote,
+	// inside its transaction; an error ends the commit.
+	afterChunk func(id int64, done int) error
+}
+
+// Principals builds the principal of a user without a session (the
+// auth service).
+type Principals interface {
+	PrincipalOf(ctx context.Context, id int64) (*auth.Principal, error)
+}
+
+// UseQueue lets large commits run as jobs of q, with the rights of the
+// uploading user as p builds them. Register the job (Job) on q first.
+func (s *Service) UseQueue(q *jobs.Queue, p Principals) {
+	s.queue, s.principals = q, p
+}
+
+// Job is the commit job to register on the queue: one attempt may take
+// up to an hour (100,000 rows take well under a minute); a failed attempt
+// wrote nothing and is retried from the start.
+func (s *Service) Job() jobs.Job {
+	return jobs.Job{Name: CommitJob, Perform: s.RunCommitJob, MaxAttempts: 3, Timeout: time.Hour}
 }
 
 // New returns the import service.
@@ -72,9 +98,6 @@ func New(d Deps) *Service {
 	return &Service{db: d.DB, engine: d.Engine, catalog: d.Catalog, log: d.Log, now: now, running: map[int64]*Progress{}}
 }
 
-// Wait blocks until the background commits have ended (shutdown, tests).
-func (s *Service) Wait() { s.wg.Wait() }
-
 // Bind registers the import routes.
 func Bind(srv *httpapi.Server, s *Service) {
 	h := &handler{s: s}
@@ -85,6 +108,9 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("POST /imports/{id}/validate", h.validate)
 	srv.Handle("POST /imports/{id}/commit", h.commit)
 	srv.Handle("POST /imports/{id}/undo", h.undo)
+	srv.Handle("POST /imports-contract/validate", h.contractUpload(false), httpapi.MaxBody(MaxUpload))
+	srv.Handle("POST /imports-contract/commit", h.contractUpload(true), httpapi.MaxBody(MaxUpload))
+	srv.Handle("GET /imports-contract/template", h.contractTemplate)
 }
 
 type handler struct{ s *Service }
@@ -313,7 +339,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	for i := range out {
-		out[i].Progress = h.s.progressOf(out[i].ID)
+		out[i].Progress = h.s.progress(&out[i])
 	}
 	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"data": out})
 	return nil
@@ -326,7 +352,7 @@ func (h *handler) read(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	im.Progress = h.s.progressOf(im.ID)
+	im.Progress = h.s.progress(im)
 	httpapi.WriteJSON(w, http.StatusOK, im)
 	return nil
 }
@@ -377,7 +403,7 @@ func (h *handler) commit(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		im.Progress = h.s.progressOf(im.ID)
+		im.Progress = h.s.progress(im)
 		httpapi.WriteJSON(w, http.StatusAccepted, im)
 		return nil
 	}
@@ -406,6 +432,18 @@ func (h *handler) undo(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	httpapi.WriteJSON(w, http.StatusOK, im)
+	return nil
+}
+
+// progress is the progress of im's commit while it is under way: this
+// instance's count when it works the commit, else the stored one.
+func (s *Service) progress(im *Import) *Progress {
+	if p := s.progressOf(im.ID); p != nil {
+		return p
+	}
+	if im.State == stateCommitting {
+		return &Progress{Done: im.done, Total: im.Rows}
+	}
 	return nil
 }
 

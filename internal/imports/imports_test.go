@@ -563,6 +563,12 @@ func TestImports(t *testing.T) {
 					t.Errorf("%s: %d %s", name, status, body)
 				}
 			}
+			// The refusal names the column and the field, precisely.
+			status, _, body := f.validate(t, admin, up.ImportID, map[string]string{"Name": "pos_id", "Branch number": "pos_branchnumber"})
+			if status != http.StatusUnprocessableEntity || !strings.Contains(string(body), `"loc":["body","mapping","Name"]`) ||
+				!strings.Contains(string(body), "you may not write this field") || strings.Contains(string(body), `"Branch number"]`) {
+				t.Errorf("a field the caller may not write: %d %s", status, body)
+			}
 			if f.posCount(t) != before {
 				t.Fatal("bad input wrote rows")
 			}
@@ -595,7 +601,7 @@ func TestImports(t *testing.T) {
 
 // TestLargeImport imports 100,000 points of sale with one bad row: the
 // validation names exactly that row, the commit refuses to start; without
-// the bad row the commit runs in the background with progress.
+// the bad row the commit runs as a job of the queue with progress.
 func TestLargeImport(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		f := newFixture(t, d)
@@ -632,6 +638,7 @@ func TestLargeImport(t *testing.T) {
 		if status, v, body := f.validate(t, admin, up.ImportID, posMapping); status != 200 || v.Valid != n {
 			t.Fatalf("validate: %d %.500s", status, body)
 		}
+		startQueue(t, f)
 		res := f.post(t, admin, fmt.Sprintf("/imports/%d/commit", up.ImportID))
 		if res.Status != http.StatusAccepted {
 			t.Fatalf("commit: %d %s", res.Status, res.Body)
@@ -649,7 +656,6 @@ func TestLargeImport(t *testing.T) {
 				break
 			}
 		}
-		f.ta.Imports.Wait()
 		if im.State != "committed" || im.Created != n || !sawProgress {
 			t.Fatalf("import: %+v (progress seen %v)", im, sawProgress)
 		}

@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"portfolio/internal/apperr"
+	"portfolio/internal/auth"
 	"portfolio/internal/db"
 	"portfolio/internal/i18n"
+	"portfolio/internal/jobs"
 	"portfolio/internal/schema"
 	"portfolio/internal/tables"
 )
@@ -324,7 +326,7 @@ func (s *Service) Validate(ctx context.Context, im *Import, mapping map[string]s
 	if err := open(im); err != nil {
 		return nil, err
 	}
-	if err := s.running1(im.ID); err != nil {
+	if err := s.running1(im); err != nil {
 		return nil, err
 	}
 	pl, err := s.checkMapping(ctx, im, mapping)
@@ -395,14 +397,15 @@ func (s *Service) Validate(ctx context.Context, im *Import, mapping map[string]s
 }
 
 // running1 refuses to work on an import whose commit is under way.
-func (s *Service) running1(id int64) error {
-	if s.progressOf(id) != nil {
+func (s *Service) running1(im *Import) error {
+	if im.State == stateCommitting || s.progressOf(im.ID) != nil {
 		return apperr.Conflict("server.imports.running").WithCode("running")
 	}
 	return nil
 }
 
-// start marks the commit of import id as running (409 when it is).
+// start marks the commit of import id as running in this instance (409
+// when it is).
 func (s *Service) start(id int64, total int) (*Progress, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -420,16 +423,30 @@ func (s *Service) stop(id int64) {
 	s.mu.Unlock()
 }
 
-func (s *Service) advance(p *Progress, done int) {
+// advance records that a running commit has written done rows: in this
+// instance's memory and, on PostgreSQL, in the import's row beside the
+// commit's transaction, so that any instance answers the progress. (On
+// SQLite the commit's transaction holds the one write lock until it ends;
+// only the working instance knows the count.)
+func (s *Service) advance(ctx context.Context, id int64, p *Progress, done int) {
 	s.mu.Lock()
 	p.Done = done
 	s.mu.Unlock()
+	if s.db.Dialect() != db.Postgres {
+		return
+	}
+	if _, err := s.db.ExecContext(ctx, `UPDATE data_import SET import_done_count = ? WHERE import_id = ?`, done, id); err != nil {
+		s.log.Warn("import progress not stored", "import", id, "err", err)
+	}
 }
 
 // readyToCommit refuses an import that is not validated without errors.
 func readyToCommit(im *Import) error {
 	if err := open(im); err != nil {
 		return err
+	}
+	if im.State == stateCommitting {
+		return apperr.Conflict("server.imports.running").WithCode("running")
 	}
 	if im.State != stateValid {
 		return apperr.Validation(apperr.FieldError{Field: "import", Key: "server.imports.not_valid", Type: "value_error",
@@ -438,26 +455,128 @@ func readyToCommit(im *Import) error {
 	return nil
 }
 
-// CommitLater starts the commit of im in the background (the caller's
-// rights and tenant travel with the context); GET /imports/{id} shows its
-// progress and, when it ends, its state and report.
+// CommitJob is the name of the job that commits a large import.
+const CommitJob = "import_commit"
+
+// CommitLater enqueues the commit of im as a job of the queue (any
+// instance works it, with the rights and tenant of the user who uploaded
+// the import, and a restart leaves it to be retried); GET /imports/{id}
+// shows its progress and, when it ends, its state and report. Without a
+// queue the commit runs at once.
 func (s *Service) CommitLater(ctx context.Context, im *Import) error {
+	if s.queue == nil {
+		return s.Commit(ctx, im)
+	}
 	if err := readyToCommit(im); err != nil {
 		return err
 	}
-	p, err := s.start(im.ID, im.Rows)
+	if err := s.running1(im); err != nil {
+		return err
+	}
+	// The state moves from valid to committing once: a second request (of
+	// any instance) finds nothing to move and answers 409.
+	res, err := s.db.ExecContext(ctx, `UPDATE data_import SET import_state = ?, import_done_count = 0, import_lang = ?,
+		import_commit_error = NULL WHERE import_id = ? AND import_state = ?`, stateCommitting, i18n.LangFrom(ctx), im.ID, stateValid)
+	if err != nil {
+		return fmt.Errorf("imports: mark committing: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return apperr.Conflict("server.imports.running").WithCode("running")
+	}
+	if _, err := s.queue.EnqueueArg(ctx, CommitJob, strconv.FormatInt(im.ID, 10)); err != nil {
+		if _, rerr := s.db.ExecContext(context.WithoutCancel(ctx), `UPDATE data_import SET import_state = ? WHERE import_id = ? AND import_state = ?`,
+			stateValid, im.ID, stateCommitting); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return err
+	}
+	return nil
+}
+
+// RunCommitJob works one run of the commit job: the import named by the
+// run's argument is committed with the rights and tenant of the user who
+// uploaded it, in one transaction, or not at all. A run that finds the
+// import no longer committing (done by an earlier attempt, or deleted)
+// does nothing. A row refused at commit time ends the job with the import
+// invalid and its report; a failure of the database fails the attempt,
+// which the queue retries from the start (nothing of it was written); when
+// the last attempt fails, or the user may no longer act, the import is
+// valid again with the reason in commit_error.
+func (s *Service) RunCommitJob(ctx context.Context, run jobs.Run) error {
+	id, err := strconv.ParseInt(run.Arg, 10, 64)
+	if err != nil {
+		return fmt.Errorf("imports: commit job: bad argument %q", run.Arg)
+	}
+	im, err := loadAnyImport(ctx, s.db, id)
+	if apperr.IsKind(err, apperr.KindNotFound) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	bg := context.WithoutCancel(ctx)
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer s.stop(im.ID)
-		if err := s.commit(bg, im, p); err != nil {
-			s.log.Warn("import commit failed", "import", im.ID, "err", err)
+	if im.State != stateCommitting {
+		return nil
+	}
+	lang := im.lang
+	if lang == "" {
+		lang = "en"
+	}
+	ctx = i18n.WithLang(ctx, lang)
+	if s.principals == nil {
+		return errors.New("imports: commit job: no principals")
+	}
+	p, err := s.principals.PrincipalOf(ctx, im.UserID)
+	if err != nil {
+		if _, ok := apperr.As(err); ok {
+			return s.commitFailed(ctx, im, lang, err)
 		}
-	}()
+		return s.retryOrFail(ctx, im, lang, run, err)
+	}
+	ctx = auth.WithPrincipal(ctx, p)
+	prog, err := s.start(im.ID, im.Rows)
+	if err != nil {
+		return err // another worker of this instance has it; this attempt fails and is retried
+	}
+	defer s.stop(im.ID)
+	err = s.commit(ctx, im, prog)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, errRowRefused):
+		return nil // the import is invalid with its report
+	}
+	if _, ok := apperr.As(err); ok {
+		return s.commitFailed(ctx, im, lang, err)
+	}
+	return s.retryOrFail(ctx, im, lang, run, err)
+}
+
+// retryOrFail fails the attempt (the queue retries it) unless it was the
+// last, which leaves the import valid again with the reason.
+func (s *Service) retryOrFail(ctx context.Context, im *Import, lang string, run jobs.Run, err error) error {
+	if !run.Last() {
+		return err
+	}
+	return errors.Join(err, s.commitFailed(ctx, im, lang, err))
+}
+
+// commitFailed ends a commit job for good: the import is valid again (to
+// be committed anew) and commit_error says why.
+func (s *Service) commitFailed(ctx context.Context, im *Import, lang string, cause error) error {
+	msg := s.catalog.T(lang, "server.imports.commit_failed", nil)
+	if ae, ok := apperr.As(cause); ok && ae.Kind != apperr.KindInternal {
+		if ae.Message != "" {
+			msg = ae.Message
+		} else if ae.Key != "" {
+			msg = s.catalog.T(lang, ae.Key, ae.Args)
+		}
+	}
+	s.log.Warn("import commit job failed", "import", im.ID, "err", cause)
+	_, err := s.db.ExecContext(context.WithoutCancel(ctx), `UPDATE data_import SET import_state = ?, import_commit_error = ?
+		WHERE import_id = ? AND import_state = ?`, stateValid, msg, im.ID, stateCommitting)
+	if err != nil {
+		return fmt.Errorf("imports: mark the commit failed: %w", err)
+	}
 	return nil
 }
 
@@ -472,9 +591,24 @@ func (s *Service) Commit(ctx context.Context, im *Import) error {
 		return err
 	}
 	defer s.stop(im.ID)
-	return s.commit(ctx, im, p)
+	err = s.commit(ctx, im, p)
+	if errors.Is(err, errRowRefused) {
+		var re *refusedError
+		errors.As(err, &re)
+		return rowsRefused(re.report)
+	}
+	return err
 }
 
+// refusedError is a commit's refused row with its report.
+type refusedError struct{ report []RowError }
+
+func (e *refusedError) Error() string { return errRowRefused.Error() }
+func (e *refusedError) Unwrap() error { return errRowRefused }
+
+// commit writes the rows of im (valid, or committing as a job) in one
+// transaction. It answers errRowRefused (as *refusedError) when the engine
+// refused a row, after storing the import as invalid with the report.
 func (s *Service) commit(ctx context.Context, im *Import, p *Progress) error {
 	pl, err := s.checkMapping(ctx, im, im.Mapping)
 	if err != nil {
@@ -517,16 +651,27 @@ func (s *Service) commit(ctx context.Context, im *Import, p *Progress) error {
 				return fmt.Errorf("imports: store keys: %w", err)
 			}
 			total += len(ids)
-			s.advance(p, total)
+			s.advance(ctx, im.ID, p, total)
+			if s.afterChunk != nil {
+				if err := s.afterChunk(im.ID, total); err != nil {
+					return err
+				}
+			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE data_import SET import_state = ?, import_created_count = ?, committed_at = ? WHERE import_id = ?`,
-			stateCommitted, total, s.now().UTC().Truncate(time.Second), im.ID)
+		// Only from valid (a request's commit) or committing (the job's):
+		// a commit that lost the race to another writes nothing.
+		res, err := tx.ExecContext(ctx, `UPDATE data_import SET import_state = ?, import_created_count = ?, committed_at = ?,
+			import_done_count = ?, import_commit_error = NULL WHERE import_id = ? AND import_state IN (?, ?)`,
+			stateCommitted, total, s.now().UTC().Truncate(time.Second), total, im.ID, stateValid, stateCommitting)
 		if err != nil {
 			return fmt.Errorf("imports: mark committed: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return apperr.Conflict("server.imports.finished").WithCode("finished")
 		}
 		return nil
 	})
@@ -535,7 +680,7 @@ func (s *Service) commit(ctx context.Context, im *Import, p *Progress) error {
 		if serr := saveResult(ctx, s.db, im.ID, stateInvalid, im.Mapping, 0, len(report), report, s.now().UTC().Truncate(time.Second)); serr != nil {
 			return serr
 		}
-		return rowsRefused(report)
+		return &refusedError{report: report}
 	}
 	if err != nil {
 		return err
@@ -563,7 +708,7 @@ func (s *Service) Undo(ctx context.Context, im *Import) error {
 	if im.State != stateCommitted {
 		return apperr.Conflict("server.imports.not_committed").WithCode("not_committed")
 	}
-	if err := s.running1(im.ID); err != nil {
+	if err := s.running1(im); err != nil {
 		return err
 	}
 	ent, err := s.importable(im.Entity)

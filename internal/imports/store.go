@@ -42,6 +42,13 @@ type Import struct {
 	Report []RowError `json:"report,omitempty"`
 	// Progress is set while a commit runs: rows done of rows.
 	Progress *Progress `json:"progress,omitempty"`
+	// CommitError says why the last commit job failed for good (the
+	// import is valid again); "" otherwise.
+	CommitError string `json:"commit_error,omitempty"`
+	// done is the stored count of rows a running commit wrote (PostgreSQL).
+	done int
+	// lang is the language the commit job reports in.
+	lang string
 }
 
 // Progress counts the rows a running commit has written.
@@ -63,11 +70,13 @@ type RowError struct {
 
 // States of an import.
 const (
-	stateUploaded  = "uploaded"
-	stateValid     = "valid"
-	stateInvalid   = "invalid"
-	stateCommitted = "committed"
-	stateUndone    = "undone"
+	stateUploaded = "uploaded"
+	stateValid    = "valid"
+	// stateCommitting: the commit is enqueued as a job or running.
+	stateCommitting = "committing"
+	stateInvalid    = "invalid"
+	stateCommitted  = "committed"
+	stateUndone     = "undone"
 )
 
 // maxReport bounds the row errors kept and answered.
@@ -168,19 +177,20 @@ func eachChunk(ctx context.Context, q db.Querier, id int64, fn func(no int, rows
 
 const importColumns = `i.import_id, i.user_id, u.user_email, i.import_entity, i.import_parent_id, i.import_file_name, i.import_state, i.import_columns,
 	i.import_mapping, i.import_row_count, i.import_valid_count, i.import_error_count, i.import_created_count, i.import_report,
-	i.created_at, i.validated_at, i.committed_at, i.undone_at`
+	i.created_at, i.validated_at, i.committed_at, i.undone_at, i.import_done_count, i.import_lang, i.import_commit_error`
 
 func scanImport(sc interface{ Scan(...any) error }, withReport bool) (*Import, error) {
 	var im Import
 	var cols string
-	var mapping, report sql.NullString
+	var mapping, report, lang, commitErr sql.NullString
 	var validated, committed, undone sql.NullTime
 	var parent sql.NullInt64
 	if err := sc.Scan(&im.ID, &im.UserID, &im.UserEmail, &im.Entity, &parent, &im.FileName, &im.State, &cols, &mapping, &im.Rows,
-		&im.Valid, &im.Errors, &im.Created, &report, &im.CreatedAt, &validated, &committed, &undone); err != nil {
+		&im.Valid, &im.Errors, &im.Created, &report, &im.CreatedAt, &validated, &committed, &undone, &im.done, &lang, &commitErr); err != nil {
 		return nil, err
 	}
 	im.ParentID = parent.Int64
+	im.lang, im.CommitError = lang.String, commitErr.String
 	if err := json.Unmarshal([]byte(cols), &im.Columns); err != nil {
 		return nil, fmt.Errorf("imports: decode headings: %w", err)
 	}
@@ -211,6 +221,20 @@ func scanImport(sc interface{ Scan(...any) error }, withReport bool) (*Import, e
 func loadImport(ctx context.Context, q db.Querier, id, userID int64) (*Import, error) {
 	row := q.QueryRowContext(ctx, `SELECT `+importColumns+` FROM data_import i JOIN users u ON u.user_id = i.user_id
 		WHERE i.import_id = ? AND i.user_id = ?`, id, userID)
+	im, err := scanImport(row, true)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.NotFound("server.error.not_found")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("imports: read import %d: %w", id, err)
+	}
+	return im, nil
+}
+
+// loadAnyImport reads import id whoever uploaded it (the commit job).
+func loadAnyImport(ctx context.Context, q db.Querier, id int64) (*Import, error) {
+	row := q.QueryRowContext(ctx, `SELECT `+importColumns+` FROM data_import i JOIN users u ON u.user_id = i.user_id
+		WHERE i.import_id = ?`, id)
 	im, err := scanImport(row, true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.NotFound("server.error.not_found")

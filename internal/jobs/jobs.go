@@ -39,6 +39,10 @@ type Job struct {
 	// Work does the work. An error (or a panic) fails the attempt; the
 	// queue retries it with back-off until MaxAttempts.
 	Work func(ctx context.Context) error
+	// Perform, set instead of Work, does the work of one enqueued run with
+	// the argument it was enqueued with (EnqueueArg) and the attempt it
+	// is; a job with Perform has no schedule.
+	Perform func(ctx context.Context, run Run) error
 	// MaxAttempts bounds the attempts of one run (default 5).
 	MaxAttempts int
 	// Timeout cancels an attempt's context after this long (default one
@@ -105,8 +109,10 @@ func (q *Queue) Register(j Job) error {
 		return fmt.Errorf("jobs: register %q: the queue is already in use", j.Name)
 	case !namePattern.MatchString(j.Name):
 		return fmt.Errorf("jobs: register %q: a name is lower case letters, digits and underscores", j.Name)
-	case j.Work == nil:
-		return fmt.Errorf("jobs: register %q: no work function", j.Name)
+	case (j.Work == nil) == (j.Perform == nil):
+		return fmt.Errorf("jobs: register %q: one work function, Work or Perform", j.Name)
+	case j.Perform != nil && j.Schedule != nil:
+		return fmt.Errorf("jobs: register %q: a job with an argument has no schedule", j.Name)
 	case j.Schedule != nil && j.Schedule.Period() < time.Second:
 		return fmt.Errorf("jobs: register %q: a period is at least one second", j.Name)
 	}
@@ -210,6 +216,9 @@ func (q *Queue) Enqueue(ctx context.Context, name string) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
+	if j.Perform != nil {
+		return Status{}, apperr.Conflict("server.jobs.needs_argument").WithCode("needs_argument").With(map[string]string{"name": name})
+	}
 	c, err := q.serving(ctx)
 	if err != nil {
 		return Status{}, err
@@ -220,6 +229,40 @@ func (q *Queue) Enqueue(ctx context.Context, name string) (Status, error) {
 	return q.status(ctx, c, j, time.Now())
 }
 
+// Run is one enqueued run of a job with an argument: the argument and
+// which attempt this is (1 for the first) of how many.
+type Run struct {
+	Arg         string
+	Attempt     int
+	MaxAttempts int
+}
+
+// Last says whether a failure of this attempt is final.
+func (r Run) Last() bool { return r.Attempt >= r.MaxAttempts }
+
+// EnqueueArg asks for one run of job name (registered with Perform) with
+// arg, for any instance's workers; it answers the run's id. The run is
+// kept in the database: an instance that stops before or while working it
+// leaves it to be retried.
+func (q *Queue) EnqueueArg(ctx context.Context, name, arg string) (int64, error) {
+	j, err := q.job(name)
+	if err != nil {
+		return 0, err
+	}
+	if j.Perform == nil {
+		return 0, fmt.Errorf("jobs: enqueue %s: the job takes no argument", name)
+	}
+	c, err := q.serving(ctx)
+	if err != nil {
+		return 0, err
+	}
+	res, err := c.Insert(ctx, jobArgs{Name: j.Name, Arg: arg}, &river.InsertOpts{MaxAttempts: j.MaxAttempts})
+	if err != nil {
+		return 0, fmt.Errorf("jobs: enqueue %s: %w", name, err)
+	}
+	return res.Job.ID, nil
+}
+
 // RunNow runs job name once in this process and waits for the outcome:
 // one attempt, recorded like every run (so the Back Office shows it),
 // worked by a client of its own that serves nothing else, so a running
@@ -228,6 +271,9 @@ func (q *Queue) RunNow(ctx context.Context, name string) (Status, error) {
 	j, err := q.job(name)
 	if err != nil {
 		return Status{}, err
+	}
+	if j.Perform != nil {
+		return Status{}, apperr.Conflict("server.jobs.needs_argument").WithCode("needs_argument").With(map[string]string{"name": name})
 	}
 	b, err := q.openBackend(ctx)
 	if err != nil {
@@ -374,9 +420,12 @@ func (q *Queue) configLocked(queue string, lead bool) *river.Config {
 	return cfg
 }
 
-// jobArgs are the arguments of every job: its name, which is its kind.
+// jobArgs are the arguments of every job: its name, which is its kind,
+// and the argument of a job with Perform.
 type jobArgs struct {
 	Name string `json:"job"`
+	// Arg is the argument of a run of a job with Perform.
+	Arg string `json:"arg,omitempty"`
 }
 
 // Kind is the job's name.
@@ -389,7 +438,12 @@ type worker struct {
 }
 
 // Work runs the job's work function.
-func (w *worker) Work(ctx context.Context, _ *river.Job[jobArgs]) error { return w.job.Work(ctx) }
+func (w *worker) Work(ctx context.Context, rj *river.Job[jobArgs]) error {
+	if w.job.Perform != nil {
+		return w.job.Perform(ctx, Run{Arg: rj.Args.Arg, Attempt: rj.Attempt, MaxAttempts: rj.MaxAttempts})
+	}
+	return w.job.Work(ctx)
+}
 
 // Timeout is the job's own timeout.
 func (w *worker) Timeout(*river.Job[jobArgs]) time.Duration { return w.job.Timeout }

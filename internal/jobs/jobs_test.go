@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"portfolio/internal/apperr"
 	"portfolio/internal/db"
 	"portfolio/internal/jobs"
 	"portfolio/internal/testkit"
@@ -300,5 +301,77 @@ func TestRegisterRefusesBadJobs(t *testing.T) {
 		if err := q.Register(j); err == nil {
 			t.Errorf("%q was registered", j.Name)
 		}
+	}
+}
+
+// TestJobWithArgumentGetsItAndItsAttempt: a job registered with Perform
+// is enqueued with an argument; each run gets its own argument, a failed
+// attempt is retried with the same argument, and the run knows which
+// attempt is its last.
+func TestJobWithArgumentGetsItAndItsAttempt(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		var mu sync.Mutex
+		var runs []jobs.Run
+		q := newQueue(t, d, jobs.Options{Backoff: func(int) time.Duration { return 10 * time.Millisecond }}, jobs.Job{
+			Name: "commit", MaxAttempts: 2,
+			Perform: func(_ context.Context, r jobs.Run) error {
+				mu.Lock()
+				defer mu.Unlock()
+				runs = append(runs, r)
+				if r.Arg == "b" && !r.Last() {
+					return errors.New("not yet")
+				}
+				return nil
+			},
+		})
+		if _, err := q.Enqueue(context.Background(), "commit"); !apperr.IsKind(err, apperr.KindConflict) {
+			t.Fatalf("enqueue without its argument: %v", err)
+		}
+		start(t, q)
+		for _, arg := range []string{"a", "b"} {
+			if _, err := q.EnqueueArg(context.Background(), "commit", arg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		waitFor(t, "both runs to finish", func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			n := 0
+			for _, r := range runs {
+				if r.Arg == "a" || r.Arg == "b" && r.Last() {
+					n++
+				}
+			}
+			return n == 2
+		})
+		mu.Lock()
+		defer mu.Unlock()
+		var b []jobs.Run
+		for _, r := range runs {
+			if r.Arg == "b" {
+				b = append(b, r)
+			}
+		}
+		if len(b) != 2 || b[0].Attempt != 1 || b[0].Last() || b[1].Attempt != 2 || !b[1].Last() {
+			t.Fatalf("runs of b: %+v", b)
+		}
+	})
+}
+
+// TestEnqueueArgRefusesAJobWithoutArgument: only a job with Perform takes
+// an argument, and a job has either Work or Perform.
+func TestEnqueueArgRefusesAJobWithoutArgument(t *testing.T) {
+	q := newQueue(t, testkit.NewSQLite(t), jobs.Options{}, jobs.Job{Name: "sweep", Work: func(context.Context) error { return nil }})
+	if _, err := q.EnqueueArg(context.Background(), "sweep", "x"); err == nil {
+		t.Fatal("an argument for a job without Perform was taken")
+	}
+	both := jobs.New(testkit.NewSQLite(t), quietLog(), jobs.Options{})
+	err := both.Register(jobs.Job{Name: "both", Work: func(context.Context) error { return nil }, Perform: func(context.Context, jobs.Run) error { return nil }})
+	if err == nil {
+		t.Fatal("a job with Work and Perform was registered")
+	}
+	err = both.Register(jobs.Job{Name: "sched", Schedule: jobs.DailyAt(1, 0), Perform: func(context.Context, jobs.Run) error { return nil }})
+	if err == nil {
+		t.Fatal("a scheduled job with an argument was registered")
 	}
 }

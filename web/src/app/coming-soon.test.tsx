@@ -46,6 +46,6 @@ describe('coming-soon screens in the menu', () => {
       .getAllByRole('link', { hidden: true })
       .filter((a) => within(a).queryByText('Soon'))
       .map((a) => a.getAttribute('href'));
-    expect(marked).toEqual(['/app/incoming-mails', '/app/import-contract']);
+    expect(marked).toEqual(['/app/incoming-mails']);
   });
 });

@@ -93,7 +93,6 @@ export const ROUTE_PERMISSIONS = {
  */
 export const COMING_SOON: readonly string[] = [
   '/app/incoming-mails',
-  '/app/import-contract',
 ];
 
 /** Whether the entry leads to a screen that is still to come. */

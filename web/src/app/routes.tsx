@@ -141,6 +141,7 @@ const contractRecordPage = {
  */
 const importPage = page(() => import('../features/imports/components/import-page'));
 const importViewPage = page(() => import('../features/imports/components/import-view-page'));
+const contractImportPage = page(() => import('../features/imports/components/contract-import-page'));
 const documentPreviewPage = page(() => import('../features/documents/components/document-preview-page'));
 const priceIndexPage = page(() => import('../features/indexation/components/price-index-page'));
 const proposalsPage = page(() => import('../features/indexation/components/proposals-page'));
@@ -381,7 +382,7 @@ export const routes: RouteObject[] = [
                   },
                   guardedPage('import', ROUTE_PERMISSIONS.import, importPage),
                   guardedPage('invoice-savings', ROUTE_PERMISSIONS.invoiceSavings, savingsPage),
-                  gated('import-contract', ROUTE_PERMISSIONS.import, 'screen.import_contract'),
+                  guardedPage('import-contract', ROUTE_PERMISSIONS.import, contractImportPage),
                   gated('incoming-mails', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),
                   gated('classification-summary', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),
                   gated('sign-document/:id/ticket/:ticket_id', ROUTE_PERMISSIONS.signDocument, 'screen.sign_document'),

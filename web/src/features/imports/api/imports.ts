@@ -58,13 +58,13 @@ export function useUndoImport() {
   });
 }
 
-/** GET /imports/{id}, polled every second while its commit runs. */
+/** GET /imports/{id}, polled every second while its commit job is enqueued or runs. */
 export function useImport(id: number | null, running: boolean) {
   return useQuery({
     queryKey: importKeys.one(id ?? 0),
     queryFn: ({ signal }) => api.get<ImportRecord>(`/imports/${id}`, { signal }),
     enabled: id !== null && running,
-    refetchInterval: (q) => (q.state.data?.progress || q.state.data?.state === 'valid' ? 1000 : false),
+    refetchInterval: (q) => (q.state.data?.progress || q.state.data?.state === 'committing' ? 1000 : false),
   });
 }
 

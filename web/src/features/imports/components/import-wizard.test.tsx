@@ -61,4 +61,45 @@ describe('ImportWizard', () => {
     expect(screen.getByRole('button', { name: 'Import 1 rows' })).toBeDisabled();
     expect(sent.find((s) => s.path === '/imports/7/validate')?.body).toEqual({ mapping: { Gesellschaft: 'company_id' } });
   });
+
+  it('shows the progress of a commit job and the rows it refused', { timeout: 60_000 }, async () => {
+    const user = userEvent.setup();
+    session.setTokens('access-1', 'refresh-1', 900);
+    const record = { import_id: 7, entity: 'pos', file_name: 'pos.xlsx', rows: 2, valid: 2, error_count: 0, created: 0, created_at: '2026-01-01T00:00:00Z' };
+    let reads = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const path = new URL(String(input), 'http://localhost').pathname;
+        const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+        switch (path) {
+          case '/uploadxlsx/':
+            return answer(201, { ...uploadAnswer, suggested_mapping: { Filiale: 'pos_name', Gesellschaft: 'company_id' } });
+          case '/imports/7/validate':
+            return answer(200, { valid: 2, invalid: 0, error_count: 0, errors: [] });
+          case '/imports/7/commit':
+            return answer(202, { ...record, state: 'committing', progress: { done: 0, total: 2 } });
+          case '/imports/7':
+            reads++;
+            if (reads === 1) return answer(200, { ...record, state: 'committing', progress: { done: 1, total: 2 } });
+            return answer(200, {
+              ...record,
+              state: 'invalid',
+              error_count: 1,
+              report: [{ row: 2, loc: ['rows', 2, 'company_id'], column: 'Gesellschaft', msg: '“Nordhandel” names no record you can see.' }],
+            });
+        }
+        return answer(404, { detail: 'not found' });
+      }),
+    );
+    const { container } = renderUi(<ImportWizard entity="pos" />);
+    await user.upload(container.querySelector('input[type="file"]') as HTMLInputElement, new File(['x'], 'pos.xlsx'));
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    await user.click(await screen.findByRole('button', { name: 'Validate' }));
+    await user.click(await screen.findByRole('button', { name: 'Import 2 rows' }));
+    expect(await screen.findByLabelText('Import progress')).toBeInTheDocument();
+    expect(await screen.findByText('“Nordhandel” names no record you can see.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByText(/Nothing was imported: 1 rows were refused/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Import progress')).not.toBeInTheDocument();
+  });
 });

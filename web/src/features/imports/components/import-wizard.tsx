@@ -80,7 +80,11 @@ export function ImportWizard({ entity, parentId, onCommitted }: { entity: string
   const missing = upload ? missingRequired(upload.fields, choice) : [];
   const twice = chosenTwice(choice);
   const committed = record?.state === 'committed';
-  const running = !!record?.progress;
+  const running = record?.state === 'committing' || !!record?.progress;
+  // The commit job ended without writing: a row refused since the
+  // validation (the report), or a failure (commit_error).
+  const refused = committing && record?.state === 'invalid' ? (record.report ?? []) : null;
+  const failed = committing && record?.state === 'valid' ? record.commit_error : undefined;
 
   return (
     <Stack gap="md">
@@ -208,6 +212,37 @@ export function ImportWizard({ entity, parentId, onCommitted }: { entity: string
           </Text>
           <Progress value={percentDone(record.progress)} aria-label={t('import.progress_label')} animated />
         </Paper>
+      )}
+
+      {refused && (
+        <Paper withBorder p="md">
+          <Alert color="red" icon={<IconAlertTriangle size={16} />} role="alert" mb="sm">
+            {t('import.commit_refused', { count: record?.error_count ?? refused.length })}
+          </Alert>
+          <Table striped aria-label={t('import.errors')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('import.row')}</Table.Th>
+                <Table.Th>{t('import.column')}</Table.Th>
+                <Table.Th>{t('import.problem')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {refused.slice(0, SHOWN_ERRORS).map((e, i) => (
+                <Table.Tr key={`${e.row}-${i}`}>
+                  <Table.Td>{e.row}</Table.Td>
+                  <Table.Td>{e.column ?? String(e.loc[e.loc.length - 1])}</Table.Td>
+                  <Table.Td>{e.msg}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Paper>
+      )}
+      {failed && (
+        <Alert color="red" icon={<IconAlertTriangle size={16} />} role="alert">
+          {failed}
+        </Alert>
       )}
 
       {committed && record && (

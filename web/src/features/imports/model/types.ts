@@ -41,7 +41,8 @@ export interface ImportRecord {
   import_id: number;
   entity: string;
   file_name: string;
-  state: 'uploaded' | 'valid' | 'invalid' | 'committed' | 'undone';
+  /** committing: a large import's commit job is enqueued or running. */
+  state: 'uploaded' | 'valid' | 'invalid' | 'committing' | 'committed' | 'undone';
   rows: number;
   valid: number;
   error_count: number;
@@ -49,7 +50,31 @@ export interface ImportRecord {
   created_at: string;
   report?: RowError[];
   progress?: { done: number; total: number };
+  /** Why the last commit job failed for good (the import is valid again). */
+  commit_error?: string;
 }
 
 /** The entities the server imports (internal/imports Importable). */
 export const IMPORTABLE = ['company', 'partnercompany', 'contactperson', 'pos', 'location', 'area', 'contract', 'recurringpayment'] as const;
+
+/** The parts of the contract workbook, in its sheets' order. */
+export const CONTRACT_PARTS = ['contract', 'area', 'deadline', 'payment'] as const;
+
+/** One refused value of the contract workbook: sheet, line and field. */
+export interface ContractRowError {
+  sheet: string;
+  row: number;
+  loc: (string | number)[];
+  column?: string;
+  msg: string;
+  type?: string;
+}
+
+/** The answer to a check or an import of a contract workbook. */
+export interface ContractAnswer {
+  rows: Partial<Record<(typeof CONTRACT_PARTS)[number], number>>;
+  valid: Partial<Record<(typeof CONTRACT_PARTS)[number], number>>;
+  errors: ContractRowError[];
+  committed: boolean;
+  contracts?: Record<string, number>;
+}
