@@ -34,6 +34,7 @@ func TestCrashSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test skipped in -short mode")
 	}
+	t.Parallel()
 	kills := 3
 	if v := os.Getenv("PORTFOLIO_CRASHTEST_KILLS"); v != "" {
 		n, err := strconv.Atoi(v)

@@ -113,7 +113,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res := &Result{Database: "sqlite", Seed: cfg.Seed}
 	if cfg.PostgresAdminURL != "" {
 		res.Database = "postgres"
-		dbURL, drop, err := createDatabase(ctx, cfg.PostgresAdminURL)
+		dbURL, drop, err := CreateDatabase(ctx, cfg.PostgresAdminURL)
 		if err != nil {
 			return nil, err
 		}
@@ -320,9 +320,9 @@ func FreePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// createDatabase creates a fresh database on the server of adminURL and
+// CreateDatabase creates a fresh database on the server of adminURL and
 // returns its URL and a function dropping it.
-func createDatabase(ctx context.Context, adminURL string) (string, func(), error) {
+func CreateDatabase(ctx context.Context, adminURL string) (string, func(), error) {
 	u, err := url.Parse(adminURL)
 	if err != nil {
 		return "", nil, fmt.Errorf("crashtest: PostgreSQL URL: %w", err)
