@@ -213,7 +213,7 @@ func overload(t *testing.T, exe, dbURL string) {
 		go func() {
 			max := int64(0)
 			for sampling.Load() {
-				if r := rssOf(t, srv.Process.Pid); r > max {
+				if r, err := rss(srv.Process.Pid); err == nil && r > max {
 					max = r
 				}
 				time.Sleep(50 * time.Millisecond)
@@ -266,11 +266,22 @@ func overload(t *testing.T, exe, dbURL string) {
 	}
 }
 
-// rssOf is the resident memory of process pid in bytes (/proc).
+// rssOf is the resident memory of process pid in bytes, failing the test
+// when it cannot be read.
 func rssOf(t *testing.T, pid int) int64 {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	t.Helper()
+	n, err := rss(pid)
 	if err != nil {
 		t.Fatalf("read RSS: %v", err)
+	}
+	return n
+}
+
+// rss reads VmRSS of process pid from /proc.
+func rss(pid int) (int64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -278,11 +289,10 @@ func rssOf(t *testing.T, pid int) int64 {
 		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			if err != nil {
-				t.Fatalf("VmRSS %q: %v", rest, err)
+				return 0, fmt.Errorf("VmRSS %q: %w", rest, err)
 			}
-			return kb << 10
+			return kb << 10, nil
 		}
 	}
-	t.Fatal("no VmRSS in /proc status")
-	return 0
+	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
 }

@@ -294,6 +294,10 @@ func (r *runner) verify(ctx context.Context) ([]string, error) {
 		if isOurs(x.name) && m.docs[x.name] == nil {
 			bad("document %d %q: written, never sent", x.id, x.name)
 		}
+		if len(x.file) < 2 {
+			bad("document %d: file key %q", x.id, x.file)
+			continue
+		}
 		fi, err := os.Stat(filepath.Join(r.dataDir, "documents", x.file[:2], x.file))
 		if err != nil || fi.Size() != x.size {
 			bad("document %d: file %s: %v (size %d)", x.id, x.file, err, x.size)
