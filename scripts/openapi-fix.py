@@ -14,6 +14,9 @@ This script adds those that an operation does not list, as
 `$ref: '#/components/responses/Error'`, inserted in code order into the
 operation's `responses:` block. It edits the text (the file keeps its
 formatting) and is idempotent: run it again after merging new paths.
+It also turns the OpenAPI 3.0 `nullable: true` next to a `type: X` into the
+OpenAPI 3.1 form `type: [X, 'null']` (the document is 3.1, where validators
+ignore `nullable`, so null answers were refused).
 With --check it changes nothing and exits 1 when something is missing.
 """
 import re
@@ -45,6 +48,40 @@ def wanted(doc, path, op):
     return codes
 
 
+def nullable_to_31(lines):
+    """Rewrite `nullable: true` beside `type: X` as `type: [X, 'null']`."""
+    out = list(lines)
+    drop = set()
+    changed = 0
+    for i, line in enumerate(out):
+        m = re.match(r"^( +)nullable: true\s*$", line)
+        if not m:
+            continue
+        ind = m.group(1)
+        # The sibling keys: lines at the same indent until a shallower one.
+        j = i - 1
+        found = None
+        while j >= 0 and (out[j].startswith(ind) or out[j].strip() == ""):
+            if re.match("^" + ind + r"type: ([A-Za-z]+)\s*$", out[j]):
+                found = j
+                break
+            j -= 1
+        if found is None:
+            j = i + 1
+            while j < len(out) and (out[j].startswith(ind) or out[j].strip() == ""):
+                if re.match("^" + ind + r"type: ([A-Za-z]+)\s*$", out[j]):
+                    found = j
+                    break
+                j += 1
+        if found is None:
+            continue
+        t = re.match("^" + ind + r"type: ([A-Za-z]+)", out[found]).group(1)
+        out[found] = f"{ind}type: [{t}, 'null']"
+        drop.add(i)
+        changed += 1
+    return [l for k, l in enumerate(out) if k not in drop], changed
+
+
 def main():
     args = [a for a in sys.argv[1:] if a != "--check"]
     check = "--check" in sys.argv[1:]
@@ -52,7 +89,7 @@ def main():
     with open(name) as f:
         text = f.read()
     doc = yaml.safe_load(text)
-    lines = text.split("\n")
+    lines, nulls = nullable_to_31(text.split("\n"))
     # Index the operations' lines: path at indent 2, method at 4,
     # responses at 6, codes at 8.
     missing_total = 0
@@ -102,7 +139,7 @@ def main():
         out.append(line)
         i += 1
     if check:
-        if missing_total:
+        if missing_total or nulls:
             print(f"{name}: {missing_total} standard error answers missing (run scripts/openapi-fix.py)")
             sys.exit(1)
         return
@@ -111,7 +148,7 @@ def main():
         yaml.safe_load(new)  # still valid YAML
         with open(name, "w") as f:
             f.write(new)
-    print(f"{name}: added {missing_total} standard error answers")
+    print(f"{name}: added {missing_total} standard error answers, {nulls} nullable types in the 3.1 form")
 
 
 if __name__ == "__main__":
