@@ -117,7 +117,11 @@ func (b *Batch) Flush(ctx context.Context, tx *db.Tx) ([]int64, error) {
 	for i, ch := range rows {
 		cols[i] = ch.columns()
 		if h, ok := b.e.hooks[b.ent.Name]; ok {
-			if err := h.BeforeWrite(ctx, &WriteContext{Entity: b.ent.Name, Creating: true, Values: cols[i], Record: ch.rec, Tx: tx}); err != nil {
+			w := &WriteContext{Entity: b.ent.Name, Creating: true, Values: cols[i], Record: ch.rec, Tx: tx}
+			if err := h.BeforeWrite(ctx, w); err != nil {
+				return nil, err
+			}
+			if err := w.runLater(ctx); err != nil {
 				return nil, err
 			}
 		}

@@ -92,7 +92,11 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 		}
 		cols := ch.columns()
 		if h, ok := e.hooks[ent.Name]; ok {
-			if err := h.BeforeWrite(ctx, &WriteContext{Entity: ent.Name, Creating: true, Values: cols, Record: ch.rec, Tx: tx}); err != nil {
+			w := &WriteContext{Entity: ent.Name, Creating: true, Values: cols, Record: ch.rec, Tx: tx}
+			if err := h.BeforeWrite(ctx, w); err != nil {
+				return nil, err
+			}
+			if err := w.runLater(ctx); err != nil {
 				return nil, err
 			}
 		}

@@ -51,6 +51,29 @@ type WriteContext struct {
 	// Tx is the write's transaction, for what the hook reads or writes
 	// beside the row (through the module API or Scoped sources).
 	Tx *db.Tx
+
+	later []func(context.Context) error
+}
+
+// Later queues what the hook writes beside the row (a timeline entry, a
+// stamped copy) to run right after the row itself is stored, in the same
+// transaction. Writing the row first keeps every transaction's writes in
+// one order (the row's table before history): on PostgreSQL each
+// statement bumps its table's data_generation row, and a move writing its
+// history before its ticket deadlocked with a create writing them the
+// other way round (found by the crash test, docs/reliability.md). In the
+// batched creates (imports) the queued functions run at once.
+func (w *WriteContext) Later(fn func(context.Context) error) { w.later = append(w.later, fn) }
+
+// runLater runs the queued functions in order.
+func (w *WriteContext) runLater(ctx context.Context) error {
+	for _, fn := range w.later {
+		if err := fn(ctx); err != nil {
+			return err
+		}
+	}
+	w.later = nil
+	return nil
 }
 
 // OnWrite registers the write hook of entity (one per entity).

@@ -233,8 +233,10 @@ func (e *Engine) store(ctx context.Context, tx *db.Tx, c *caller, ch *change, id
 	if !ch.creating && len(cols) == 0 && len(through) == 0 {
 		return id, nil // nothing changes: no new version, no history
 	}
+	var hooked *WriteContext
 	if h, ok := e.hooks[ch.ent.Name]; ok {
-		if err := h.BeforeWrite(ctx, &WriteContext{Entity: ch.ent.Name, Creating: ch.creating, ID: id, Values: cols, Record: ch.rec, Stored: ch.stored, Tx: tx}); err != nil {
+		hooked = &WriteContext{Entity: ch.ent.Name, Creating: ch.creating, ID: id, Values: cols, Record: ch.rec, Stored: ch.stored, Tx: tx}
+		if err := h.BeforeWrite(ctx, hooked); err != nil {
 			return 0, err
 		}
 	}
@@ -246,6 +248,11 @@ func (e *Engine) store(ctx context.Context, tx *db.Tx, c *caller, ch *change, id
 	}
 	if err != nil {
 		return 0, err
+	}
+	if hooked != nil {
+		if err := hooked.runLater(ctx); err != nil {
+			return 0, err
+		}
 	}
 	for _, name := range sortedKeys(through) {
 		f, _ := ch.ent.Field(name)

@@ -125,24 +125,30 @@ func (r *rules) BeforeWrite(ctx context.Context, w *tables.WriteContext) error {
 	if fromName == "" {
 		fromName = fmt.Sprint(idOf(w.Stored[fieldColumn]))
 	}
-	if err := r.s.engine.Track(ctx, w.Tx, tables.TrackEntry{Type: TrackMove, Category: entity, RowID: w.ID, Status: to.Name,
-		Comment: fromName + " → " + to.Name, Changes: map[string][2]any{fieldColumn: {idOf(w.Stored[fieldColumn]), to.ID}}}); err != nil {
-		return err
-	}
-	if to.Stamp {
+	// The timeline and the stamped copies are written after the ticket
+	// itself (tables.WriteContext.Later: one order of writes, no deadlock).
+	fromID, id, tx := idOf(w.Stored[fieldColumn]), w.ID, w.Tx
+	w.Later(func(ctx context.Context) error {
+		if err := r.s.engine.Track(ctx, tx, tables.TrackEntry{Type: TrackMove, Category: entity, RowID: id, Status: to.Name,
+			Comment: fromName + " → " + to.Name, Changes: map[string][2]any{fieldColumn: {fromID, to.ID}}}); err != nil {
+			return err
+		}
+		if !to.Stamp {
+			return nil
+		}
 		// The documents module makes the stamped copies (OnStamp); the
 		// timeline records the stamp and how many documents it covered.
 		comment := "stamped in " + to.Name
 		if r.s.stamp != nil {
-			n, err := r.s.stamp(ctx, w.Tx, w.ID)
+			n, err := r.s.stamp(ctx, tx, id)
 			if err != nil {
 				return err
 			}
 			comment += fmt.Sprintf(" (%d documents)", n)
 		}
-		return r.s.engine.Track(ctx, w.Tx, tables.TrackEntry{Type: TrackStamp, Category: entity, RowID: w.ID, Status: to.Name,
+		return r.s.engine.Track(ctx, tx, tables.TrackEntry{Type: TrackStamp, Category: entity, RowID: id, Status: to.Name,
 			Comment: comment})
-	}
+	})
 	return nil
 }
 

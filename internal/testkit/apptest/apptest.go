@@ -21,6 +21,7 @@ import (
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/seed"
 	"portfolio/internal/testkit"
+	"portfolio/internal/testkit/contract"
 )
 
 // TestApp is the whole product on a test database behind a real HTTP server.
@@ -74,7 +75,22 @@ func NewApp(t testing.TB, d *db.DB, opts ...AppOption) *TestApp {
 	workers, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { a.Mail.Run(workers); close(done) }()
-	srv := httptest.NewServer(a.Handler())
+	// Every exchange is kept; with PORTFOLIO_CONTRACT=1 the answers are
+	// checked against docs/api/openapi.yaml when the test ends.
+	rec := &contract.Recorder{}
+	srv := httptest.NewServer(rec.Wrap(a.Handler()))
+	if _, fuzzing := t.(*testing.F); contract.Enabled() && !fuzzing {
+		t.Cleanup(func() {
+			c, err := contract.Load()
+			if err != nil {
+				t.Errorf("OpenAPI contract: %v", err)
+				return
+			}
+			for _, p := range rec.Problems(c) {
+				t.Errorf("answer breaks docs/api/openapi.yaml: %s", p)
+			}
+		})
+	}
 	t.Cleanup(func() {
 		a.Events.Close() // ends open event streams, which srv.Close waits for
 		srv.Close()
