@@ -21,6 +21,14 @@ import (
 // when that reads fewer rows than walkSearchFactor times the matches.
 // Both forms find the same rows (the walk's test, scanMatch, folds as
 // the index does): only the cost differs. Counts always use the index.
+//
+// PostgreSQL (decision 0022): the indexed form is a key set, "t.pk IN
+// (SELECT ... UNION ALL ...)" with one branch per trigram-indexed part,
+// which collects every match first just as FTS5 does; the walk form is the
+// OR of the row's folded columns and label sub-queries, which the planner
+// runs as a walk of the sort index with a filter (or, for a rare keyword,
+// as a test of every row of the scope). The same estimate decides, with
+// the matches counted through the trigram indexes (a bitmap OR).
 
 // searchEstimateTTL is how long a measured match count is trusted.
 const searchEstimateTTL = 5 * time.Minute
