@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -331,7 +332,11 @@ func sqliteCode(err error) int {
 // background statistics: without them it cannot tell a selective tenant
 // condition from an unselective one, and a page of a large tenant's list
 // sorts the whole tenant instead of walking the sort index. PostgreSQL
-// analyzes by itself; full is for after bulk loads (the scale seed).
+// analyzes by itself; full is for after bulk loads (the scale seed): there
+// it vacuums too, which empties the pending lists of the trigram (GIN)
+// indexes that a bulk load fills (a keyword search reads the whole pending
+// list until autovacuum gets to it) and sets the visibility map that lets
+// counts read indexes only.
 func (d *DB) Optimize(ctx context.Context, full bool) error {
 	var stmt string
 	switch {
@@ -340,7 +345,7 @@ func (d *DB) Optimize(ctx context.Context, full bool) error {
 	case d.dialect == SQLite:
 		stmt = "PRAGMA optimize=0x10002"
 	case full:
-		stmt = "ANALYZE"
+		stmt = "VACUUM (ANALYZE)"
 	default:
 		return nil
 	}
@@ -348,4 +353,63 @@ func (d *DB) Optimize(ctx context.Context, full bool) error {
 		return fmt.Errorf("db: %s: %w", stmt, err)
 	}
 	return nil
+}
+
+// InlineInts writes the integer arguments of a PostgreSQL statement into
+// its text as literals and returns the statement with the arguments that
+// remain. pgx prepares every statement once per connection; PostgreSQL
+// then plans a statement with parameters anew on every execution whenever
+// its generic plan looks worse than the plans for the actual values (as
+// for a page: LIMIT, OFFSET and the tenant decide the plan), but a
+// statement without parameters is planned once, for its very values, and
+// that plan is reused. So a page whose only arguments are numbers (tenant,
+// page window, numeric filters) is planned once per connection and value
+// set instead of per request. Text arguments (keywords, patterns) stay
+// parameters: user text must not multiply the prepared statements. Other
+// dialects get query and args unchanged.
+func InlineInts(d Dialect, query string, args []any) (string, []any) {
+	if d != Postgres || len(args) == 0 {
+		return query, args
+	}
+	var b strings.Builder
+	b.Grow(len(query) + 16)
+	rest := make([]any, 0, len(args))
+	n := 0
+	var quote byte
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			b.WriteByte(c)
+		case c == '\'' || c == '"':
+			quote = c
+			b.WriteByte(c)
+		case c == '?' && n < len(args):
+			var lit string
+			switch v := args[n].(type) {
+			case int:
+				lit = strconv.FormatInt(int64(v), 10)
+			case int64:
+				lit = strconv.FormatInt(v, 10)
+			case int32:
+				lit = strconv.FormatInt(int64(v), 10)
+			}
+			if lit == "" {
+				rest = append(rest, args[n])
+				b.WriteByte('?')
+			} else {
+				b.WriteString("(" + lit + ")")
+			}
+			n++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if n != len(args) {
+		return query, args // placeholders and arguments disagree: leave it to the driver to say so
+	}
+	return b.String(), rest
 }

@@ -75,3 +75,43 @@ func TestMigrateIsIdempotentAndTransactional(t *testing.T) {
 		}
 	})
 }
+
+// After a bulk load Optimize(full) refreshes the statistics; on PostgreSQL
+// it also vacuums (emptying the trigram indexes' pending lists), which
+// must run outside a transaction block.
+func TestOptimizeAfterBulkLoad(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		for _, full := range []bool{false, true} {
+			if err := d.Optimize(ctx, full); err != nil {
+				t.Fatalf("Optimize(%v): %v", full, err)
+			}
+		}
+		if d.Dialect() != db.Postgres {
+			return
+		}
+		var vacuumed bool
+		if err := d.QueryRowContext(ctx, "SELECT last_vacuum IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'pos'").Scan(&vacuumed); err != nil {
+			t.Fatal(err)
+		}
+		if !vacuumed {
+			t.Error("Optimize(full) did not vacuum pos")
+		}
+	})
+}
+
+func TestInlineInts(t *testing.T) {
+	q := `SELECT a FROM t WHERE b = ? AND c LIKE ? ESCAPE '\' AND d = '?' AND "e?" > ? ORDER BY a LIMIT ? OFFSET ?`
+	sql, args := db.InlineInts(db.Postgres, q, []any{int64(7), "%x%", -3, 51, int64(0)})
+	want := `SELECT a FROM t WHERE b = (7) AND c LIKE ? ESCAPE '\' AND d = '?' AND "e?" > (-3) ORDER BY a LIMIT (51) OFFSET (0)`
+	if sql != want || len(args) != 1 || args[0] != "%x%" {
+		t.Errorf("got %s %v", sql, args)
+	}
+	if sql, args := db.InlineInts(db.SQLite, q, []any{int64(7), "%x%", -3, 51, 0}); sql != q || len(args) != 5 {
+		t.Errorf("SQLite changed: %s %v", sql, args)
+	}
+	// Placeholders and arguments that disagree are left to the driver.
+	if sql, args := db.InlineInts(db.Postgres, "SELECT ?", []any{1, 2}); sql != "SELECT ?" || len(args) != 2 {
+		t.Errorf("mismatch changed: %s %v", sql, args)
+	}
+}

@@ -122,12 +122,15 @@ func (c *countCache) keyOf(st frag) (countKey, bool) {
 
 // generation renders the data generation of k's tables as a scalar
 // sub-query.
+// The table names (of the registry, never user input) are literals, so
+// the page statement carrying it keeps only the arguments of its own
+// (db.InlineInts).
 func (k countKey) generation() frag {
-	args := make([]any, len(k.tables))
+	names := make([]string, len(k.tables))
 	for i, t := range k.tables {
-		args[i] = t
+		names[i] = "'" + strings.ReplaceAll(t, "'", "''") + "'"
 	}
-	return frag{sql: "(SELECT COALESCE(SUM(generation), 0) FROM data_generation WHERE table_name IN (" + placeholders(len(k.tables)) + "))", args: args}
+	return frag{sql: "(SELECT COALESCE(SUM(generation), 0) FROM data_generation WHERE table_name IN (" + strings.Join(names, ", ") + "))"}
 }
 
 func (c *countCache) get(key string) (countEntry, bool) {

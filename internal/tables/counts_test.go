@@ -92,9 +92,36 @@ func TestCountsTakeEffectOnNextRequest(t *testing.T) {
 			t.Fatalf("delete: %d %s", res.Status, res.Body)
 		}
 		check("deleted through the API")
+		// An import writes through the module API's batch (internal/imports).
+		adminCtx := e.as(admin)
+		b, err := e.Engine.NewBatch(adminCtx, "pos")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = d.InTx(ctx, func(tx *db.Tx) error {
+			for i, name := range []string{"Zählwerk Import 1", "ZÄHLWERK Import 2"} {
+				row := obj{}
+				for k, v := range data {
+					row[k] = v
+				}
+				row["pos_name"] = name
+				row["pos_branchnumber"] = "ZW-IMP-" + name[len(name)-1:]
+				if err := b.Add(adminCtx, tx, i+1, row); err != nil {
+					return err
+				}
+			}
+			_, err := b.Flush(adminCtx, tx)
+			return err
+		})
+		b.Done()
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("imported through a batch")
 		before := total("all")
 		exec(`UPDATE pos SET pos_name = 'Zählwerk vier' WHERE company_id = ?`, company)
 		check("renamed a company's points of sale")
+		companyPos = queryInt(t, d, `SELECT COUNT(*) FROM pos WHERE company_id = ?`, company) // with the imported ones
 		exec(`UPDATE company SET customergroup_id = 2 WHERE company_id = ?`, company)
 		check("company moved to customer group 2")
 		if after := total("all"); after != before-companyPos {

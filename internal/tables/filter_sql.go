@@ -243,6 +243,13 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 	var alts []frag
 	var own []string // searchable fields of the base rows found through its index
 	base := s.env.search[s.base.Name]
+	// PostgreSQL, unless the page walks the sort index (searchplan.go):
+	// the indexed matches become one key set, a UNION ALL of one select per
+	// trigram-indexed part (the own fields together, each label), because
+	// an OR of the row's columns and label sub-queries is planned as a test
+	// of every row of the scope, while each branch here uses its index.
+	keySet := indexed && d == db.Postgres && !s.walkSearch
+	var branches []frag
 	for i := range cat.specs {
 		c := &cat.specs[i]
 		if !c.searchable() || c.searchHides(s) {
@@ -253,8 +260,14 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 			continue
 		}
 		if indexed && c.kind == kindLabel {
-			if f, ok := labelSearch(c, s, keyword); ok {
-				alts = append(alts, f)
+			if fk, refs, ok := labelSearch(c, s, keyword); ok {
+				if keySet && !c.onLink {
+					k := s.n.next("k")
+					branches = append(branches, frag{sql: "SELECT " + col(k, s.base.PK) + " FROM " + ident(s.base.Table) + " " + k +
+						" WHERE " + col(k, c.field.Name) + " IN (" + refs.sql + ")", args: refs.args})
+				} else {
+					alts = append(alts, frag{sql: fk + " IN (" + refs.sql + ")", args: refs.args})
+				}
 				continue
 			}
 		}
@@ -266,13 +279,23 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 		alts = append(alts, frag{sql: match, args: append(append([]any{}, ef.args...), arg)})
 	}
 	if len(own) > 0 {
-		if s.walkSearch {
+		if s.walkSearch && d == db.SQLite {
 			for _, f := range own {
 				alts = append(alts, scanMatch(col(s.alias, f), keyword))
 			}
 		} else if d == db.SQLite {
 			alts = append(alts, frag{sql: col(s.alias, s.base.PK) + " IN (SELECT rowid FROM " + ident(base.ftsTable()) +
 				" WHERE " + ident(base.ftsTable()) + " MATCH ?)", args: []any{db.FTSQuery(own, keyword)}})
+		} else if keySet {
+			k := s.n.next("k")
+			var ors []frag
+			for _, f := range own {
+				match, arg := db.SearchLike(col(k, f), keyword)
+				ors = append(ors, frag{sql: match, args: []any{arg}})
+			}
+			where := or(ors)
+			branches = append([]frag{{sql: "SELECT " + col(k, s.base.PK) + " FROM " + ident(s.base.Table) + " " + k +
+				" WHERE " + where.sql, args: where.args}}, branches...)
 		} else {
 			for _, f := range own {
 				match, arg := db.SearchLike(col(s.alias, f), keyword)
@@ -280,30 +303,35 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 			}
 		}
 	}
+	if len(branches) > 0 {
+		union := join(branches, " UNION ALL ")
+		alts = append(alts, frag{sql: col(s.alias, s.base.PK) + " IN (" + union.sql + ")", args: union.args})
+	}
 	return or(alts), nil
 }
 
 // labelSearch renders "the label of reference column c matches keyword"
-// through the referenced entity's search index: the foreign key IN the
-// keys of the matching rows. Labels are not tenant-scoped (decision 0004:
+// through the referenced entity's search index: the foreign key fk (of
+// the base rows or the link) and refs, the select of the keys of the
+// referenced rows whose label matches (the condition is fk IN (refs)). Labels are not tenant-scoped (decision 0004:
 // a visible row shows what it refers to), and neither is this. ok is false
 // when the referenced entity's label has no index.
-func labelSearch(c *colSpec, s *source, keyword string) (frag, bool) {
+func labelSearch(c *colSpec, s *source, keyword string) (fk string, refs frag, ok bool) {
 	ref, ok := s.env.reg.Entity(c.field.Ref)
 	if !ok {
-		return frag{}, false
+		return "", frag{}, false
 	}
 	x := s.env.search[ref.Name]
 	if x == nil || len(x.label) == 0 {
-		return frag{}, false
+		return "", frag{}, false
 	}
 	a := s.alias
 	if c.onLink {
 		a = s.link.alias
 	}
-	fk := col(a, c.field.Name)
+	fk = col(a, c.field.Name)
 	if s.env.dialect == db.SQLite {
-		return frag{sql: fk + " IN (SELECT rowid FROM " + ident(x.ftsTable()) + " WHERE " + ident(x.ftsTable()) + " MATCH ?)",
+		return fk, frag{sql: "SELECT rowid FROM " + ident(x.ftsTable()) + " WHERE " + ident(x.ftsTable()) + " MATCH ?",
 			args: []any{db.FTSQuery(x.labelColumns(), keyword)}}, true
 	}
 	r := s.n.next("w")
@@ -312,6 +340,6 @@ func labelSearch(c *colSpec, s *source, keyword string) (frag, bool) {
 		expr = pgJoin(x.label, r)
 	}
 	match, arg := db.SearchLike(expr, keyword)
-	return frag{sql: fk + " IN (SELECT " + col(r, ref.PK) + " FROM " + ident(ref.Table) + " " + r + " WHERE " + match + ")",
+	return fk, frag{sql: "SELECT " + col(r, ref.PK) + " FROM " + ident(ref.Table) + " " + r + " WHERE " + match,
 		args: []any{arg}}, true
 }

@@ -515,6 +515,9 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	if err != nil {
 		return nil, err
 	}
+	// PostgreSQL: a page whose arguments are all numbers is planned once
+	// per connection, not per request (db.InlineInts, decision 0022).
+	st.sql, st.args = db.InlineInts(q.Dialect(), st.sql, st.args)
 	e.log.DebugContext(ctx, "tables: list statement", "entity", p.t.ent.Name, "sql", st.sql, "args", st.args)
 	rows, err := q.QueryContext(ctx, st.sql, st.args...)
 	if err != nil {

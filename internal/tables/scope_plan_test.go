@@ -91,4 +91,15 @@ func TestLargeTenantThreshold(t *testing.T) {
 			t.Errorf("WalkSortIndex(%d, %d, %d) = %v, want %v", c.mine, c.all, c.limit, got, c.walk)
 		}
 	}
+	// Small tables (30 tickets) are always walked with the correlated
+	// scope, whatever share the tenant owns; large ones as WalkSortIndex.
+	for _, c := range []struct {
+		mine, all int64
+		limit     int
+		correlate bool
+	}{{30, 30, 50, true}, {3, 2000, 50, true}, {3, 2001, 50, false}, {12, 100036, 50, false}, {100000, 100036, 50, true}} {
+		if got := tables.CorrelateScope(c.mine, c.all, c.limit); got != c.correlate {
+			t.Errorf("CorrelateScope(%d, %d, %d) = %v, want %v", c.mine, c.all, c.limit, got, c.correlate)
+		}
+	}
 }

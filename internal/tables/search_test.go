@@ -64,6 +64,7 @@ func TestSearchIndexAgrees(t *testing.T) {
 						return obj{"entity": entity, "filter_all": kw, "per_page": 1000, "count": true, "columns": []string{}}
 					}
 					tables.UseSearchIndexes(engine, true)
+					tables.ForceWalkSearch(engine, false)
 					indexed := e.list(as, body())
 					tables.ForceWalkSearch(engine, true)
 					walked := e.list(as, body())
@@ -77,7 +78,8 @@ func TestSearchIndexAgrees(t *testing.T) {
 						t.Errorf("%s, %s, keyword %q: indexed %v, scanned %v", as, entity, kw, got, want)
 					}
 					// The page walking the sort index with the per-row test
-					// (SQLite, searchplan.go) finds the same rows in the same order.
+					// (searchplan.go; on PostgreSQL the OR of the columns, not
+					// the key set) finds the same rows in the same order.
 					if w, i := keysInOrder(walked.Data.Data, entity+"_id"), keysInOrder(indexed.Data.Data, entity+"_id"); !slices.Equal(w, i) {
 						t.Errorf("%s, %s, keyword %q: walked %v, indexed %v", as, entity, kw, w, i)
 					}

@@ -21,6 +21,14 @@ import (
 // when that reads fewer rows than walkSearchFactor times the matches.
 // Both forms find the same rows (the walk's test, scanMatch, folds as
 // the index does): only the cost differs. Counts always use the index.
+//
+// PostgreSQL (decision 0022): the indexed form is a key set, "t.pk IN
+// (SELECT ... UNION ALL ...)" with one branch per trigram-indexed part,
+// which collects every match first just as FTS5 does; the walk form is the
+// OR of the row's folded columns and label sub-queries, which the planner
+// runs as a walk of the sort index with a filter (or, for a rare keyword,
+// as a test of every row of the scope). The same estimate decides, with
+// the matches counted through the trigram indexes (a bitmap OR).
 
 // searchEstimateTTL is how long a measured match count is trusted.
 const searchEstimateTTL = 5 * time.Minute
@@ -59,7 +67,7 @@ func WalkSearch(matches, all int64, limit, offset int) bool {
 // walkSearch decides for the page of p whether its own searchable fields
 // are tested per row (true) or found through the text index.
 func (e *Engine) walkSearch(ctx context.Context, q db.Querier, p *listPlan) bool {
-	if q.Dialect() != db.SQLite || e.search == nil || p.limit <= 0 || p.limit > pageWalkLimit || p.t.rel != nil {
+	if e.search == nil || p.limit <= 0 || p.limit > pageWalkLimit || p.t.rel != nil {
 		return false
 	}
 	if !db.IndexedTerm(p.search) || !p.orderWalksIndex() {
@@ -76,7 +84,7 @@ func (e *Engine) walkSearch(ctx context.Context, q db.Querier, p *listPlan) bool
 	if e.walkForced != nil {
 		return *e.walkForced
 	}
-	matches, all, err := e.searchEstimate(ctx, q, x, db.FTSQuery(own, p.search))
+	matches, all, err := e.searchEstimate(ctx, q, x, own, p.search)
 	if err != nil {
 		e.log.WarnContext(ctx, "tables: estimating a keyword failed; using the text index", "entity", p.t.ent.Name, "error", err)
 		return false
@@ -110,10 +118,25 @@ func ownSearchFields(cat *catalog, x *searchIndex) []string {
 	return own
 }
 
-// searchEstimate counts the rows of x's index matching the FTS query and
-// the rows of its table, measured once per searchEstimateTTL.
-func (e *Engine) searchEstimate(ctx context.Context, q db.Querier, x *searchIndex, query string) (matches, all int64, err error) {
-	key := x.ent.Name + "\x00" + query
+// searchEstimate counts the rows of x's entity whose fields own contain
+// the keyword (through the text index: SQLite's FTS table, PostgreSQL's
+// trigram indexes, combined by a bitmap OR) and the rows of its table,
+// measured once per searchEstimateTTL.
+func (e *Engine) searchEstimate(ctx context.Context, q db.Querier, x *searchIndex, own []string, keyword string) (matches, all int64, err error) {
+	var st frag
+	if q.Dialect() == db.SQLite {
+		fts := ident(x.ftsTable())
+		st = frag{sql: "SELECT COUNT(*) FROM " + fts + " WHERE " + fts + " MATCH ?", args: []any{db.FTSQuery(own, keyword)}}
+	} else {
+		ors := make([]frag, len(own))
+		for i, f := range own {
+			match, arg := db.SearchLike(ident(f), keyword)
+			ors[i] = frag{sql: match, args: []any{arg}}
+		}
+		where := or(ors)
+		st = frag{sql: "SELECT COUNT(*) FROM " + ident(x.ent.Table) + " WHERE " + where.sql, args: where.args}
+	}
+	key := x.ent.Name + "\x00" + st.sql + "\x00" + fmt.Sprint(st.args...)
 	now := e.now()
 	e.estimates.mu.Lock()
 	entry, ok := e.estimates.m[key]
@@ -121,8 +144,7 @@ func (e *Engine) searchEstimate(ctx context.Context, q db.Querier, x *searchInde
 	if ok && now.Before(entry.until) {
 		return entry.matches, entry.all, nil
 	}
-	fts := ident(x.ftsTable())
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+fts+" WHERE "+fts+" MATCH ?", query).Scan(&matches); err != nil {
+	if err := q.QueryRowContext(ctx, st.sql, st.args...).Scan(&matches); err != nil {
 		return 0, 0, fmt.Errorf("tables: count the keyword's matches in %s: %w", x.ent.Name, err)
 	}
 	if all, err = e.tableRows(ctx, q, x.ent); err != nil {

@@ -23,6 +23,13 @@
 //	go run ./tools/load -scenario raw -method GET -path /user/ -c 32 -d 10s
 //	go run ./tools/load -scenario raw -path /healthz -method GET -login=false -n 10000
 //
+// The list scenarios (sort, sort-count, search, search-count, range-sort,
+// range-sort-count, list-page, list-page-count) take -entity, -order,
+// -dir, -keyword and -filter to read another entity, sort, keyword or
+// filter, e.g. every sortable column of contracts with the total:
+//
+//	go run ./tools/load -scenario sort-count -entity contract -order contract_end -dir DESC -c 32 -d 8s
+//
 // The last line of the report is a one-line summary for docs/performance.md.
 package main
 
@@ -108,6 +115,9 @@ type config struct {
 	duration, warmup, timeout, grace     time.Duration
 	headers                              headerFlags
 	gzip                                 bool
+	// entity, order, dir, keyword and filter change a list scenario's
+	// body (POST /api/): another entity, sort, keyword or filter.
+	entity, order, dir, keyword, filter string
 }
 
 // headerFlags collects repeated -H "Name: value" flags.
@@ -169,6 +179,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.grace, "grace", 5*time.Second, "how long requests in flight at the end of -d may still finish")
 	fs.Var(&cfg.headers, "H", "extra request header \"Name: value\" (repeatable), e.g. -H 'Accept-Language: de'")
 	fs.BoolVar(&cfg.gzip, "gzip", false, "ask for gzip answers (bytes are then counted compressed)")
+	fs.StringVar(&cfg.entity, "entity", "", "list scenarios: read this entity instead of pos (path /api/?<entity>; give -order, and -filter for the range scenarios)")
+	fs.StringVar(&cfg.order, "order", "", "list scenarios: sort by this field (order_by)")
+	fs.StringVar(&cfg.dir, "dir", "", "list scenarios: ASC or DESC (order_dir)")
+	fs.StringVar(&cfg.keyword, "keyword", "", "list scenarios: this keyword (filter_all) instead of the scenario's")
+	fs.StringVar(&cfg.filter, "filter", "", "list scenarios: this filter (JSON array, or [] for none) instead of the scenario's")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -192,6 +207,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		cfg.body = s.body
 	}
 	cfg.method = strings.ToUpper(cfg.method)
+	if err := cfg.adjustList(fs); err != nil {
+		return cfg, err
+	}
 	if cfg.body != "" && !json.Valid([]byte(strings.NewReplacer("<n>", "0", "<run>", "0").Replace(cfg.body))) {
 		return cfg, errors.New("-body is not valid JSON")
 	}
@@ -203,6 +221,66 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	cfg.baseURL = strings.TrimSuffix(cfg.baseURL, "/")
 	return cfg, nil
+}
+
+// adjustList applies -entity, -order, -dir, -keyword and -filter to a
+// list scenario's body (and -entity to its path unless -path is given).
+func (cfg *config) adjustList(fs *flag.FlagSet) error {
+	set := map[string]any{}
+	if cfg.entity != "" {
+		set["entity"] = cfg.entity
+		if !flagSet(fs, "path") {
+			cfg.path = "/api/?" + url.QueryEscape(cfg.entity)
+		}
+	}
+	if cfg.order != "" {
+		set["order_by"] = cfg.order
+	}
+	if cfg.dir != "" {
+		d := strings.ToUpper(cfg.dir)
+		if d != "ASC" && d != "DESC" {
+			return errors.New("-dir must be ASC or DESC")
+		}
+		set["order_dir"] = d
+	}
+	if flagSet(fs, "keyword") {
+		set["filter_all"] = cfg.keyword
+	}
+	if cfg.filter != "" {
+		var f []any
+		if err := json.Unmarshal([]byte(cfg.filter), &f); err != nil {
+			return fmt.Errorf("-filter is not a JSON array: %w", err)
+		}
+		set["filter"] = f
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	var body map[string]any
+	if err := json.Unmarshal([]byte(cfg.body), &body); err != nil || body["action"] != "read-rich" {
+		return errors.New("-entity, -order, -dir, -keyword and -filter apply to the list scenarios (POST /api/ read-rich) only")
+	}
+	if cfg.entity != "" && cfg.entity != "pos" && cfg.filter == "" {
+		if _, ok := body["filter"]; ok {
+			return errors.New("the scenario filters points of sale: give -filter (or -filter '[]') with -entity")
+		}
+	}
+	if cfg.entity != "" && cfg.entity != "pos" && cfg.order == "" {
+		return errors.New("give -order with -entity")
+	}
+	for k, v := range set {
+		if k == "filter" && len(v.([]any)) == 0 {
+			delete(body, "filter")
+			continue
+		}
+		body[k] = v
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	cfg.body = string(b)
+	return nil
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {

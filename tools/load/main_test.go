@@ -183,3 +183,40 @@ func TestStalledServerDoesNotStretchTheRun(t *testing.T) {
 		t.Errorf("report: %s", out.String())
 	}
 }
+
+func TestListFlagsRewriteTheBody(t *testing.T) {
+	cfg, err := parseFlags([]string{"-scenario", "range-sort-count", "-entity", "contract", "-order", "contract_end", "-dir", "desc",
+		"-keyword", "Süd", "-filter", `[{"field":"contract_end","op":"gt","value":"2020-01-01"}]`}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	if err := json.Unmarshal([]byte(cfg.body), &body); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.path != "/api/?contract" || body["entity"] != "contract" || body["order_by"] != "contract_end" ||
+		body["order_dir"] != "DESC" || body["filter_all"] != "Süd" || body["count"] != true || body["per_page"] != float64(50) {
+		t.Errorf("path %s, body %s", cfg.path, cfg.body)
+	}
+	if f, _ := body["filter"].([]any); len(f) != 1 {
+		t.Errorf("filter %v", body["filter"])
+	}
+	cfg, err = parseFlags([]string{"-scenario", "list-page", "-filter", "[]", "-order", "pos_first_year"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(cfg.body, `"filter"`) || !strings.Contains(cfg.body, `"order_by":"pos_first_year"`) || cfg.path != "/api/?pos" {
+		t.Errorf("path %s, body %s", cfg.path, cfg.body)
+	}
+	for _, args := range [][]string{
+		{"-scenario", "create", "-order", "x"},
+		{"-scenario", "range-sort", "-entity", "contract", "-order", "contract_end"},
+		{"-scenario", "sort", "-entity", "contract"},
+		{"-scenario", "sort", "-dir", "up"},
+		{"-scenario", "sort", "-filter", "{}"},
+	} {
+		if _, err := parseFlags(args, io.Discard); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}
