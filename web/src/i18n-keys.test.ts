@@ -35,6 +35,7 @@ const KEY_PREFIXES = [
   'contracts',
   'indexation',
   'kanban',
+  'mail',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 
