@@ -279,7 +279,8 @@ async function openAttachment(id: number, pdf: boolean) {
   }
 }
 
-function ViewMail({ mail }: { mail: MailView }) {
+/** A stored mail, read-only, with its attachments as links (view mode; the incoming-mail screen). */
+export function MailBody({ mail }: { mail: MailView }) {
   const { t, i18n } = useTranslation();
   const row = (label: string, value: string | null) =>
     value ? (
@@ -335,7 +336,7 @@ export function MailModal(props: MailModalProps) {
   const { t } = useTranslation();
   return (
     <Modal opened onClose={props.onClose} title={props.mode === 'compose' ? t('mail.compose') : t('mail.view')} size="xl" closeOnClickOutside={false}>
-      {props.mode === 'compose' ? <ComposeMail {...props} /> : <ViewMail mail={props.mail} />}
+      {props.mode === 'compose' ? <ComposeMail {...props} /> : <MailBody mail={props.mail} />}
     </Modal>
   );
 }
