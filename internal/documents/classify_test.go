@@ -93,6 +93,8 @@ Content-Transfer-Encoding: base64
 				Absent: []string{"Angebot Ticket", "Newsletter"}},
 			{Name: "a bad processed filter", Method: "GET", Path: "/emails/incoming?processed=x", As: admin, Status: 422},
 			{Name: "not logged in", Method: "GET", Path: "/emails/incoming", Status: 401},
+			{Name: "a session token in the URL authenticates nothing", Method: "GET", Path: "/emails/incoming?authorization=" + adminTok, Status: 401},
+			{Name: "nor on the links call", Method: "GET", Path: fmt.Sprintf("/documents/links/%d?authorization=Bearer%%20%s", doc, adminTok), Status: 401},
 			{Name: "a mail with its attachments", Method: "GET", Path: fmt.Sprintf("/emails/%d", offer), As: admin, Status: 200,
 				Contains: []string{`"attachments":[{"document_id":` + fmt.Sprint(doc), `"document_name":"Rechnung"`, "Guten Tag"}},
 			{Name: "another group's mail", Method: "GET", Path: fmt.Sprintf("/emails/%d", offer), As: leadB, Status: 404},
