@@ -78,9 +78,6 @@ func Demo(ctx context.Context, a *app.App) ([]Login, error) {
 	if err := DemoTickets(ctx, a.DB, time.Now()); err != nil {
 		return nil, err
 	}
-	if err := DemoMail(ctx, a, time.Now()); err != nil {
-		return nil, err
-	}
 	return logins, nil
 }
 
