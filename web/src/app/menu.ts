@@ -87,7 +87,6 @@ export const ROUTE_PERMISSIONS = {
  */
 export const COMING_SOON: readonly string[] = [
   '/comming-soon?screen=error_dashboard',
-  '/app/incoming-mails',
   '/app/import-contract',
 ];
 
