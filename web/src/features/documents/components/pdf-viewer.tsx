@@ -78,7 +78,7 @@ export function PdfViewer({ url, firstPageOverlay, onLoaded, height = 'calc(100v
     setFailed(false);
     setHits(null);
     texts.current = new Map();
-    const task = pdfjs.getDocument({ url, withCredentials: false, isEvalSupported: false });
+    const task = pdfjs.getDocument({ url, withCredentials: false, isEvalSupported: false, disableRange: true, disableStream: true });
     let current: PDFDocumentProxy | null = null;
     task.promise.then(
       (d) => {
