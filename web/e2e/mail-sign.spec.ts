@@ -121,7 +121,7 @@ test('a mail with an attachment is sent from a ticket, the document is signed an
   // The ticket's timeline has the signature; its documents the signed copy.
   drawer = await openTicket(page);
   await expect(drawer.getByText('Signed', { exact: true }).first()).toBeVisible();
-  await expect(drawer.getByTestId('ticket-documents').getByRole('link', { name: /Wartungsvertrag/ })).toHaveCount(2);
+  await expect(drawer.getByTestId('ticket-documents').getByRole('link', { name: /^Preview Wartungsvertrag/ })).toHaveCount(2);
 });
 
 test('an incoming mail is classified to its suggested ticket', async ({ page }) => {
