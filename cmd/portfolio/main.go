@@ -188,6 +188,9 @@ func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			if err := seed.DemoDeadlines(ctx, a.DB, time.Now()); err != nil {
 				return err
 			}
+			if err := seed.DemoMail(ctx, a, time.Now()); err != nil {
+				return err
+			}
 			if err := seed.DemoConditions(ctx, a.DB); err != nil {
 				return err
 			}

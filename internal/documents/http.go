@@ -35,6 +35,10 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("GET /documents/links/{id}", h.links)
 	srv.Handle("POST /emails/send", h.sendMail, httpapi.MaxBody(maxMailBody+1<<20))
 	srv.Handle("POST /documents/{id}/sign", h.sign, httpapi.MaxBody(maxSignBody))
+	srv.Handle("GET /emails/incoming", h.incoming)
+	srv.Handle("GET /emails/{id}", h.mail)
+	srv.Handle("POST /emails/{id}/confirm", h.classify(false))
+	srv.Handle("POST /emails/{id}/archive", h.classify(true))
 	// The five link URLs: no session, a link token in ?authorization=.
 	for pattern, kind := range map[string]linkKind{
 		"GET /document/download/{id}":       {kindOriginal, "attachment"},
@@ -416,4 +420,81 @@ func (h *handler) sendMail(w http.ResponseWriter, r *http.Request) error {
 	}
 	httpapi.WriteJSON(w, http.StatusCreated, map[string]int64{"email_id": id})
 	return nil
+}
+
+// incoming serves GET /emails/incoming?processed=0|1&page&per_page&keyword:
+// the received mails to process (processed=1: those done), newest first.
+func (h *handler) incoming(w http.ResponseWriter, r *http.Request) error {
+	v := r.URL.Query()
+	processed := 0
+	switch v.Get("processed") {
+	case "", "0":
+	case "1":
+		processed = 1
+	default:
+		return reqbody.TypeError("processed", "bool")
+	}
+	if !v.Has("order") {
+		v.Set("order", "desc")
+	}
+	q := tables.CustomListQuery{Entity: emailEntity, Data: map[string]any{"email_direction": "in", "email_processed": processed},
+		OrderBy: "email_received_datetime"}
+	cur, err := h.s.list(r.Context(), v, q)
+	if err != nil {
+		return err
+	}
+	defer cur.Close()
+	return tables.WriteCustomList(w, r, h.s.log, cur)
+}
+
+// mail serves GET /emails/{id}: one mail with its attachments.
+func (h *handler) mail(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpapi.PathID(r, "id")
+	if err != nil {
+		return err
+	}
+	out, err := h.s.Mail(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, err = w.Write(out)
+	return err
+}
+
+// classify serves POST /emails/{id}/confirm ({row_version, pos_id,
+// contract_id, ticket_id}) and POST /emails/{id}/archive ({row_version}).
+func (h *handler) classify(archive bool) httpapi.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, err := httpapi.PathID(r, "id")
+		if err != nil {
+			return err
+		}
+		b, err := reqbody.Read(r)
+		if err != nil {
+			return err
+		}
+		cmd := ClassifyCommand{ID: id, Archive: archive}
+		if cmd.RowVersion, err = b.RowVersion(); err != nil {
+			return err
+		}
+		if !archive {
+			if cmd.PosID, err = b.TakeID("pos_id", false); err != nil {
+				return err
+			}
+			if cmd.ContractID, err = b.TakeID("contract_id", false); err != nil {
+				return err
+			}
+			if cmd.Ticket, err = b.TakeID("ticket_id", false); err != nil {
+				return err
+			}
+		}
+		out, err := h.s.Classify(r.Context(), cmd)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, err = w.Write(out)
+		return err
+	}
 }

@@ -66,21 +66,25 @@ test('a document is previewed through a short-lived link, original and stamped',
   const documentId = ((await uploaded.json()) as { data: { document_id: number }[] }).data[0].document_id;
 
   // The preview page shows it through a short-lived link, never with the access token.
+  // pdf.js fetches the link URL itself.
+  const asked = page.waitForRequest(new RegExp(`/documents/preview/${documentId}\\?authorization=`));
   await openAs(page, 'admin@demo.test', `/app/preview/document/${documentId}/Mietvertrag%20Vorschau`);
   await expect(page.locator('h3', { hasText: 'Mietvertrag Vorschau' })).toBeVisible();
-  const frame = page.getByTitle('Document preview');
-  await expect(frame).toHaveAttribute('src', new RegExp(`^/documents/preview/${documentId}\\?authorization=`));
-  const src = (await frame.getAttribute('src')) ?? '';
+  const src = new URL((await asked).url()).pathname + new URL((await asked).url()).search;
+  await expect(page.getByTestId('pdf-viewer')).toHaveAttribute('data-pages', '1');
+  await expect(page.getByRole('img', { name: 'Page 1' })).toBeVisible();
   const shown = await page.request.get(src);
   expect(shown.status()).toBe(200);
   expect((await shown.body()).equals(PDF)).toBe(true);
   expect((await page.request.get(`/documents/preview/${documentId}`)).status()).toBe(401);
   token = await apiToken(request, 'admin@demo.test');
   expect((await page.request.get(`/documents/preview/${documentId}?authorization=${token}`)).status()).toBe(401);
+  const askedStamp = page.waitForRequest(new RegExp(`/documents/preview/stamp/${documentId}\\?authorization=`));
   await page.getByText('Stamped copy').click();
-  await expect(frame).toHaveAttribute('src', new RegExp(`^/documents/preview/stamp/${documentId}\\?authorization=`));
-  const stamped = await page.request.get((await frame.getAttribute('src')) ?? '');
+  const stampURL = new URL((await askedStamp).url());
+  const stamped = await page.request.get(stampURL.pathname + stampURL.search);
   expect(stamped.status()).toBe(200);
   expect((await stamped.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  await expect(page.getByTestId('pdf-viewer')).toHaveAttribute('data-pages', '1');
   await snap(page, 'documents-preview-light');
 });

@@ -36,6 +36,7 @@ const KEY_PREFIXES = [
   'indexation',
   'kanban',
   'invoices',
+  'mail',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 

@@ -91,9 +91,7 @@ export const ROUTE_PERMISSIONS = {
  * ("Soon") so nobody clicks in vain. When a screen lands, delete its line
  * (a test checks this list against the routes).
  */
-export const COMING_SOON: readonly string[] = [
-  '/app/incoming-mails',
-];
+export const COMING_SOON: readonly string[] = [];
 
 /** Whether the entry leads to a screen that is still to come. */
 export function isComingSoon(entry: Pick<MenuEntry, 'to'>): boolean {

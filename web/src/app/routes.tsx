@@ -143,6 +143,8 @@ const importPage = page(() => import('../features/imports/components/import-page
 const importViewPage = page(() => import('../features/imports/components/import-view-page'));
 const contractImportPage = page(() => import('../features/imports/components/contract-import-page'));
 const documentPreviewPage = page(() => import('../features/documents/components/document-preview-page'));
+const incomingMailsPage = page(() => import('../features/documents/components/incoming-mails-page'));
+const signDocumentPage = page(() => import('../features/documents/components/sign-document-page'));
 const priceIndexPage = page(() => import('../features/indexation/components/price-index-page'));
 const proposalsPage = page(() => import('../features/indexation/components/proposals-page'));
 const paymentRecordPage = {
@@ -383,9 +385,9 @@ export const routes: RouteObject[] = [
                   guardedPage('import', ROUTE_PERMISSIONS.import, importPage),
                   guardedPage('invoice-savings', ROUTE_PERMISSIONS.invoiceSavings, savingsPage),
                   guardedPage('import-contract', ROUTE_PERMISSIONS.import, contractImportPage),
-                  gated('incoming-mails', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),
-                  gated('classification-summary', ROUTE_PERMISSIONS.incomingMails, 'screen.incoming_mails'),
-                  gated('sign-document/:id/ticket/:ticket_id', ROUTE_PERMISSIONS.signDocument, 'screen.sign_document'),
+                  guardedPage('incoming-mails', ROUTE_PERMISSIONS.incomingMails, incomingMailsPage),
+                  guardedPage('classification-summary', ROUTE_PERMISSIONS.incomingMails, incomingMailsPage),
+                  guardedPage('sign-document/:id/ticket/:ticket_id', ROUTE_PERMISSIONS.signDocument, signDocumentPage),
                   { path: 'menu', ...page(() => import('./pages/menu-page')) },
                   {
                     path: 'master-data',

@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -10,6 +10,11 @@ import { createQueryClient } from '../../../lib/query-client';
 import { json, mockFetch } from '../../../test/fetch-mock';
 import { loadEnglish } from '../../../test/render-ui';
 import DocumentPreviewPage from './document-preview-page';
+
+// pdf.js needs a real browser (workers, canvas): the page's test checks which URL it is given.
+vi.mock('./pdf-viewer', () => ({
+  PdfViewer: ({ url }: { url: string }) => <div data-testid="pdf-viewer" data-url={url} />,
+}));
 
 function renderAt(path: string) {
   loadEnglish();
@@ -42,13 +47,13 @@ describe('DocumentPreviewPage', () => {
   it('shows the document through its link and switches to the stamped copy', async () => {
     const { calls } = mockFetch(() => json(200, links));
     renderAt('/preview/document/7/Mietvertrag%20Nord');
-    const frame = await screen.findByTitle('Document preview');
-    expect(frame.getAttribute('src')).toBe(links.preview);
+    const viewer = await screen.findByTestId('pdf-viewer');
+    expect(viewer.getAttribute('data-url')).toBe(links.preview);
     expect(calls[0].url).toContain('/documents/links/7');
     expect(screen.getByRole('heading', { name: 'Mietvertrag Nord' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(links.download);
     await userEvent.click(screen.getByText('Stamped copy'));
-    expect((await screen.findByTitle('Document preview')).getAttribute('src')).toBe(links.preview_stamp);
+    await waitFor(() => expect(screen.getByTestId('pdf-viewer').getAttribute('data-url')).toBe(links.preview_stamp));
     expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(links.download_stamp);
   });
 
@@ -56,6 +61,6 @@ describe('DocumentPreviewPage', () => {
     mockFetch(() => json(404, { detail: 'The record does not exist or you may not see it.' }));
     renderAt('/preview/document/999/x');
     expect(await screen.findByText('The document cannot be shown.')).toBeTruthy();
-    expect(screen.queryByTitle('Document preview')).toBeNull();
+    expect(screen.queryByTestId('pdf-viewer')).toBeNull();
   });
 });

@@ -1,20 +1,24 @@
 /**
- * /app/preview/document/{document_id}/{name}: the document in the browser's
- * PDF viewer (pages, zoom, search in the text), the original or the stamped
- * copy, and a download button. The file is read through a link token
+ * /app/preview/document/{document_id}/{name}: the document with pdf.js
+ * (pages, zoom, search in the text), the original or the stamped copy,
+ * and a download button. The file is read through a link token
  * (GET /documents/links/{id}); no access token goes into a URL.
  */
 import { Alert, Button, Group, Loader, SegmentedControl, Stack, Title } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useDocumentLinks } from '../api/get-document-links';
+
+const PdfViewer = lazy(() => import('./pdf-viewer').then((m) => ({ default: m.PdfViewer })));
 
 export default function DocumentPreviewPage() {
   const { t } = useTranslation();
   const { document_id: id = '', name = '' } = useParams();
   const links = useDocumentLinks(id);
   const [copy, setCopy] = useState<'original' | 'stamped'>('original');
+  // The viewer keeps the URL it opened: a refreshed token must not reload the document.
+  const [opened, setOpened] = useState<Record<string, string>>({});
 
   if (links.isPending) return <Loader aria-label={t('documents.preview.loading')} />;
   if (links.isError || !links.data) {
@@ -24,10 +28,12 @@ export default function DocumentPreviewPage() {
       </Alert>
     );
   }
-  const src = copy === 'stamped' ? links.data.preview_stamp : links.data.preview;
+  const fresh = copy === 'stamped' ? links.data.preview_stamp : links.data.preview;
+  const src = opened[copy] ?? fresh;
+  if (!opened[copy]) setOpened((o) => ({ ...o, [copy]: fresh }));
   const download = copy === 'stamped' ? links.data.download_stamp : links.data.download;
   return (
-    <Stack gap="sm" h="calc(100vh - 140px)">
+    <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3}>{decodeURIComponent(name) || t('screen.document_preview')}</Title>
         <Group>
@@ -44,7 +50,9 @@ export default function DocumentPreviewPage() {
           </Button>
         </Group>
       </Group>
-      <iframe key={src} title={t('screen.document_preview')} src={src} style={{ flex: 1, width: '100%', border: 0 }} />
+      <Suspense fallback={<Loader aria-label={t('documents.preview.loading')} />}>
+        <PdfViewer key={src} url={src} />
+      </Suspense>
     </Stack>
   );
 }

@@ -13,6 +13,7 @@ import { ticketKeys } from '../api/keys';
 import { type TimelineEntry, useTicketHistory } from '../api/ticket-history';
 import { type TicketChanges, updateTicket } from '../api/update-ticket';
 import { BADGE_SHADE, deadlineColor, type Priority, type Ticket, upsertTicket } from '../model/board';
+import { TicketDocuments } from '../../documents/components/ticket-documents';
 import { TicketOptionSelect } from './ticket-option-select';
 
 export interface TicketDrawerProps {
@@ -73,7 +74,7 @@ const toPicker = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss
 /** One trackrecord row as a line of the timeline. */
 function TimelineLine({ entry }: { entry: TimelineEntry }) {
   const { t, i18n } = useTranslation();
-  const known = ['create', 'update', 'move', 'stamp', 'delete', 'comment'];
+  const known = ['create', 'update', 'move', 'stamp', 'delete', 'comment', 'email', 'sign'];
   const title = known.includes(entry.type) ? t(`kanban.timeline_type.${entry.type}`) : entry.type;
   let changed: string[] = [];
   if (entry.type === 'update' && entry.changes) {
@@ -266,6 +267,8 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
               </Group>
             </Stack>
           </form>
+          <Divider label={t('kanban.documents')} labelPosition="left" />
+          <TicketDocuments ticketId={current.ticket_id} />
           <Divider label={t('kanban.timeline')} labelPosition="left" />
           <form
             onSubmit={(e) => {
