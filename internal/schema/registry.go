@@ -39,10 +39,11 @@ type relationRef struct {
 // (internal/contracts/calendar.go), the login throttle
 // (internal/auth/throttle.go), the live event stream's tickets
 // (internal/events/ticket.go) and the spreadsheet imports with their rows
-// and remembered mappings (internal/imports/store.go).
+// and remembered mappings (internal/imports/store.go), and the failed
+// answers of the error dashboard (internal/errorboard).
 var internalTables = []string{"schema_migrations", "auth_session", "refresh_token", "auth_link", "mail_outbox", "savedview", "rights_generation",
 	"data_generation", "postalcode", "postalcode_load", "deadline_alert_setting", "deadline_alert_sent",
-	"calendar_token", "login_throttle", "event_ticket", "data_import", "data_import_chunk", "import_mapping"}
+	"calendar_token", "login_throttle", "event_ticket", "data_import", "data_import_chunk", "import_mapping", "server_failure"}
 
 // InternalTables lists the tables that belong to modules rather than to the
 // table engine.
