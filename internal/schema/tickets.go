@@ -90,7 +90,7 @@ func tickets() ([]Entity, []Link) {
 				stamp("ticket_creation_time").label("Created").derive(Now(true)).index(),
 				// The order within the column, set by the ticket module
 				// (decision 0027, migration 0033).
-				integer("ticket_rank").def(Int(0)).readOnly().hideOnCreate().label("Order in the column"),
+				integer("ticket_rank").def(Int(0)).readOnly().hideOnCreate().index().label("Order in the column"),
 			},
 			Relations: []Relation{
 				manyToMany("document", "document", "ticket_document"),

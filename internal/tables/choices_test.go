@@ -64,8 +64,9 @@ func TestWriteChoices(t *testing.T) {
 			t.Fatal(err)
 		}
 		contractOf2 := s.fresh("contract", obj{"company_id": 2, "pos_id": posA2})
+		mvmBoard := boardOfTeam(t, d, seed.TeamMVM)
 		ticket := func(over obj) obj {
-			data := s.data(mustEntity("ticket"), obj{"pos_id": posA})
+			data := s.data(mustEntity("ticket"), obj{"pos_id": posA, "board_id": mvmBoard["board_id"], "columnx_id": mvmBoard["columnx_id"]})
 			for k, v := range over {
 				data[k] = v
 			}

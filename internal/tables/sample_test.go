@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"portfolio/internal/db"
 	"portfolio/internal/schema"
 	"portfolio/internal/tables"
 	"portfolio/internal/validate"
@@ -499,4 +500,21 @@ func (s *sampler) insertRaw(ent *schema.Entity, override obj) int64 {
 		s.t.Fatalf("insert %s: %v", ent.Name, err)
 	}
 	return newID
+}
+
+// boardOfTeam is a demo board with a column whose responsible team is
+// team, and a column of it without a responsible team (a ticket entering
+// a column with a team is handed to that team): the ticket module lets a
+// user see (and store tickets on) only the boards with a column of their
+// teams (decision 0027), and a sampled fresh board has no columns at all.
+func boardOfTeam(t *testing.T, d *db.DB, team int64) obj {
+	t.Helper()
+	var board, column int64
+	if err := d.QueryRowContext(context.Background(), `SELECT bc.board_id, MIN(free.columnx_id) FROM board_columnx bc
+		JOIN columnx c ON c.columnx_id = bc.columnx_id
+		JOIN board_columnx fb ON fb.board_id = bc.board_id JOIN columnx free ON free.columnx_id = fb.columnx_id AND free.team_id IS NULL
+		WHERE c.team_id = ? GROUP BY bc.board_id ORDER BY bc.board_id LIMIT 1`, team).Scan(&board, &column); err != nil {
+		t.Fatalf("a board with a column of team %d and one without a team: %v", team, err)
+	}
+	return obj{"board_id": board, "columnx_id": column}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"portfolio/internal/db"
+	"portfolio/internal/seed"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
 )
@@ -38,8 +39,10 @@ func TestTenantScope(t *testing.T) {
 			return obj{"action": "create", "entity": "pos", "data": s.data(mustEntity("pos"),
 				obj{"company_id": company, "pos_name": name, "contactperson_id": contactA})}
 		}
+		mvmBoard := boardOfTeam(t, d, seed.TeamMVM)
 		ticket := func(pos int64) obj {
-			return obj{"action": "create", "entity": "ticket", "data": s.data(mustEntity("ticket"), obj{"pos_id": pos})}
+			return obj{"action": "create", "entity": "ticket", "data": s.data(mustEntity("ticket"),
+				obj{"pos_id": pos, "board_id": mvmBoard["board_id"], "columnx_id": mvmBoard["columnx_id"]})}
 		}
 		read := func(entity string, id int64) obj { return obj{"action": "read", "entity": entity, "id": id} }
 		rel := func(entity, key string, id int64) obj {

@@ -36,7 +36,7 @@ const KEY_PREFIXES = [
   'indexation',
   'kanban',
   'invoices',
-  'mail',
+  'mailbox',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 

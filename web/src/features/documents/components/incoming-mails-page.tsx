@@ -40,7 +40,7 @@ function Classification({ mail, onDone }: { mail: StoredMail; onDone: () => void
       const saved = kind === 'confirm' ? await confirmMail(mail, decision) : await archiveMail(mail);
       qc.setQueryData(incomingKeys.mail(mail.email_id), saved);
       void qc.invalidateQueries({ queryKey: ['emails', 'incoming'] });
-      notifySuccess(kind === 'confirm' ? t('mail.incoming.confirmed') : t('mail.incoming.archived'));
+      notifySuccess(kind === 'confirm' ? t('mailbox.incoming.confirmed') : t('mailbox.incoming.archived'));
       onDone();
     } catch (error) {
       const message = errorMessage(error);
@@ -54,7 +54,7 @@ function Classification({ mail, onDone }: { mail: StoredMail; onDone: () => void
   const labels: Record<string, string | undefined> = { pos_id: mail.pos_id__label, contract_id: mail.contract_id__label, ticket_id: mail.ticket_id__label };
   return (
     <Stack gap="sm">
-      <Title order={4}>{processed ? t('mail.incoming.decision') : t('mail.incoming.suggestion')}</Title>
+      <Title order={4}>{processed ? t('mailbox.incoming.decision') : t('mailbox.incoming.suggestion')}</Title>
       {REF_FIELDS.map((field) => {
         const attr = def.data?.attributes.find((a) => a.attribute === field);
         if (!attr?.ref) return null;
@@ -70,7 +70,7 @@ function Classification({ mail, onDone }: { mail: StoredMail; onDone: () => void
             source={{ entity: 'email', field }}
             record={{ ...decision }}
             readOnly={processed}
-            nothingFound={t('mail.incoming.nothing_found')}
+            nothingFound={t('mailbox.incoming.nothing_found')}
             data-field={field}
           />
         );
@@ -83,7 +83,7 @@ function Classification({ mail, onDone }: { mail: StoredMail; onDone: () => void
       {!processed && (
         <Group justify="flex-end">
           <Button variant="default" leftSection={<IconArchive size={16} />} loading={busy === 'archive'} disabled={busy !== null} onClick={() => void run('archive')}>
-            {t('mail.incoming.archive')}
+            {t('mailbox.incoming.archive')}
           </Button>
           <Button
             leftSection={<IconCheck size={16} />}
@@ -91,7 +91,7 @@ function Classification({ mail, onDone }: { mail: StoredMail; onDone: () => void
             disabled={busy !== null || (!decision.pos_id && !decision.contract_id && !decision.ticket_id)}
             onClick={() => void run('confirm')}
           >
-            {t('mail.incoming.confirm')}
+            {t('mailbox.incoming.confirm')}
           </Button>
         </Group>
       )}
@@ -117,8 +117,8 @@ export default function IncomingMailsPage() {
         <Group>
           <TextInput
             leftSection={<IconSearch size={16} />}
-            placeholder={t('mail.incoming.search')}
-            aria-label={t('mail.incoming.search')}
+            placeholder={t('mailbox.incoming.search')}
+            aria-label={t('mailbox.incoming.search')}
             value={search}
             onChange={(e) => {
               setSearch(e.currentTarget.value);
@@ -133,8 +133,8 @@ export default function IncomingMailsPage() {
               setSelected(null);
             }}
             data={[
-              { value: 'open', label: t('mail.incoming.to_process') },
-              { value: 'done', label: t('mail.incoming.processed') },
+              { value: 'open', label: t('mailbox.incoming.to_process') },
+              { value: 'done', label: t('mailbox.incoming.processed') },
             ]}
           />
         </Group>
@@ -150,7 +150,7 @@ export default function IncomingMailsPage() {
             )}
             {list.data && rows.length === 0 && (
               <Text c="dimmed" p="md">
-                {processed ? t('mail.incoming.none_processed') : t('mail.incoming.none')}
+                {processed ? t('mailbox.incoming.none_processed') : t('mailbox.incoming.none')}
               </Text>
             )}
             {rows.length > 0 && (
@@ -176,10 +176,10 @@ export default function IncomingMailsPage() {
                             </Text>
                           </Group>
                           <Text size="sm" truncate="end">
-                            {String(r.email_subject ?? '') || t('mail.incoming.no_subject')}
+                            {String(r.email_subject ?? '') || t('mailbox.incoming.no_subject')}
                           </Text>
                           <Group gap={4} mt={2}>
-                            {r.ticket_id ? <Badge size="xs" variant="light">{`${t('mail.incoming.ticket')} ${String(r.ticket_id__label ?? r.ticket_id)}`}</Badge> : null}
+                            {r.ticket_id ? <Badge size="xs" variant="light">{`${t('mailbox.incoming.ticket')} ${String(r.ticket_id__label ?? r.ticket_id)}`}</Badge> : null}
                             {r.pos_id ? (
                               <Badge size="xs" variant="light" color="grape">
                                 {String(r.pos_id__label ?? r.pos_id)}
@@ -198,7 +198,7 @@ export default function IncomingMailsPage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Card withBorder>
-            {selected === null && <Text c="dimmed">{t('mail.incoming.choose')}</Text>}
+            {selected === null && <Text c="dimmed">{t('mailbox.incoming.choose')}</Text>}
             {selected !== null && mail.isLoading && <Loader aria-label={t('kanban.loading')} />}
             {selected !== null && mail.isError && <Alert color="red">{errorMessage(mail.error)}</Alert>}
             {selected !== null && mail.data && (

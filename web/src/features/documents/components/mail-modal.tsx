@@ -48,10 +48,10 @@ function SeparatorControl() {
   const { editor } = useRichTextEditorContext();
   const { t } = useTranslation();
   return (
-    <RichTextEditor.Control onClick={() => editor?.chain().focus().setHorizontalRule().run()} aria-label={t('mail.separator')} title={t('mail.separator')}>
+    <RichTextEditor.Control onClick={() => editor?.chain().focus().setHorizontalRule().run()} aria-label={t('mailbox.separator')} title={t('mailbox.separator')}>
       <IconSeparatorHorizontal stroke={1.5} size={16} />
       <Text size="xs" ml={4}>
-        {t('mail.separator')}
+        {t('mailbox.separator')}
       </Text>
     </RichTextEditor.Control>
   );
@@ -94,7 +94,7 @@ function AddressInput({ label, value, onChange, error }: { label: string; value:
       clearable
       onChange={(next) => {
         const bad = next.find((a) => !isMailAddress(a));
-        if (bad !== undefined) setRefused(t('mail.invalid_address', { address: bad }));
+        if (bad !== undefined) setRefused(t('mailbox.invalid_address', { address: bad }));
         onChange(next.filter(isMailAddress).map((a) => a.trim()));
       }}
       error={refused ?? error}
@@ -130,11 +130,11 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
 
   const send = async () => {
     const errs: Record<string, string> = {};
-    if (to.length === 0) errs.email_to = t('mail.to_required');
-    if (!subject.trim()) errs.email_subject = t('mail.subject_required');
-    if (files.length > 0 && !docType) errs.documenttype_id = t('mail.type_required');
+    if (to.length === 0) errs.email_to = t('mailbox.to_required');
+    if (!subject.trim()) errs.email_subject = t('mailbox.subject_required');
+    if (files.length > 0 && !docType) errs.documenttype_id = t('mailbox.type_required');
     const bad = files.find((f) => !/\.pdf$/i.test(f.name));
-    if (bad) errs.files = t('mail.only_pdf', { name: bad.name });
+    if (bad) errs.files = t('mailbox.only_pdf', { name: bad.name });
     setErrors(errs);
     setFailure(null);
     if (Object.keys(errs).length > 0) return;
@@ -160,7 +160,7 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
         ...(props.ticketId ? { ticket_id: props.ticketId } : {}),
         ...(props.posId && !props.ticketId ? { pos_id: props.posId } : {}),
       });
-      notifySuccess(t('mail.sent'));
+      notifySuccess(t('mailbox.sent'));
       props.onSent?.(answer.email_id);
       props.onClose();
     } catch (error) {
@@ -177,21 +177,21 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
   return (
     <form
       noValidate
-      aria-label={t('mail.compose')}
+      aria-label={t('mailbox.compose')}
       onSubmit={(e) => {
         e.preventDefault();
         void send();
       }}
     >
       <Stack gap="sm">
-        <AddressInput label={t('mail.to')} value={to} onChange={setTo} error={errors.email_to} />
-        <AddressInput label={t('mail.cc')} value={cc} onChange={setCc} />
-        <TextInput label={t('mail.subject')} value={subject} onChange={(e) => setSubject(e.currentTarget.value)} error={errors.email_subject} maxLength={998} />
+        <AddressInput label={t('mailbox.to')} value={to} onChange={setTo} error={errors.email_to} />
+        <AddressInput label={t('mailbox.cc')} value={cc} onChange={setCc} />
+        <TextInput label={t('mailbox.subject')} value={subject} onChange={(e) => setSubject(e.currentTarget.value)} error={errors.email_subject} maxLength={998} />
         <div>
           <Text size="sm" fw={500} mb={4}>
-            {t('mail.body')}
+            {t('mailbox.body')}
           </Text>
-          <RichTextEditor editor={editor} aria-label={t('mail.body')}>
+          <RichTextEditor editor={editor} aria-label={t('mailbox.body')}>
             <RichTextEditor.Toolbar>
               <RichTextEditor.ControlsGroup>
                 <RichTextEditor.Bold />
@@ -218,8 +218,8 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
           </RichTextEditor>
         </div>
         <MultiSelect
-          label={t('mail.attachments')}
-          placeholder={docOptions.length === 0 ? t('mail.no_documents') : t('mail.choose_documents')}
+          label={t('mailbox.attachments')}
+          placeholder={docOptions.length === 0 ? t('mailbox.no_documents') : t('mailbox.choose_documents')}
           data={docOptions}
           value={attach}
           onChange={setAttach}
@@ -230,8 +230,8 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
         {ownerId && (
           <Group grow align="flex-start">
             <FileInput
-              label={t('mail.new_pdfs')}
-              placeholder={t('mail.choose_pdfs')}
+              label={t('mailbox.new_pdfs')}
+              placeholder={t('mailbox.choose_pdfs')}
               multiple
               clearable
               accept="application/pdf,.pdf"
@@ -241,7 +241,7 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
             />
             {files.length > 0 && (
               <Select
-                label={t('mail.new_pdfs_type')}
+                label={t('mailbox.new_pdfs_type')}
                 data={(types.data?.data ?? []).map((o) => ({ value: String(o.value), label: o.label }))}
                 value={docType}
                 onChange={setDocType}
@@ -261,7 +261,7 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
             {t('form.cancel')}
           </Button>
           <Button type="submit" loading={busy}>
-            {t('mail.send')}
+            {t('mailbox.send')}
           </Button>
         </Group>
       </Stack>
@@ -295,22 +295,22 @@ export function MailBody({ mail }: { mail: MailView }) {
     ) : null;
   return (
     <Stack gap="xs">
-      {row(t('mail.id'), `#${mail.email_id}`)}
-      {row(t('mail.received'), formatDate(mail.email_received_datetime, i18n.language))}
-      {row(t('mail.from'), mail.email_from)}
-      {row(t('mail.to'), mail.email_to)}
-      {row(t('mail.cc'), mail.email_cc)}
-      {row(t('mail.subject'), mail.email_subject)}
+      {row(t('mailbox.id'), `#${mail.email_id}`)}
+      {row(t('mailbox.received'), formatDate(mail.email_received_datetime, i18n.language))}
+      {row(t('mailbox.from'), mail.email_from)}
+      {row(t('mailbox.to'), mail.email_to)}
+      {row(t('mailbox.cc'), mail.email_cc)}
+      {row(t('mailbox.subject'), mail.email_subject)}
       <Typography p="sm" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, maxHeight: 400, overflowY: 'auto' }}>
         {/* The body was sanitized by the server's allow-list before it was stored (decision 0018). */}
         <div data-testid="mail-body" dangerouslySetInnerHTML={{ __html: mail.email_body }} />
       </Typography>
       <Text size="sm" fw={500}>
-        {t('mail.attachments')}
+        {t('mailbox.attachments')}
       </Text>
       {mail.attachments.length === 0 && (
         <Text size="sm" c="dimmed">
-          {t('mail.no_attachments')}
+          {t('mailbox.no_attachments')}
         </Text>
       )}
       <Group gap="xs">
@@ -335,7 +335,7 @@ export function MailBody({ mail }: { mail: MailView }) {
 export function MailModal(props: MailModalProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened onClose={props.onClose} title={props.mode === 'compose' ? t('mail.compose') : t('mail.view')} size="xl" closeOnClickOutside={false}>
+    <Modal opened onClose={props.onClose} title={props.mode === 'compose' ? t('mailbox.compose') : t('mailbox.view')} size="xl" closeOnClickOutside={false}>
       {props.mode === 'compose' ? <ComposeMail {...props} /> : <MailBody mail={props.mail} />}
     </Modal>
   );

@@ -65,8 +65,8 @@ export function TicketDocuments({ ticketId }: { ticketId: number }) {
                 </Tooltip>
               )}
               {canMail && (
-                <Tooltip label={t('mail.send_document')}>
-                  <ActionIcon variant="subtle" onClick={() => setComposing([d.document_id])} aria-label={t('mail.send_document_named', { name: d.document_name })}>
+                <Tooltip label={t('mailbox.send_document')}>
+                  <ActionIcon variant="subtle" onClick={() => setComposing([d.document_id])} aria-label={t('mailbox.send_document_named', { name: d.document_name })}>
                     <IconMail size={16} />
                   </ActionIcon>
                 </Tooltip>
@@ -78,7 +78,7 @@ export function TicketDocuments({ ticketId }: { ticketId: number }) {
       {canMail && (
         <Group>
           <Button size="xs" variant="light" leftSection={<IconMail size={14} />} onClick={() => setComposing([])}>
-            {t('mail.write')}
+            {t('mailbox.write')}
           </Button>
         </Group>
       )}
