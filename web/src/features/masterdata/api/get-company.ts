@@ -17,6 +17,7 @@ export function getCompany(id: number, signal?: AbortSignal): Promise<CompanyAns
 export const companyQueryOptions = (id: number) =>
   queryOptions({ queryKey: masterdataKeys.company(id), queryFn: ({ signal }) => getCompany(id, signal) });
 
+/** The company of a view or edit page; nothing is asked on the create page (no id). */
 export function useCompany(id: number) {
-  return useQuery(companyQueryOptions(id));
+  return useQuery({ ...companyQueryOptions(id), enabled: id > 0 });
 }

@@ -18,6 +18,7 @@ import { Alert, Badge, Box, Group, Loader, Select, Stack, Switch, Text, Title, V
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
 import { useAbility } from '../../../lib/ability-context';
 import { useSession } from '../../../lib/use-session';
 import { useBoards } from '../api/get-boards';
@@ -165,7 +166,10 @@ export default function KanbanPage() {
 
   const onOpen = useCallback((ticket: Ticket) => setOpenId(ticket.ticket_id), []);
 
-  if (!(boardId > 0)) return <Navigate to="/app/error-404" replace />;
+  // A board the caller does not see (decision 0027) is not found, whether
+  // the board list or the server's 404 for its tickets says so first.
+  const ticketsNotFound = tickets.error instanceof ApiError && tickets.error.status === 404;
+  if (!(boardId > 0) || (boards.data && !board) || ticketsNotFound) return <Navigate to="/app/error-404" replace />;
   if (boards.isError || tickets.isError) {
     return (
       <Alert color="red" title={t('kanban.load_failed')}>
@@ -173,8 +177,6 @@ export default function KanbanPage() {
       </Alert>
     );
   }
-  if (boards.data && !board) return <Navigate to="/app/error-404" replace />;
-
   const canCreate = ability.can('create', 'ticket');
   const visible = [...grouped.values()].reduce((n, l) => n + l.length, 0);
 
