@@ -9,8 +9,8 @@ test.slow();
 function posCsv(year: number): { name: string; mimeType: string; buffer: Buffer } {
   const lines = [
     'Company;Name;Branch number;First year;Contact person;Opening date',
-    'Nordhandel Retail GmbH;E2E Import Hafen;E2E-IMP-1;2019;Jonas Koch;01.03.2019',
-    `Nordhandel Retail GmbH;E2E Import Markt;E2E-IMP-2;${year};Jonas Koch;15.04.2020`,
+    'Nordhandel Retail GmbH;Nordhandel E2E Import Hafen;E2E-IMP-1;2019;Jonas Koch;01.03.2019',
+    `Nordhandel Retail GmbH;Nordhandel E2E Import Markt;E2E-IMP-2;${year};Jonas Koch;15.04.2020`,
   ];
   return { name: 'points-of-sale.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n') + '\r\n', 'utf-8') };
 }
@@ -44,8 +44,8 @@ test('an administrator imports points of sale, sees the bad row, fixes the file 
   // The list is a screen of its own, loaded on first use.
   await expect(page.getByRole('textbox', { name: 'Search' })).toBeVisible({ timeout: 60_000 });
   await page.getByRole('textbox', { name: 'Search' }).fill('E2E Import');
-  await expect(page.getByText('E2E Import Hafen')).toBeVisible();
-  await expect(page.getByText('E2E Import Markt')).toBeVisible();
+  await expect(page.getByText('Nordhandel E2E Import Hafen')).toBeVisible();
+  await expect(page.getByText('Nordhandel E2E Import Markt')).toBeVisible();
 });
 
 test('an administrator imports a contract workbook with its area, deadline and payment', async ({ page }) => {
