@@ -7,8 +7,22 @@ import { formatDate } from '../../../lib/dates';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { type ErrorSource, useErrorAction, useErrorBoard } from '../api/errors';
 
-/** One section of the board: a titled card with its count, a table, or a calm empty state. */
-function Section({ title, count, empty, children }: { title: string; count: number; empty: string; children: ReactNode }) {
+/** One section of the board: a titled card with its count, a table under the column headings (the last, actions, unnamed), or a calm empty state. */
+function Section({
+  title,
+  count,
+  empty,
+  columns,
+  actionsWidth,
+  children,
+}: {
+  title: string;
+  count: number;
+  empty: string;
+  columns: string[];
+  actionsWidth: number;
+  children: ReactNode;
+}) {
   return (
     <Card withBorder radius="md" padding="lg">
       <Group gap="xs" mb="sm">
@@ -27,6 +41,14 @@ function Section({ title, count, empty, children }: { title: string; count: numb
       ) : (
         <Table.ScrollContainer minWidth={720}>
           <Table verticalSpacing={6} striped>
+            <Table.Thead>
+              <Table.Tr>
+                {columns.map((c) => (
+                  <Table.Th key={c}>{c}</Table.Th>
+                ))}
+                <Table.Th w={actionsWidth} />
+              </Table.Tr>
+            </Table.Thead>
             {children}
           </Table>
         </Table.ScrollContainer>
@@ -97,16 +119,7 @@ export function ErrorDashboardPage() {
         </Button>
       </Group>
 
-      <Section title={t('errors.jobs')} count={b.jobs.length} empty={t('errors.jobs_empty')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('errors.job')}</Table.Th>
-            <Table.Th>{t('errors.failed_at')}</Table.Th>
-            <Table.Th>{t('errors.attempts')}</Table.Th>
-            <Table.Th>{t('errors.error')}</Table.Th>
-            <Table.Th w={90} />
-          </Table.Tr>
-        </Table.Thead>
+      <Section title={t('errors.jobs')} count={b.jobs.length} empty={t('errors.jobs_empty')} columns={[t('errors.job'), t('errors.failed_at'), t('errors.attempts'), t('errors.error')]} actionsWidth={90}>
         <Table.Tbody>
           {b.jobs.map((j) => (
             <Table.Tr key={j.id} data-testid="error-job">
@@ -131,17 +144,7 @@ export function ErrorDashboardPage() {
         </Table.Tbody>
       </Section>
 
-      <Section title={t('errors.mails')} count={b.mails.length} empty={t('errors.mails_empty')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('errors.to')}</Table.Th>
-            <Table.Th>{t('errors.subject')}</Table.Th>
-            <Table.Th>{t('errors.queued_at')}</Table.Th>
-            <Table.Th>{t('errors.attempts')}</Table.Th>
-            <Table.Th>{t('errors.error')}</Table.Th>
-            <Table.Th w={90} />
-          </Table.Tr>
-        </Table.Thead>
+      <Section title={t('errors.mails')} count={b.mails.length} empty={t('errors.mails_empty')} columns={[t('errors.to'), t('errors.subject'), t('errors.queued_at'), t('errors.attempts'), t('errors.error')]} actionsWidth={90}>
         <Table.Tbody>
           {b.mails.map((m) => (
             <Table.Tr key={m.id} data-testid="error-mail">
@@ -175,17 +178,7 @@ export function ErrorDashboardPage() {
         </Table.Tbody>
       </Section>
 
-      <Section title={t('errors.responses')} count={b.responses.length} empty={t('errors.responses_empty')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('errors.occurred_at')}</Table.Th>
-            <Table.Th>{t('errors.request_id')}</Table.Th>
-            <Table.Th>{t('errors.request')}</Table.Th>
-            <Table.Th>{t('errors.status')}</Table.Th>
-            <Table.Th>{t('errors.error')}</Table.Th>
-            <Table.Th w={50} />
-          </Table.Tr>
-        </Table.Thead>
+      <Section title={t('errors.responses')} count={b.responses.length} empty={t('errors.responses_empty')} columns={[t('errors.occurred_at'), t('errors.request_id'), t('errors.request'), t('errors.status'), t('errors.error')]} actionsWidth={50}>
         <Table.Tbody>
           {b.responses.map((r) => (
             <Table.Tr key={r.id} data-testid="error-response">
