@@ -263,10 +263,24 @@ func Rebind(d Dialect, query string) string {
 	if d != Postgres || strings.IndexByte(query, '?') < 0 {
 		return query
 	}
+	out, _ := replacePlaceholders(query, func(b *strings.Builder, n int) bool {
+		b.WriteByte('$')
+		b.WriteString(itoa(n + 1))
+		return true
+	})
+	return out
+}
+
+// replacePlaceholders copies query, writing each "?" outside single-quoted
+// literals and double-quoted identifiers through write (n counts them from
+// 0); it stops replacing once write answers false (the rest is copied as
+// is) and answers how many placeholders it saw.
+func replacePlaceholders(query string, write func(b *strings.Builder, n int) bool) (string, int) {
 	var b strings.Builder
 	b.Grow(len(query) + 16)
 	n := 0
 	var quote byte
+	replacing := true
 	for i := 0; i < len(query); i++ {
 		c := query[i]
 		switch {
@@ -278,15 +292,14 @@ func Rebind(d Dialect, query string) string {
 		case c == '\'' || c == '"':
 			quote = c
 			b.WriteByte(c)
-		case c == '?':
+		case c == '?' && replacing:
+			replacing = write(&b, n)
 			n++
-			b.WriteByte('$')
-			b.WriteString(itoa(n))
 		default:
 			b.WriteByte(c)
 		}
 	}
-	return b.String()
+	return b.String(), n
 }
 
 func itoa(n int) string {
@@ -371,45 +384,27 @@ func InlineInts(d Dialect, query string, args []any) (string, []any) {
 	if d != Postgres || len(args) == 0 {
 		return query, args
 	}
-	var b strings.Builder
-	b.Grow(len(query) + 16)
 	rest := make([]any, 0, len(args))
-	n := 0
-	var quote byte
-	for i := 0; i < len(query); i++ {
-		c := query[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-			b.WriteByte(c)
-		case c == '\'' || c == '"':
-			quote = c
-			b.WriteByte(c)
-		case c == '?' && n < len(args):
-			var lit string
-			switch v := args[n].(type) {
-			case int:
-				lit = strconv.FormatInt(int64(v), 10)
-			case int64:
-				lit = strconv.FormatInt(v, 10)
-			case int32:
-				lit = strconv.FormatInt(int64(v), 10)
-			}
-			if lit == "" {
-				rest = append(rest, args[n])
-				b.WriteByte('?')
-			} else {
-				b.WriteString("(" + lit + ")")
-			}
-			n++
-		default:
-			b.WriteByte(c)
+	out, n := replacePlaceholders(query, func(b *strings.Builder, n int) bool {
+		var lit string
+		switch v := args[n].(type) {
+		case int:
+			lit = strconv.FormatInt(int64(v), 10)
+		case int64:
+			lit = strconv.FormatInt(v, 10)
+		case int32:
+			lit = strconv.FormatInt(int64(v), 10)
 		}
-	}
+		if lit == "" {
+			rest = append(rest, args[n])
+			b.WriteByte('?')
+		} else {
+			b.WriteString("(" + lit + ")")
+		}
+		return n+1 < len(args)
+	})
 	if n != len(args) {
 		return query, args // placeholders and arguments disagree: leave it to the driver to say so
 	}
-	return b.String(), rest
+	return out, rest
 }
