@@ -151,7 +151,7 @@ export function ErrorDashboardPage() {
               <Table.Td>{m.to}</Table.Td>
               <Table.Td>{m.subject}</Table.Td>
               <Table.Td>{when(m.created_at)}</Table.Td>
-              <Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 {m.given_up ? (
                   <Badge color="red" variant="light">
                     {t('errors.given_up')}
