@@ -436,8 +436,13 @@ func (h *handler) undo(w http.ResponseWriter, r *http.Request) error {
 }
 
 // progress is the progress of im's commit while it is under way: this
-// instance's count when it works the commit, else the stored one.
+// instance's count when it works the commit, else the stored one. A
+// commit that has ended (its transaction written, this instance not yet
+// past its clean-up) has none.
 func (s *Service) progress(im *Import) *Progress {
+	if im.State == stateCommitted || im.State == stateUndone || im.State == stateInvalid {
+		return nil
+	}
 	if p := s.progressOf(im.ID); p != nil {
 		return p
 	}
