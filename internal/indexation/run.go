@@ -231,6 +231,7 @@ func (s *Service) runBatch(ctx context.Context, tx *db.Tx, batch []payment, cach
 		return err
 	}
 	lang := i18n.LangFrom(ctx)
+	var proposals []map[string]any
 	for _, p := range batch {
 		res.Evaluated++
 		fail := func(month, key string, args map[string]string) {
@@ -275,12 +276,15 @@ func (s *Service) runBatch(ctx context.Context, tx *db.Tx, batch []payment, cach
 			if existing[key] {
 				continue
 			}
-			if _, err := s.engine.CreateIn(ctx, tx, entityAdjustment, proposalData(p, a)); err != nil {
-				return fmt.Errorf("indexation: store the adjustment of payment %d for %s: %w", p.id, a.Current, err)
-			}
-			res.Created++
+			proposals = append(proposals, proposalData(p, a))
 		}
 	}
+	// The batch's new proposals in one bulk write: the same checks and
+	// history as one CreateIn each, in a few multi-row statements.
+	if _, err := s.engine.CreateManyIn(ctx, tx, entityAdjustment, proposals); err != nil {
+		return fmt.Errorf("indexation: store the adjustments of payments %d to %d: %w", batch[0].id, batch[len(batch)-1].id, err)
+	}
+	res.Created += len(proposals)
 	if !answer {
 		return nil
 	}
