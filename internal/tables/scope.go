@@ -54,6 +54,18 @@ func (s Scope) limits(e *schema.Entity) bool { return s.restricted && !e.Tenant.
 // relations, link tables valid today), ending in one parameter: the group
 // id.
 func (s Scope) cond(x *env, e *schema.Entity, alias string, n *aliases) (frag, error) {
+	return s.condVia(x, e, alias, n, nil)
+}
+
+// condVia is cond in a statement that already LEFT JOINs referenced rows
+// for its columns: joined maps "alias.field" to the alias of the row that
+// foreign key joins (source.joinAt). A correlated hop through such a
+// field tests the joined row's columns instead of looking the row up a
+// second time (a page of deadlines joins its contract and company for
+// their labels, and the tenant path runs through the same two rows). A
+// missing row leaves the joined columns NULL, which fails the test as the
+// EXISTS would.
+func (s Scope) condVia(x *env, e *schema.Entity, alias string, n *aliases, joined map[string]string) (frag, error) {
 	if !s.limits(e) {
 		return frag{}, nil
 	}
@@ -67,7 +79,7 @@ func (s Scope) cond(x *env, e *schema.Entity, alias string, n *aliases) (frag, e
 			if err != nil {
 				return fmt.Errorf("tables: tenant path of %s: %w", e.Name, err)
 			}
-			f, err := pathCond(x, e, alias, hops, group, n, s.correlate)
+			f, err := pathCond(x, e, alias, hops, group, n, s.correlate, joined)
 			if err != nil {
 				return err
 			}
@@ -85,7 +97,9 @@ func (s Scope) cond(x *env, e *schema.Entity, alias string, n *aliases) (frag, e
 }
 
 // pathCond renders "the row of e aliased alias reaches group through hops".
-func pathCond(x *env, e *schema.Entity, alias string, hops []schema.Hop, group int64, n *aliases, correlate bool) (frag, error) {
+// With correlate, a hop through a foreign key that joined names is taken
+// through the joined row (see condVia).
+func pathCond(x *env, e *schema.Entity, alias string, hops []schema.Hop, group int64, n *aliases, correlate bool, joined map[string]string) (frag, error) {
 	reg := x.reg
 	if len(hops) == 0 {
 		return frag{sql: col(alias, e.PK) + " = ?", args: []any{group}}, nil
@@ -100,8 +114,11 @@ func pathCond(x *env, e *schema.Entity, alias string, hops []schema.Hop, group i
 			return frag{sql: col(alias, h.Field) + " = ?", args: []any{group}}, nil
 		}
 		if correlate {
+			if a, ok := joined[alias+"."+h.Field]; ok {
+				return pathCond(x, next, a, hops[1:], group, n, correlate, joined)
+			}
 			a := n.next("s")
-			inner, err := pathCond(x, next, a, hops[1:], group, n, correlate)
+			inner, err := pathCond(x, next, a, hops[1:], group, n, correlate, joined)
 			if err != nil {
 				return frag{}, err
 			}
@@ -132,7 +149,7 @@ func pathCond(x *env, e *schema.Entity, alias string, hops []schema.Hop, group i
 // subjectRows renders "SELECT pk FROM e WHERE <reaches group through hops>".
 func subjectRows(x *env, e *schema.Entity, hops []schema.Hop, group int64, n *aliases) (frag, error) {
 	a := n.next("s")
-	c, err := pathCond(x, e, a, hops, group, n, false)
+	c, err := pathCond(x, e, a, hops, group, n, false, nil)
 	if err != nil {
 		return frag{}, err
 	}

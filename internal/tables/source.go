@@ -59,7 +59,7 @@ func newSource(x *env, sc Scope, e *schema.Entity) *source {
 // where renders the conditions of the source: the tenant scope of the base
 // rows and the fixed conditions (a relation's owner).
 func (s *source) where() (frag, error) {
-	sc, err := s.scope.cond(s.env, s.base, s.alias, s.n)
+	sc, err := s.scope.condVia(s.env, s.base, s.alias, s.n, s.joinAt)
 	if err != nil {
 		return frag{}, err
 	}
