@@ -200,7 +200,7 @@ func (a *App) bindRoutes() {
 	a.contractService.UsePrincipals(a.Auth)
 	contracts.Bind(a.Server, a.contractService)
 	a.Indexation = indexation.New(indexation.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
-	a.Indexation.AfterImport(a.enqueueIndexAdjustments)
+	a.Indexation.AfterChange(a.enqueueIndexAdjustments)
 	indexation.Bind(a.Server, a.Indexation)
 	a.Invoices = invoices.New(invoices.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	invoices.Bind(a.Server, a.Invoices)
@@ -314,10 +314,10 @@ func (a *App) runIndexAdjustments(ctx context.Context) error {
 }
 
 // enqueueIndexAdjustments queues the index_adjustments job after an
-// import changed values; a failure to queue is logged (the daily run
-// catches up).
+// import changed values or a clause or payment changed what it yields; a
+// failure to queue is logged (the daily run catches up).
 func (a *App) enqueueIndexAdjustments(ctx context.Context) {
-	if _, err := a.Jobs.Enqueue(ctx, indexation.JobName); err != nil {
+	if err := a.Jobs.EnqueueOnce(ctx, indexation.JobName); err != nil {
 		a.Log.WarnContext(ctx, "index adjustments not queued", "error", err)
 	}
 }

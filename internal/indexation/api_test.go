@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"mime/multipart"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"portfolio/internal/db"
+	"portfolio/internal/indexation"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
 )
@@ -248,4 +250,77 @@ func letterText(t *testing.T, ta *apptest.TestApp, who string, id int64, lang st
 		t.Fatalf("pdftotext: %v %s", err, out)
 	}
 	return strings.ReplaceAll(string(out), "\u00a0", " ")
+}
+
+// TestProposalsFollowTheirClause: an edit of what a clause's evaluation
+// reads queues one run, and the next run replaces the proposals that no
+// longer follow (approved adjustments stay); a payment whose value deposit
+// is switched off keeps no proposal. Both databases.
+func TestProposalsFollowTheirClause(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ta := apptest.NewApp(t, d)
+		pay := indexedPayment(t, d, ta, 1, "2021-01-15", "5")
+		run := func(name string, body obj, contains ...string) {
+			ta.Run(t, []apptest.Scenario{{Name: name, Method: "POST", Path: "/indexadjustments/run", As: admin, Status: 200,
+				Body: body, Contains: contains}})
+		}
+		run("the first run", obj{"recurringpayment_ids": []int64{pay}}, `"created":3`, `"dropped":0`)
+		adjustment := func(month string) (id int64, change float64) {
+			var oldAmount, newAmount float64
+			if err := d.QueryRowContext(context.Background(), `SELECT indexadjustment_id, indexadjustment_old_amount, indexadjustment_new_amount
+				FROM indexadjustment WHERE recurringpayment_id = ? AND indexadjustment_current_month = ?`, pay, month).Scan(&id, &oldAmount, &newAmount); err != nil {
+				t.Fatalf("adjustment %s: %v", month, err)
+			}
+			return id, newAmount - oldAmount
+		}
+		first, _ := adjustment("2022-03")
+		second, fullChange := adjustment("2022-11")
+		ta.Run(t, []apptest.Scenario{{Name: "approve the first", Method: "POST", Path: fmt.Sprintf("/indexadjustments/%d/approve", first),
+			As: admin, Status: 200}})
+		waiting := func() int64 {
+			return one(t, d, `SELECT COUNT(*) FROM river_job WHERE kind = ? AND state = 'available'`, indexation.JobName)
+		}
+		// The payment's creation queued a run; a worker took it (nobody
+		// works the queue here).
+		if waiting() != 1 {
+			t.Fatalf("the new payment with value deposit queued %d runs, want 1", waiting())
+		}
+		if _, err := d.ExecContext(context.Background(), `DELETE FROM river_job WHERE kind = ?`, indexation.JobName); err != nil {
+			t.Fatal(err)
+		}
+		before := waiting()
+		clause := one(t, d, `SELECT indexclause_id FROM recurringpayment WHERE recurringpayment_id = ?`, pay)
+		update := func(name, entity string, id int64, data obj) {
+			version := one(t, d, fmt.Sprintf(`SELECT row_version FROM %s WHERE %s_id = ?`, entity, entity), id)
+			ta.Run(t, []apptest.Scenario{{Name: name, Method: "POST", Path: "/api/", As: admin, Status: 200,
+				Body: obj{"action": "update", "entity": entity, "id": id, "row_version": version, "data": data}}})
+		}
+		update("the clause's name: nothing to evaluate", "indexclause", clause, obj{"indexclause_name": "VPI renamed"})
+		if got := waiting(); got != before {
+			t.Fatalf("a name change queued a run: %d waiting, %d before", got, before)
+		}
+		update("half of the change is passed on", "indexclause", clause, obj{"indextransmission_percent": 50})
+		update("and the threshold stays", "indexclause", clause, obj{"indexclause_minimal_percent_change": 5})
+		if got := waiting(); got != before+1 {
+			t.Fatalf("%d runs waiting after two edits, want %d (one)", got, before+1)
+		}
+		run("the next run replaces what no longer follows", obj{"recurringpayment_ids": []int64{pay}}, `"created":2`, `"dropped":2`)
+		if got := one(t, d, `SELECT COUNT(*) FROM indexadjustment WHERE indexadjustment_id = ? AND indexadjustment_status = 'approved'`, first); got != 1 {
+			t.Fatalf("the approved adjustment changed")
+		}
+		again, halfChange := adjustment("2022-11")
+		if again == second || math.Abs(halfChange-fullChange/2) > 0.02 {
+			t.Fatalf("2022-11: id %d (was %d), change %.2f, want about half of %.2f", again, second, halfChange, fullChange)
+		}
+		run("a run with nothing changed keeps them", obj{"recurringpayment_ids": []int64{pay}}, `"created":0`, `"dropped":0`)
+
+		update("the value deposit is switched off", "recurringpayment", pay, obj{"recurringpayment_value_deposit": 0})
+		run("the full run drops its proposals", obj{}, `"dropped":2`)
+		if got := one(t, d, `SELECT COUNT(*) FROM indexadjustment WHERE recurringpayment_id = ? AND indexadjustment_status = 'proposed'`, pay); got != 0 {
+			t.Fatalf("%d proposals left on a payment without value deposit", got)
+		}
+		if got := one(t, d, `SELECT COUNT(*) FROM trackrecord WHERE trackrecord_category = 'indexadjustment' AND trackrecord_type = 'delete'`); got < 4 {
+			t.Fatalf("%d history rows of dropped proposals, want 4 or more", got)
+		}
+	})
 }

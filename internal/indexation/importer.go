@@ -147,8 +147,8 @@ func (s *Service) Import(ctx context.Context, series int64, data []byte) (*Impor
 	if err != nil {
 		return nil, err
 	}
-	if res.Inserted+res.Updated > 0 && s.imported != nil {
-		s.imported(context.WithoutCancel(ctx))
+	if res.Inserted+res.Updated > 0 && s.changed != nil {
+		s.changed(context.WithoutCancel(ctx))
 	}
 	return res, nil
 }

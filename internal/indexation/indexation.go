@@ -55,9 +55,12 @@ type Service struct {
 	catalog *i18n.Catalog
 	log     *slog.Logger
 	now     func() time.Time
-	// imported, when set, is told after each import that changed values
-	// (the app enqueues the index_adjustments job).
-	imported func(ctx context.Context)
+	// changed, when set, is told after a committed write that changes what
+	// the clauses yield: an import that changed values, an edited clause,
+	// a payment's amount, value deposit or clause (the app enqueues the
+	// index_adjustments job, whose run replaces the proposals that no
+	// longer follow).
+	changed func(ctx context.Context)
 }
 
 // Deps are what a Service is built from; Now defaults to time.Now.
@@ -75,20 +78,75 @@ func New(d Deps) *Service {
 		d.Now = time.Now
 	}
 	s := &Service{db: d.DB, engine: d.Engine, catalog: d.Catalog, log: d.Log, now: d.Now}
-	s.engine.OnWrite(entityClause, tables.HookFunc(defaultSeries))
+	s.engine.OnWrite(entityClause, tables.HookFunc(s.beforeClauseWrite))
+	s.engine.OnWrite(entityPayment, tables.HookFunc(s.beforePaymentWrite))
 	return s
 }
 
-// AfterImport sets what runs after an import changed values.
-func (s *Service) AfterImport(f func(ctx context.Context)) { s.imported = f }
+// AfterChange sets what runs after a committed write changed what the
+// clauses yield.
+func (s *Service) AfterChange(f func(ctx context.Context)) { s.changed = f }
 
-// defaultSeries fills an index clause's empty series with the default
-// series on every write (decision 0011).
-func defaultSeries(_ context.Context, w *tables.WriteContext) error {
+// clauseInputs are the fields of an index clause its evaluation reads.
+var clauseInputs = []string{"priceindex_id", "indexclause_baseyear", "indexclause_begin_date", "indextransmission_percent",
+	"change_in_percent", "indexclause_minimal_percent_change", "indexclause_minimal_point_change"}
+
+// paymentInputs are the fields of a recurring payment its evaluation
+// reads.
+var paymentInputs = []string{"recurringpayment_sum_per_month", "recurringpayment_value_deposit", "indexclause_id"}
+
+// beforeClauseWrite fills an index clause's empty series with the default
+// series on every write (decision 0011), and has the proposals
+// re-evaluated once an edit of what the evaluation reads has committed.
+func (s *Service) beforeClauseWrite(ctx context.Context, w *tables.WriteContext) error {
 	if w.Record["priceindex_id"] == nil {
 		w.Values["priceindex_id"] = schema.DefaultPriceIndexID
 	}
+	if !w.Creating {
+		s.reevaluateAfter(ctx, w, clauseInputs)
+	}
 	return nil
+}
+
+// beforePaymentWrite has the proposals re-evaluated once a write of what
+// the evaluation reads of a payment has committed (a new payment with
+// value deposit is evaluated at once rather than at the next daily run).
+func (s *Service) beforePaymentWrite(ctx context.Context, w *tables.WriteContext) error {
+	if w.Creating && !truthy(w.Record["recurringpayment_value_deposit"]) {
+		return nil
+	}
+	s.reevaluateAfter(ctx, w, paymentInputs)
+	return nil
+}
+
+// reevaluateAfter tells s.changed after w's transaction commits when w
+// writes one of fields (a rolled-back write tells nothing).
+func (s *Service) reevaluateAfter(ctx context.Context, w *tables.WriteContext, fields []string) {
+	if s.changed == nil || w.Tx == nil {
+		return
+	}
+	for _, f := range fields {
+		if _, ok := w.Values[f]; ok {
+			ctx := context.WithoutCancel(ctx)
+			w.Tx.AfterCommit(func() { s.changed(ctx) })
+			return
+		}
+	}
+}
+
+// truthy reads a switch value as the engine stores it.
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case int64:
+		return x != 0
+	case int:
+		return x != 0
+	case float64:
+		return x != 0
+	}
+	return false
 }
 
 // Bind registers the module's routes.

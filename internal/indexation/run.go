@@ -40,8 +40,13 @@ type RunError struct {
 type RunResult struct {
 	Proposals []json.RawMessage `json:"proposals"`
 	Created   int               `json:"created"`
-	Evaluated int               `json:"evaluated"`
-	Errors    []RunError        `json:"errors"`
+	// Dropped counts stored proposals deleted because they no longer
+	// followed from their clause, amount or index values (those that
+	// still follow in another form are created again and counted in
+	// Created).
+	Dropped   int        `json:"dropped"`
+	Evaluated int        `json:"evaluated"`
+	Errors    []RunError `json:"errors"`
 	// evaluated are the payments evaluated, kept only when ids were named.
 	evaluated []int64
 }
@@ -85,8 +90,21 @@ type payment struct {
 
 // stored is an adjustment already stored for a payment.
 type stored struct {
+	id, version        int64
 	reference, current Month
 	status             string
+	// What a proposal was computed with and yields, to tell whether it
+	// still follows from its clause, amount and index values.
+	clause                                   int64
+	refValue, curValue, oldAmount, newAmount decimal.Decimal
+	effective                                time.Time
+}
+
+// follows reports whether the stored proposal st is what evaluating
+// payment p gives now (a, for the same months).
+func (st stored) follows(p payment, a Proposal) bool {
+	return st.clause == p.clause && st.refValue.Equal(a.ReferenceValue) && st.curValue.Equal(a.CurrentValue) &&
+		st.oldAmount.Equal(a.OldAmount) && st.newAmount.Equal(a.NewAmount) && st.effective.Equal(a.Effective)
 }
 
 // Run evaluates the index clauses of the payments ids (all the caller
@@ -126,10 +144,57 @@ func (s *Service) Run(ctx context.Context, ids []int64, answer bool) (*RunResult
 		}
 		if len(batch) < runBatch {
 			s.reportUnevaluated(ctx, ids, res)
+			if len(ids) == 0 {
+				if err := s.dropUnindexed(ctx, res); err != nil {
+					return nil, err
+				}
+			}
 			return res, nil
 		}
 		after = batch[len(batch)-1].id
 	}
+}
+
+// dropUnindexed deletes the proposals of payments that no longer have
+// value deposit or an index clause (switched off or removed since they
+// were proposed): nothing follows from them any more.
+func (s *Service) dropUnindexed(ctx context.Context, res *RunResult) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		a, err := s.engine.Scoped(ctx, entityAdjustment, "a")
+		if err != nil {
+			return err
+		}
+		p, err := s.engine.Scoped(ctx, entityPayment, "p")
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT a.indexadjustment_id, a.row_version FROM `+a.SQL+` JOIN `+p.SQL+`
+			ON p.recurringpayment_id = a.recurringpayment_id WHERE a.indexadjustment_status = ?
+			AND (p.indexclause_id IS NULL OR p.recurringpayment_value_deposit IS NULL OR p.recurringpayment_value_deposit <> 1)`,
+			append(append(append([]any{}, a.Args...), p.Args...), StatusProposed)...)
+		if err != nil {
+			return fmt.Errorf("indexation: read proposals without a clause: %w", err)
+		}
+		var drop [][2]int64
+		for rows.Next() {
+			var id, version int64
+			if err := rows.Scan(&id, &version); err != nil {
+				rows.Close()
+				return fmt.Errorf("indexation: read proposals without a clause: %w", err)
+			}
+			drop = append(drop, [2]int64{id, version})
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		for _, d := range drop {
+			if err := s.engine.DeleteIn(ctx, tx, entityAdjustment, d[0], d[1]); err != nil {
+				return fmt.Errorf("indexation: drop proposal %d: %w", d[0], err)
+			}
+			res.Dropped++
+		}
+		return nil
+	})
 }
 
 // reportUnevaluated adds an error for each requested payment the run did
@@ -254,7 +319,6 @@ func (s *Service) runBatch(ctx context.Context, tx *db.Tx, batch []payment, cach
 		rejected := map[[2]Month]bool{}
 		existing := map[[2]Month]bool{}
 		for _, a := range known[p.id] {
-			existing[[2]Month{a.reference, a.current}] = true
 			switch a.status {
 			case StatusApproved:
 				ref = max(ref, a.current)
@@ -271,6 +335,11 @@ func (s *Service) runBatch(ctx context.Context, tx *db.Tx, batch []payment, cach
 			fail("", "server.indexation.no_value", nil)
 			continue
 		}
+		stale, err := s.dropStale(ctx, tx, p, known[p.id], chain, existing)
+		if err != nil {
+			return err
+		}
+		res.Dropped += stale
 		for _, a := range chain {
 			key := [2]Month{a.Reference, a.Current}
 			if existing[key] {
@@ -289,6 +358,35 @@ func (s *Service) runBatch(ctx context.Context, tx *db.Tx, batch []payment, cach
 		return nil
 	}
 	return s.openProposals(ctx, tx, batch[0].id, batch[len(batch)-1].id, batch, res)
+}
+
+// dropStale deletes the stored proposals of payment p that no longer
+// follow from its clause, amount and index values (the clause or the
+// amount was edited, an index value revised: decision 0011) and marks in
+// existing the months of every adjustment that stays, so that the run
+// stores the chain anew where it changed. Approved and rejected
+// adjustments are decisions and stay as they are. It answers how many
+// proposals it dropped.
+func (s *Service) dropStale(ctx context.Context, tx *db.Tx, p payment, known []stored, chain []Proposal, existing map[[2]Month]bool) (int, error) {
+	fresh := make(map[[2]Month]Proposal, len(chain))
+	for _, a := range chain {
+		fresh[[2]Month{a.Reference, a.Current}] = a
+	}
+	dropped := 0
+	for _, st := range known {
+		key := [2]Month{st.reference, st.current}
+		if st.status == StatusProposed {
+			if a, ok := fresh[key]; !ok || !st.follows(p, a) {
+				if err := s.engine.DeleteIn(ctx, tx, entityAdjustment, st.id, st.version); err != nil {
+					return dropped, fmt.Errorf("indexation: drop the stale proposal %d of payment %d: %w", st.id, p.id, err)
+				}
+				dropped++
+				continue
+			}
+		}
+		existing[key] = true
+	}
+	return dropped, nil
 }
 
 // proposalData is the stored form of a proposal.
@@ -310,8 +408,10 @@ func (s *Service) adjustments(ctx context.Context, q db.Querier, first, last int
 	if err != nil {
 		return nil, err
 	}
-	rows, err := q.QueryContext(ctx, `SELECT a.recurringpayment_id, a.indexadjustment_reference_month, a.indexadjustment_current_month,
-		a.indexadjustment_status FROM `+a.SQL+` WHERE a.recurringpayment_id BETWEEN ? AND ?`, append(a.Args, first, last)...)
+	rows, err := q.QueryContext(ctx, `SELECT a.recurringpayment_id, a.indexadjustment_id, a.row_version, a.indexadjustment_reference_month,
+		a.indexadjustment_current_month, a.indexadjustment_status, a.indexclause_id, a.indexadjustment_reference_value,
+		a.indexadjustment_current_value, a.indexadjustment_old_amount, a.indexadjustment_new_amount, a.indexadjustment_effective_date
+		FROM `+a.SQL+` WHERE a.recurringpayment_id BETWEEN ? AND ?`, append(a.Args, first, last)...)
 	if err != nil {
 		return nil, fmt.Errorf("indexation: read adjustments: %w", err)
 	}
@@ -321,8 +421,19 @@ func (s *Service) adjustments(ctx context.Context, q db.Querier, first, last int
 		var id int64
 		var ref, cur string
 		var x stored
-		if err := rows.Scan(&id, &ref, &cur, &x.status); err != nil {
+		var clause sql.NullInt64
+		var values [4]decimal.NullDecimal
+		var effective any
+		if err := rows.Scan(&id, &x.id, &x.version, &ref, &cur, &x.status, &clause,
+			&values[0], &values[1], &values[2], &values[3], &effective); err != nil {
 			return nil, fmt.Errorf("indexation: read adjustments: %w", err)
+		}
+		x.clause = clause.Int64
+		x.refValue, x.curValue, x.oldAmount, x.newAmount = values[0].Decimal, values[1].Decimal, values[2].Decimal, values[3].Decimal
+		if effective != nil {
+			if x.effective, err = dateOf(effective); err != nil {
+				return nil, err
+			}
 		}
 		if x.reference, err = ParseMonth(ref); err != nil {
 			return nil, err

@@ -229,6 +229,31 @@ func (q *Queue) Enqueue(ctx context.Context, name string) (Status, error) {
 	return q.status(ctx, c, j, time.Now())
 }
 
+// EnqueueOnce is Enqueue unless a run of job name already waits for a
+// worker (state available): that run has yet to start, so it sees
+// whatever committed before it, and a burst of writes asking for the same
+// work (every payment of a saved contract step) queues it once. Two
+// concurrent calls may both queue a run; the job must be idempotent.
+func (q *Queue) EnqueueOnce(ctx context.Context, name string) error {
+	j, err := q.job(name)
+	if err != nil {
+		return err
+	}
+	c, err := q.serving(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := c.JobList(ctx, river.NewJobListParams().Kinds(j.Name).States(rivertype.JobStateAvailable).First(1))
+	if err != nil {
+		return fmt.Errorf("jobs: waiting runs of %s: %w", name, err)
+	}
+	if len(res.Jobs) > 0 {
+		return nil
+	}
+	_, err = q.Enqueue(ctx, name)
+	return err
+}
+
 // Run is one enqueued run of a job with an argument: the argument and
 // which attempt this is (1 for the first) of how many.
 type Run struct {
