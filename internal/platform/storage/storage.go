@@ -63,7 +63,9 @@ type Object interface {
 var keyPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9]+)*$`)
 
 // ValidKey reports whether key is a key this package stores under.
-func ValidKey(key string) bool { return len(key) >= 3 && len(key) <= 200 && keyPattern.MatchString(key) }
+func ValidKey(key string) bool {
+	return len(key) >= 3 && len(key) <= 200 && keyPattern.MatchString(key)
+}
 
 func checkKey(key string) error {
 	if !ValidKey(key) {
