@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,6 +69,12 @@ func Start(t testing.TB) *Server {
 		PathStyle: true,
 	}
 	return s
+}
+
+// ObjectPath is where the server keeps the object of key (under the
+// prefix "docs" of Bucket) on disk.
+func (s *Server) ObjectPath(key string) string {
+	return filepath.Join(s.Dir, "buckets", Bucket, "docs", key)
 }
 
 // verify refuses (403 SignatureDoesNotMatch) a request whose
