@@ -416,11 +416,24 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 
 // openDocumentStore opens the store of document files: the data
 // directory's documents/, or the bucket of cfg.StorageURL (uploads then
-// staged in the data directory's documents-staging/), checked to be
-// reachable so a wrong setting fails at start.
+// staged in the data directory's documents-staging/).
 func openDocumentStore(cfg config.Config) (*documents.Store, error) {
-	if cfg.StorageURL == "" {
+	bucket, err := Bucket(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if bucket == nil {
 		return documents.NewStore(filepath.Join(cfg.DataDir, "documents"))
+	}
+	return documents.NewStoreOn(bucket, filepath.Join(cfg.DataDir, StagingDir))
+}
+
+// Bucket answers the S3 bucket of cfg.StorageURL, checked to be reachable
+// so a wrong setting fails at start (nil, nil without a storage URL: the
+// documents live in the data directory).
+func Bucket(cfg config.Config) (*storage.S3, error) {
+	if cfg.StorageURL == "" {
+		return nil, nil
 	}
 	s3, err := storage.NewS3(storage.S3Config{
 		URL: cfg.StorageURL, Endpoint: cfg.S3.Endpoint, Region: cfg.S3.Region,
@@ -434,7 +447,7 @@ func openDocumentStore(cfg config.Config) (*documents.Store, error) {
 	if err := s3.Check(ctx); err != nil {
 		return nil, fmt.Errorf("documents: %w", err)
 	}
-	return documents.NewStoreOn(s3, filepath.Join(cfg.DataDir, StagingDir))
+	return s3, nil
 }
 
 // StagingDir is the data directory's folder of uploads in flight when
