@@ -3,6 +3,7 @@ package documents_test
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -143,4 +144,53 @@ func TestDocumentsInABucket(t *testing.T) {
 			t.Errorf("the server refused %d and served %d requests", srv.Refused.Load(), srv.Requests.Load())
 		}
 	})
+}
+
+// TestBucketSettings: the settings reach the client, and a wrong key, a
+// missing bucket or a half-given key pair stop the server at start.
+func TestBucketSettings(t *testing.T) {
+	srv := s3test.Start(t)
+	t.Setenv("PORTFOLIO_STORAGE_URL", srv.Config.URL)
+	t.Setenv("PORTFOLIO_S3_ENDPOINT", srv.Config.Endpoint)
+	t.Setenv("PORTFOLIO_S3_REGION", srv.Config.Region)
+	t.Setenv("PORTFOLIO_S3_ACCESS_KEY", srv.Config.AccessKey)
+	t.Setenv("PORTFOLIO_S3_SECRET_KEY", srv.Config.SecretKey)
+	t.Setenv("PORTFOLIO_S3_PATH_STYLE", "true")
+	t.Setenv("PORTFOLIO_S3_TLS", "false")
+	cfg := config.Defaults()
+	config.Register(flag.NewFlagSet("test", flag.ContinueOnError), &cfg)
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.StorageURL != srv.Config.URL || cfg.S3.TLS || !cfg.S3.PathStyle || cfg.S3.SecretKey != srv.Config.SecretKey {
+		t.Fatalf("settings read: %+v", cfg)
+	}
+	bucket, err := app.Bucket(cfg)
+	if err != nil || bucket == nil || bucket.String() != "s3://portfolio/docs/" {
+		t.Fatalf("the configured bucket: %v, %v", bucket, err)
+	}
+	for name, change := range map[string]func(c *config.Config){
+		"a wrong secret":             func(c *config.Config) { c.S3.SecretKey = "wrong" },
+		"a missing bucket":           func(c *config.Config) { c.StorageURL = "s3://elsewhere/docs" },
+		"TLS to a plain HTTP server": func(c *config.Config) { c.S3.TLS = true },
+	} {
+		c := cfg
+		change(&c)
+		if _, err := app.Bucket(c); err == nil {
+			t.Errorf("%s: the bucket was accepted", name)
+		}
+	}
+	for name, change := range map[string]func(c *config.Config){
+		"another scheme":  func(c *config.Config) { c.StorageURL = "file:///srv/docs" },
+		"half a key pair": func(c *config.Config) { c.S3.SecretKey = "" },
+	} {
+		c := cfg
+		change(&c)
+		if err := c.Validate(); err == nil {
+			t.Errorf("%s: the configuration was accepted", name)
+		}
+	}
+	if c := config.Defaults(); !c.S3.TLS || c.StorageURL != "" {
+		t.Errorf("defaults: %+v", c.S3)
+	}
 }
