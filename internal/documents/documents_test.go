@@ -121,9 +121,9 @@ func TestUploadAndDownload(t *testing.T) {
 			exec(t, d, `INSERT INTO documenttype (documenttype_name, documenttype_short) VALUES ('Mietvertrag', 'MV')`)
 			docType := fmt.Sprint(queryInt(t, d, `SELECT MAX(documenttype_id) FROM documenttype`))
 			exec(t, d, `INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d)
-				SELECT user_id, 4, 1, 1, 1, 0 FROM users WHERE user_email = ?`, lead)
+			SELECT user_id, 4, 1, 1, 1, 0 FROM users WHERE user_email = ?`, lead)
 			exec(t, d, `INSERT INTO access (access_kind, access_subject, access_action, role_code, access_teams, access_options)
-				VALUES ('table', 'pos_document_rel', 'update', 'lead', '', '')`)
+			VALUES ('table', 'pos_document_rel', 'update', 'lead', '', '')`)
 			posA := fmt.Sprint(queryInt(t, d, `SELECT MIN(p.pos_id) FROM pos p JOIN company c ON c.company_id = p.company_id WHERE c.customergroup_id = 1`))
 			posB := fmt.Sprint(queryInt(t, d, `SELECT MIN(p.pos_id) FROM pos p JOIN company c ON c.company_id = p.company_id WHERE c.customergroup_id = 2`))
 			upload := func(as string, fields map[string]string, files ...[]byte) apptest.Response {

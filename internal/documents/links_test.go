@@ -257,7 +257,7 @@ func TestLinksStampsAndSignatures(t *testing.T) {
 				t.Error("the signed copy is not the ticket's")
 			}
 			if n := queryInt(t, d, `SELECT COUNT(*) FROM trackrecord WHERE trackrecord_category = 'ticket' AND trackrecord_row_id = ?
-				AND trackrecord_type = 'sign' AND trackrecord_comment LIKE ? AND trackrecord_comment LIKE ?`,
+			AND trackrecord_type = 'sign' AND trackrecord_comment LIKE ? AND trackrecord_comment LIKE ?`,
 				ticket, "%"+signed.Original+"%", "%"+signed.Signed+"%"); n != 1 {
 				t.Error("the ticket's timeline lacks the signature with both digests")
 			}
@@ -281,11 +281,11 @@ func TestLinksStampsAndSignatures(t *testing.T) {
 				t.Fatalf("move into the stamp column: %d %s", res.Status, res.Body)
 			}
 			if n := queryInt(t, d, `SELECT COUNT(*) FROM document d JOIN ticket_document l ON l.document_id = d.document_id
-				WHERE l.ticket_id = ? AND d.document_stamp_file IS NOT NULL AND d.document_stamped_at IS NOT NULL`, ticket); n != 2 {
+			WHERE l.ticket_id = ? AND d.document_stamp_file IS NOT NULL AND d.document_stamped_at IS NOT NULL`, ticket); n != 2 {
 				t.Errorf("%d of the ticket's 2 documents stamped", n)
 			}
 			if n := queryInt(t, d, `SELECT COUNT(*) FROM trackrecord WHERE trackrecord_row_id = ? AND trackrecord_type = 'stamp'
-				AND trackrecord_comment LIKE '%(2 documents)%'`, ticket); n != 1 {
+			AND trackrecord_comment LIKE '%(2 documents)%'`, ticket); n != 1 {
 				t.Error("the timeline lacks the stamp of 2 documents")
 			}
 			links, _ = linksOf(t, ta, adminTok, doc)

@@ -108,7 +108,7 @@ func TestSendMail(t *testing.T) {
 			docA, docB := up(posA), up(posB)
 			// lead@ and lead.b@ may write documents and mails (table group 4).
 			exec(t, d, `INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d)
-				SELECT user_id, 4, 1, 1, 1, 0 FROM users WHERE user_email IN (?, ?)`, lead, leadB)
+			SELECT user_id, 4, 1, 1, 1, 0 FROM users WHERE user_email IN (?, ?)`, lead, leadB)
 			mails, outbox := queryInt(t, d, `SELECT COUNT(*) FROM email`), queryInt(t, d, `SELECT COUNT(*) FROM mail_outbox`)
 			send := func(as string, body map[string]any) apptest.Scenario {
 				return apptest.Scenario{Method: "POST", Path: "/emails/send", As: as, Body: body}
@@ -159,7 +159,7 @@ func TestSendMail(t *testing.T) {
 				}
 			}
 			if n := queryInt(t, d, `SELECT COUNT(*) FROM email WHERE ticket_id = ? AND pos_id = ? AND email_direction = 'out'
-				AND email_body NOT LIKE '%script%' AND email_body NOT LIKE '%onclick%' AND email_body LIKE '%Sehr geehrte%'`, ticket, posA); n != 1 {
+			AND email_body NOT LIKE '%script%' AND email_body NOT LIKE '%onclick%' AND email_body LIKE '%Sehr geehrte%'`, ticket, posA); n != 1 {
 				t.Error("the mail is not stored sanitized with its ticket and point of sale")
 			}
 			if n := queryInt(t, d, `SELECT COUNT(*) FROM email_document l JOIN email e ON e.email_id = l.email_id WHERE e.ticket_id = ? AND l.document_id = ?`, ticket, docA); n != 1 {
