@@ -104,7 +104,8 @@ func queryInt(t *testing.T, d *db.DB, q string, args ...any) int64 {
 // TestUploadAndDownload: a PDF is stored with its document row, linked to
 // its owner, read back byte for byte; anything else is refused and leaves
 // neither a row nor a file; external users upload only for records they
-// see and download only their own group's documents.
+// see and download only their own group's documents; with the
+// files in the data directory and in an S3 bucket.
 func TestUploadAndDownload(t *testing.T) {
 	forEachStorage(t, func(t *testing.T, store apptest.AppOption) {
 		testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {

@@ -80,7 +80,8 @@ func signaturePNG(t *testing.T) []byte {
 // five link URLs behind a link token (scope, expiry, another document, an
 // access token refused), stamped copies (on demand and by a ticket's
 // stamp column), signing from a ticket, update and the point of sale's
-// documents and mails.
+// documents and mails; with the files in the data directory and in an
+// S3 bucket.
 func TestLinksStampsAndSignatures(t *testing.T) {
 	forEachStorage(t, func(t *testing.T, store apptest.AppOption) {
 		testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {

@@ -81,7 +81,8 @@ func TestSanitizeHTML(t *testing.T) {
 // the real SMTP server with the attachment; it is stored as an email row
 // of the ticket and its point of sale, sanitized, and listed with the
 // point of sale's mails; bad recipients and another tenant's attachment
-// write nothing.
+// write nothing; with the files in the data directory and in an S3
+// bucket.
 func TestSendMail(t *testing.T) {
 	forEachStorage(t, func(t *testing.T, store apptest.AppOption) {
 		testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
