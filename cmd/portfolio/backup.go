@@ -14,6 +14,7 @@ import (
 	"portfolio/internal/backup"
 	"portfolio/internal/config"
 	"portfolio/internal/db"
+	"portfolio/internal/platform/storage"
 )
 
 // cmdBackup writes an online backup (SQLite database, documents, signing
@@ -32,7 +33,7 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("backup: %w", err)
 		}
 		defer os.Remove(tmp.Name())
-		m, err := backup.Write(ctx, a.DB, a.Config.DataDir, tmp)
+		m, err := backup.Write(ctx, a.DB, a.Config.DataDir, a.Documents.Files(), tmp)
 		if err == nil {
 			err = tmp.Sync()
 		}
@@ -45,8 +46,8 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err := os.Rename(tmp.Name(), to); err != nil {
 			return fmt.Errorf("backup: %w", err)
 		}
-		fmt.Fprintf(stdout, "Backup written to %s: %s database (migration %d), %d document files (%d bytes).\n",
-			to, m.Dialect, m.Migration, m.Documents, m.DocumentBytes)
+		fmt.Fprintf(stdout, "Backup written to %s: %s database (migration %d), %d document files (%d bytes) from %s.\n",
+			to, m.Dialect, m.Migration, m.Documents, m.DocumentBytes, m.DocumentStorage)
 		if m.Note != "" {
 			fmt.Fprintln(stdout, m.Note)
 		}
@@ -86,12 +87,27 @@ func cmdRestore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	m, err := backup.Restore(ctx, f, cfg.DataDir, dbPath)
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	// With PORTFOLIO_STORAGE_URL the documents go back into the bucket
+	// (an empty prefix), otherwise into the data directory.
+	var files storage.Backend
+	if bucket, err := app.Bucket(cfg); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	} else if bucket != nil {
+		files = bucket
+	}
+	m, err := backup.Restore(ctx, f, cfg.DataDir, dbPath, files)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Restored the backup of %s into %s: %s database (migration %d), %d document files.\n",
-		m.CreatedAt.Format("2006-01-02 15:04:05 MST"), cfg.DataDir, m.Dialect, m.Migration, m.Documents)
+	where := filepath.Join(cfg.DataDir, "documents")
+	if files != nil {
+		where = files.String()
+	}
+	fmt.Fprintf(stdout, "Restored the backup of %s into %s: %s database (migration %d), %d document files into %s.\n",
+		m.CreatedAt.Format("2006-01-02 15:04:05 MST"), cfg.DataDir, m.Dialect, m.Migration, m.Documents, where)
 	if m.Note != "" {
 		fmt.Fprintln(stdout, m.Note)
 	}

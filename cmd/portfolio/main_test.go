@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"portfolio/internal/db"
+	"portfolio/internal/platform/storage"
+	"portfolio/internal/platform/storage/s3test"
 )
 
 func runCLI(t *testing.T, stdin string, args ...string) (string, string, error) {
@@ -173,5 +176,58 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "", "backup", "--data-dir", dir, "--log-level", "warn"); err == nil || !strings.Contains(err.Error(), "--to") {
 		t.Fatalf("backup without --to: %v", err)
+	}
+}
+
+// TestBackupAndRestoreCommandsWithABucket: with the storage settings, the
+// backup command copies the bucket's objects into the archive and the
+// restore command puts them into the bucket's (empty) prefix, refusing a
+// prefix that already holds documents.
+func TestBackupAndRestoreCommandsWithABucket(t *testing.T) {
+	srv := s3test.Start(t)
+	settings := func(url string) []string {
+		return []string{"--storage-url", url, "--s3-endpoint", srv.Config.Endpoint, "--s3-region", srv.Config.Region,
+			"--s3-access-key", srv.Config.AccessKey, "--s3-secret-key", srv.Config.SecretKey, "--s3-path-style", "--s3-tls=false"}
+	}
+	dir := t.TempDir()
+	if _, _, err := runCLI(t, "", append([]string{"seed", "--demo", "--data-dir", dir, "--log-level", "warn"}, settings(srv.Config.URL)...)...); err != nil {
+		t.Fatal(err)
+	}
+	source, err := storage.NewS3(srv.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const key = "0123456789abcdef0123456789abcdef.pdf"
+	if err := source.Put(context.Background(), key, strings.NewReader("%PDF-1.4 a stored object"), 24); err != nil {
+		t.Fatal(err)
+	}
+	archive := filepath.Join(t.TempDir(), "portfolio-backup.tar.gz")
+	out, _, err := runCLI(t, "", append([]string{"backup", "--to", archive, "--data-dir", dir, "--log-level", "warn"}, settings(srv.Config.URL)...)...)
+	if err != nil || !strings.Contains(out, "from s3://portfolio/docs/") {
+		t.Fatalf("backup: %q %v", out, err)
+	}
+	moved, restored := "s3://portfolio/moved", filepath.Join(t.TempDir(), "restored")
+	out, _, err = runCLI(t, "", append([]string{"restore", "--from", archive, "--data-dir", restored}, settings(moved)...)...)
+	if err != nil || !strings.Contains(out, "into s3://portfolio/moved/") {
+		t.Fatalf("restore: %q %v", out, err)
+	}
+	cfg := srv.Config
+	cfg.URL = moved
+	target, err := storage.NewS3(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := target.Stat(context.Background(), key); err != nil || info.Size != 24 {
+		t.Fatalf("the object in the new prefix: %+v %v", info, err)
+	}
+	if _, err := os.Stat(filepath.Join(restored, "portfolio.db")); err != nil {
+		t.Errorf("the database was not restored: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(restored, "documents")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("documents in the data directory: %v", err)
+	}
+	_, _, err = runCLI(t, "", append([]string{"restore", "--from", archive, "--data-dir", filepath.Join(t.TempDir(), "again")}, settings(moved)...)...)
+	if err == nil || !strings.Contains(err.Error(), "holds documents") {
+		t.Fatalf("a restore into a prefix with documents: %v", err)
 	}
 }

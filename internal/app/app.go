@@ -35,6 +35,7 @@ import (
 	"portfolio/internal/platform/deadline"
 	"portfolio/internal/platform/mailbox"
 	"portfolio/internal/platform/mailer"
+	"portfolio/internal/platform/storage"
 	"portfolio/internal/tables"
 	"portfolio/internal/translations"
 	"portfolio/internal/users"
@@ -134,7 +135,7 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 	}
 	a := &App{Config: cfg, Log: log, DB: database, Catalog: catalog, Outbox: mailer.NewOutbox(cfg.SMTP.From),
 		Rights: access.NewCache(cachedUsers)}
-	if a.Documents, err = documents.NewStore(filepath.Join(cfg.DataDir, "documents")); err != nil {
+	if a.Documents, err = openDocumentStore(cfg); err != nil {
 		return nil, err
 	}
 	a.Auth, err = auth.NewService(auth.Deps{
@@ -412,3 +413,43 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	}
 	return err
 }
+
+// openDocumentStore opens the store of document files: the data
+// directory's documents/, or the bucket of cfg.StorageURL (uploads then
+// staged in the data directory's documents-staging/).
+func openDocumentStore(cfg config.Config) (*documents.Store, error) {
+	bucket, err := Bucket(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if bucket == nil {
+		return documents.NewStore(filepath.Join(cfg.DataDir, "documents"))
+	}
+	return documents.NewStoreOn(bucket, filepath.Join(cfg.DataDir, StagingDir))
+}
+
+// Bucket answers the S3 bucket of cfg.StorageURL, checked to be reachable
+// so a wrong setting fails at start (nil, nil without a storage URL: the
+// documents live in the data directory).
+func Bucket(cfg config.Config) (*storage.S3, error) {
+	if cfg.StorageURL == "" {
+		return nil, nil
+	}
+	s3, err := storage.NewS3(storage.S3Config{
+		URL: cfg.StorageURL, Endpoint: cfg.S3.Endpoint, Region: cfg.S3.Region,
+		AccessKey: cfg.S3.AccessKey, SecretKey: cfg.S3.SecretKey, PathStyle: cfg.S3.PathStyle, TLS: cfg.S3.TLS,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s3.Check(ctx); err != nil {
+		return nil, fmt.Errorf("documents: %w", err)
+	}
+	return s3, nil
+}
+
+// StagingDir is the data directory's folder of uploads in flight when
+// the documents live in a bucket.
+const StagingDir = "documents-staging"

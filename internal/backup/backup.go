@@ -3,7 +3,10 @@
 // VACUUM INTO while the server writes), the document files and the
 // signing secret, in one gzip-compressed tar archive with a manifest.
 // On PostgreSQL the database is backed up with pg_dump (README); the
-// archive then holds the files and says so in its manifest.
+// archive then holds the files and says so in its manifest. The document
+// files are read through the storage interface, so the archive is the
+// same whether they live in the data directory or in an S3 bucket
+// (decision 0034), and a restore writes them to either.
 package backup
 
 import (
@@ -20,6 +23,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+
+	"portfolio/internal/platform/storage"
 	"strings"
 	"time"
 
@@ -51,16 +56,20 @@ type Manifest struct {
 	// whose file was gone when the files were copied (a document deleted
 	// and swept while the backup ran); zero in a complete backup.
 	MissingDocuments []string `json:"missing_documents,omitempty"`
-	Note             string   `json:"note,omitempty"`
+	// DocumentStorage is where the files were copied from ("directory
+	// …" or "s3://bucket/prefix/"), for the record.
+	DocumentStorage string `json:"document_storage,omitempty"`
+	Note            string `json:"note,omitempty"`
 }
 
-// Write writes a backup of database d and the files of dataDir (the
-// documents directory and the signing secret) to w. The database copy is
+// Write writes a backup of database d, the signing secret of dataDir and
+// the document files of files (the data directory's or a bucket's) to w. The database copy is
 // taken first, in one statement that sees one committed state; the files
 // are copied afterwards, so every file the copy refers to is there (files
 // are only ever added, or swept days after nothing names them).
-func Write(ctx context.Context, d *db.DB, dataDir string, w io.Writer) (*Manifest, error) {
-	m := &Manifest{Format: FormatVersion, CreatedAt: time.Now().UTC().Truncate(time.Second), Dialect: string(d.Dialect())}
+func Write(ctx context.Context, d *db.DB, dataDir string, files storage.Backend, w io.Writer) (*Manifest, error) {
+	m := &Manifest{Format: FormatVersion, CreatedAt: time.Now().UTC().Truncate(time.Second), Dialect: string(d.Dialect()),
+		DocumentStorage: files.String()}
 	gz := gzip.NewWriter(w)
 	tw := tar.NewWriter(gz)
 	var referenced map[string]bool
@@ -82,7 +91,7 @@ func Write(ctx context.Context, d *db.DB, dataDir string, w io.Writer) (*Manifes
 	if err := addOptional(tw, secretName, filepath.Join(dataDir, secretName)); err != nil {
 		return nil, err
 	}
-	copied, err := addDocuments(ctx, tw, filepath.Join(dataDir, documentsName), m)
+	copied, err := addDocuments(ctx, tw, files, m)
 	if err != nil {
 		return nil, err
 	}
@@ -155,49 +164,55 @@ func openFile(ctx context.Context, file string) (*db.DB, error) {
 	return c, nil
 }
 
-// addDocuments copies every stored file of dir (not the temporary
-// uploads) into the archive under documents/, answering the base names
-// copied.
-func addDocuments(ctx context.Context, tw *tar.Writer, dir string, m *Manifest) (map[string]bool, error) {
+// addDocuments copies every stored file of files into the archive under
+// documents/<first two characters>/<key> (the data directory's layout),
+// streaming each, and answers the keys copied. A file removed between
+// the listing and its copy (swept) is skipped.
+func addDocuments(ctx context.Context, tw *tar.Writer, files storage.Backend, m *Manifest) (map[string]bool, error) {
+	var infos []storage.Info
+	if err := files.List(ctx, func(i storage.Info) error { infos = append(infos, i); return nil }); err != nil {
+		return nil, fmt.Errorf("backup: list documents: %w", err)
+	}
 	copied := map[string]bool{}
-	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil // no documents yet, or a file swept meanwhile
-		}
-		if err != nil {
-			return err
-		}
-		if e.IsDir() {
-			if e.Name() == "tmp" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
+	for _, i := range infos {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
-		rel, err := filepath.Rel(dir, p)
+		f, err := files.Open(ctx, i.Key)
+		if errors.Is(err, storage.ErrNotExist) {
+			continue
+		}
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("backup: copy documents: %w", err)
 		}
-		if _, err := addFile(tw, path.Join(documentsName, filepath.ToSlash(rel)), p); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		info, err := e.Info()
+		size, err := f.Seek(0, io.SeekEnd)
 		if err == nil {
-			m.DocumentBytes += info.Size()
+			_, err = f.Seek(0, io.SeekStart)
 		}
+		if err == nil {
+			hdr := &tar.Header{Name: documentName(i.Key), Mode: 0o600, Size: size, ModTime: i.Modified, Typeflag: tar.TypeReg}
+			if err = tw.WriteHeader(hdr); err == nil {
+				_, err = io.Copy(tw, io.LimitReader(f, size))
+			}
+		}
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("backup: copy document %s: %w", i.Key, err)
+		}
+		m.DocumentBytes += size
 		m.Documents++
-		copied[e.Name()] = true
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("backup: copy documents: %w", err)
+		copied[i.Key] = true
 	}
 	return copied, nil
+}
+
+// documentName is the archive name of the file of key.
+func documentName(key string) string { return path.Join(documentsName, key[:2], key) }
+
+// documentKey answers the key of an archive name documents/ab/abcd….
+func documentKey(name string) (string, bool) {
+	key := path.Base(name)
+	return key, storage.ValidKey(key) && name == documentName(key)
 }
 
 // addFile adds the file at src as name and answers its SHA-256.
@@ -254,8 +269,10 @@ func archiveName(name string) (string, error) {
 		return "", fmt.Errorf("backup: the archive names %q, which is not a plain relative path", name)
 	case clean == manifestName, clean == databaseName, clean == secretName:
 		return clean, nil
-	case strings.HasPrefix(clean, documentsName+"/") && !strings.HasPrefix(clean, documentsName+"/tmp/"):
-		return clean, nil
+	case strings.HasPrefix(clean, documentsName+"/"):
+		if _, ok := documentKey(clean); ok {
+			return clean, nil
+		}
 	}
 	return "", fmt.Errorf("backup: the archive holds %q, which is not part of a Portfolio backup", name)
 }

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -17,7 +19,10 @@ import (
 	"testing"
 
 	"portfolio/internal/backup"
+	"portfolio/internal/config"
 	"portfolio/internal/db"
+	"portfolio/internal/platform/storage"
+	"portfolio/internal/platform/storage/s3test"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
 )
@@ -73,7 +78,7 @@ func TestBackupDuringWritesRestores(t *testing.T) {
 	}
 	floor := acknowledged.Load()
 	var archive bytes.Buffer
-	m, err := backup.Write(context.Background(), d, ta.Config.DataDir, &archive)
+	m, err := backup.Write(context.Background(), d, ta.Config.DataDir, ta.Documents.Files(), &archive)
 	close(stop)
 	wg.Wait()
 	if err != nil {
@@ -85,7 +90,7 @@ func TestBackupDuringWritesRestores(t *testing.T) {
 
 	target := t.TempDir()
 	dbPath := filepath.Join(target, "portfolio.db")
-	if _, err := backup.Restore(context.Background(), bytes.NewReader(archive.Bytes()), target, dbPath); err != nil {
+	if _, err := backup.Restore(context.Background(), bytes.NewReader(archive.Bytes()), target, dbPath, nil); err != nil {
 		t.Fatal(err)
 	}
 	restored, err := db.Open(context.Background(), "file:"+dbPath, "")
@@ -119,7 +124,7 @@ func TestBackupDuringWritesRestores(t *testing.T) {
 	}
 
 	// Never over an installation.
-	if _, err := backup.Restore(context.Background(), bytes.NewReader(archive.Bytes()), target, dbPath); err == nil ||
+	if _, err := backup.Restore(context.Background(), bytes.NewReader(archive.Bytes()), target, dbPath, nil); err == nil ||
 		!strings.Contains(err.Error(), "empty data directory") {
 		t.Fatalf("restore over a restored installation: %v", err)
 	}
@@ -145,7 +150,7 @@ func TestRestoreRefusesBadArchives(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			target := t.TempDir()
-			_, err := backup.Restore(context.Background(), bytes.NewReader(archiveOf(t, c.files)), target, filepath.Join(target, "portfolio.db"))
+			_, err := backup.Restore(context.Background(), bytes.NewReader(archiveOf(t, c.files)), target, filepath.Join(target, "portfolio.db"), nil)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want %q", err, c.want)
 			}
@@ -161,7 +166,7 @@ func TestRestoreRefusesBadArchives(t *testing.T) {
 			}
 		})
 	}
-	if _, err := backup.Restore(context.Background(), strings.NewReader("plain text"), t.TempDir(), ""); err == nil {
+	if _, err := backup.Restore(context.Background(), strings.NewReader("plain text"), t.TempDir(), "", nil); err == nil {
 		t.Fatal("a non-archive was restored")
 	}
 }
@@ -212,4 +217,76 @@ func count(t *testing.T, d *db.DB, q string) int64 {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return n
+}
+
+// TestBackupOfABucket: with the documents in an S3 bucket, the backup
+// copies the objects into the archive (same layout as the data
+// directory's), on SQLite and PostgreSQL; a restore puts them into an
+// empty prefix of a bucket byte for byte, or into a data directory, and
+// refuses a prefix that already holds documents.
+func TestBackupOfABucket(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		srv := s3test.Start(t)
+		ta := apptest.NewApp(t, d, func(c *config.Config) {
+			c.StorageURL = srv.Config.URL
+			c.S3 = config.S3{Endpoint: srv.Config.Endpoint, Region: srv.Config.Region, AccessKey: srv.Config.AccessKey,
+				SecretKey: srv.Config.SecretKey, PathStyle: true}
+		})
+		docID := upload(t, ta, ta.Token(admin))
+		var key string
+		if err := d.QueryRowContext(ctx, `SELECT document_file FROM document WHERE document_id = ?`, docID).Scan(&key); err != nil {
+			t.Fatal(err)
+		}
+		var archive bytes.Buffer
+		m, err := backup.Write(ctx, d, ta.Config.DataDir, ta.Documents.Files(), &archive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Documents != 1 || m.DocumentBytes != int64(len(pdf)) || m.DocumentStorage != "s3://portfolio/docs/" || len(m.MissingDocuments) != 0 {
+			t.Fatalf("manifest: %+v", m)
+		}
+
+		cfg := srv.Config
+		cfg.URL = "s3://portfolio/restored"
+		bucket, err := storage.NewS3(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		target := t.TempDir()
+		dbPath := ""
+		if d.Dialect() == db.SQLite {
+			dbPath = filepath.Join(target, "portfolio.db")
+		}
+		if _, err := backup.Restore(ctx, bytes.NewReader(archive.Bytes()), target, dbPath, bucket); err != nil {
+			t.Fatal(err)
+		}
+		obj, err := bucket.Open(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(obj)
+		obj.Close()
+		if err != nil || !bytes.Equal(got, pdf) {
+			t.Fatalf("restored object: %v (%d bytes)", err, len(got))
+		}
+		if _, err := os.Stat(filepath.Join(target, "documents")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a restore into a bucket wrote documents into the data directory: %v", err)
+		}
+		if _, err := backup.Restore(ctx, bytes.NewReader(archive.Bytes()), t.TempDir(), "", bucket); err == nil ||
+			!strings.Contains(err.Error(), "holds documents") {
+			t.Fatalf("restore into a prefix with documents: %v", err)
+		}
+		// The same archive into a data directory (moving off the bucket).
+		local := t.TempDir()
+		if dbPath != "" {
+			dbPath = filepath.Join(local, "portfolio.db")
+		}
+		if _, err := backup.Restore(ctx, bytes.NewReader(archive.Bytes()), local, dbPath, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(filepath.Join(local, "documents", key[:2], key)); err != nil || !bytes.Equal(got, pdf) {
+			t.Fatalf("restored into the data directory: %v (%d bytes)", err, len(got))
+		}
+	})
 }

@@ -10,29 +10,43 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"portfolio/internal/platform/storage"
 )
 
 // maxManifestBytes bounds the manifest read into memory.
 const maxManifestBytes = 1 << 20
 
-// Restore unpacks the archive r into dataDir (documents, secret) and
-// dbPath (the SQLite database; empty for a PostgreSQL backup, whose
-// database pg_restore brings back). Both must be empty of Portfolio data:
-// a restore never overwrites an installation. It checks every name, the
-// database's hash and integrity and that every document the database
-// names arrived; on any failure it removes what it wrote.
-func Restore(ctx context.Context, r io.Reader, dataDir, dbPath string) (m *Manifest, err error) {
-	if err := mustBeEmpty(dataDir, dbPath); err != nil {
+// Restore unpacks the archive r into dataDir (secret), dbPath (the SQLite
+// database; empty for a PostgreSQL backup, whose database pg_restore
+// brings back) and files (the document files; nil: the data directory's
+// documents/). All must be empty of Portfolio data: a restore never
+// overwrites an installation. It checks every name, the database's hash
+// and integrity and that every document the database names arrived; on
+// any failure it removes what it wrote.
+func Restore(ctx context.Context, r io.Reader, dataDir, dbPath string, files storage.Backend) (m *Manifest, err error) {
+	if err := mustBeEmpty(ctx, dataDir, dbPath, files); err != nil {
 		return nil, err
 	}
-	var written []string
+	var written, keys []string
+	createdDir := ""
+	if files == nil {
+		createdDir = filepath.Join(dataDir, documentsName)
+		if files, err = storage.NewDir(createdDir); err != nil {
+			return nil, fmt.Errorf("backup: %w", err)
+		}
+	}
 	defer func() {
 		if err != nil {
 			for _, p := range written {
 				os.Remove(p)
+			}
+			for _, k := range keys {
+				files.Remove(context.Background(), k)
+			}
+			if createdDir != "" {
+				os.RemoveAll(createdDir)
 			}
 		}
 	}()
@@ -75,6 +89,13 @@ func Restore(ctx context.Context, r io.Reader, dataDir, dbPath string) (m *Manif
 			dbHash = sum
 			continue
 		}
+		if key, ok := documentKey(name); ok {
+			keys = append(keys, key)
+			if err := files.Put(ctx, key, tr, hdr.Size); err != nil {
+				return nil, fmt.Errorf("backup: restore document %s: %w", key, err)
+			}
+			continue
+		}
 		dst := filepath.Join(dataDir, filepath.FromSlash(name))
 		_, err = extract(tr, dst)
 		written = append(written, dst)
@@ -85,14 +106,24 @@ func Restore(ctx context.Context, r io.Reader, dataDir, dbPath string) (m *Manif
 	if m == nil {
 		return nil, errors.New("backup: the archive has no manifest")
 	}
-	if err := verify(ctx, m, dbHash, dataDir, dbPath); err != nil {
+	if err := verify(ctx, m, dbHash, dbPath, files); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
 // mustBeEmpty refuses a target that already holds a database or documents.
-func mustBeEmpty(dataDir, dbPath string) error {
+func mustBeEmpty(ctx context.Context, dataDir, dbPath string, files storage.Backend) error {
+	if files != nil {
+		errFull := errors.New("full")
+		err := files.List(ctx, func(storage.Info) error { return errFull })
+		if errors.Is(err, errFull) {
+			return fmt.Errorf("backup: %s holds documents; restore into an empty place", files)
+		}
+		if err != nil {
+			return fmt.Errorf("backup: %w", err)
+		}
+	}
 	if dbPath != "" {
 		if _, err := os.Stat(dbPath); err == nil {
 			return fmt.Errorf("backup: %s exists; restore into an empty data directory", dbPath)
@@ -145,7 +176,7 @@ func extract(r io.Reader, dst string) (string, error) {
 
 // verify checks the restored database against the manifest: its hash, its
 // integrity and that every document it names has its file.
-func verify(ctx context.Context, m *Manifest, dbHash, dataDir, dbPath string) error {
+func verify(ctx context.Context, m *Manifest, dbHash, dbPath string, files storage.Backend) error {
 	if m.DatabaseSHA256 == "" {
 		return nil // a PostgreSQL backup: the database comes from pg_dump
 	}
@@ -160,17 +191,8 @@ func verify(ctx context.Context, m *Manifest, dbHash, dataDir, dbPath string) er
 	for _, n := range m.MissingDocuments {
 		missing[n] = true
 	}
-	docs := filepath.Join(dataDir, documentsName)
 	found := map[string]bool{}
-	err = filepath.WalkDir(docs, func(p string, e fs.DirEntry, err error) error {
-		if err == nil && !e.IsDir() {
-			found[e.Name()] = true
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		return err
-	})
+	err = files.List(ctx, func(i storage.Info) error { found[i.Key] = true; return nil })
 	if err != nil {
 		return fmt.Errorf("backup: list restored documents: %w", err)
 	}

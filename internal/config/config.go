@@ -47,6 +47,12 @@ type Config struct {
 
 	SMTP SMTP
 
+	// StorageURL says where document files live: empty keeps them in
+	// the data directory (documents/), s3://bucket/prefix in a bucket of
+	// an S3-compatible server reached with S3.
+	StorageURL string
+	S3         S3
+
 	// IMAP is the mailbox incoming mail is fetched from.
 	IMAP IMAP
 
@@ -70,6 +76,16 @@ type IMAP struct {
 	Password string
 	Mailbox  string // default INBOX
 	TLS      string // tls (default), starttls, none
+}
+
+// S3 reaches the bucket of StorageURL (decision 0034).
+type S3 struct {
+	Endpoint  string // host[:port]; default s3.amazonaws.com
+	Region    string // empty: asked from the server
+	AccessKey string // with SecretKey; both empty: AWS_* / MINIO_* variables or the IAM role
+	SecretKey string
+	PathStyle bool // address the bucket in the path (host/bucket/key) instead of the host name
+	TLS       bool // HTTPS to the endpoint
 }
 
 // SMTP configures outgoing mail. Without Host, mail is kept in the outbox
@@ -102,6 +118,7 @@ func Defaults() Config {
 		ShutdownTimeout:    30 * time.Second,
 		SMTP:               SMTP{Port: 587, From: "Portfolio <no-reply@localhost>", TLS: "starttls"},
 		IMAP:               IMAP{Mailbox: "INBOX", TLS: "tls"},
+		S3:                 S3{TLS: true},
 		TrafficLight:       TrafficLight{Red: 30, Yellow: 90},
 	}
 }
@@ -159,6 +176,21 @@ func Register(fs *flag.FlagSet, c *Config) {
 	str(&c.SMTP.Password, "smtp-password", "PORTFOLIO_SMTP_PASSWORD", "SMTP password")
 	str(&c.SMTP.From, "smtp-from", "PORTFOLIO_SMTP_FROM", "sender address of mail")
 	str(&c.SMTP.TLS, "smtp-tls", "PORTFOLIO_SMTP_TLS", "SMTP transport security: starttls, tls or none")
+	str(&c.StorageURL, "storage-url", "PORTFOLIO_STORAGE_URL", "where document files live: empty for the data directory, s3://bucket/prefix for an S3-compatible bucket")
+	str(&c.S3.Endpoint, "s3-endpoint", "PORTFOLIO_S3_ENDPOINT", "S3 server host[:port] (default s3.amazonaws.com)")
+	str(&c.S3.Region, "s3-region", "PORTFOLIO_S3_REGION", "S3 region of the bucket (empty: asked from the server)")
+	str(&c.S3.AccessKey, "s3-access-key", "PORTFOLIO_S3_ACCESS_KEY", "S3 access key id (empty with the secret: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, MINIO_ROOT_USER/MINIO_ROOT_PASSWORD or the IAM role)")
+	str(&c.S3.SecretKey, "s3-secret-key", "PORTFOLIO_S3_SECRET_KEY", "S3 secret access key")
+	boolean := func(p *bool, name, env, usage string) {
+		if v, ok := os.LookupEnv(env); ok {
+			if b, err := strconv.ParseBool(v); err == nil {
+				*p = b
+			}
+		}
+		fs.BoolVar(p, name, *p, fmt.Sprintf("%s (env %s)", usage, env))
+	}
+	boolean(&c.S3.PathStyle, "s3-path-style", "PORTFOLIO_S3_PATH_STYLE", "address the bucket in the URL path (host/bucket/key), as most self-hosted S3 servers need; false picks by endpoint")
+	boolean(&c.S3.TLS, "s3-tls", "PORTFOLIO_S3_TLS", "speak HTTPS to the S3 endpoint")
 	str(&c.IMAP.Addr, "imap-addr", "PORTFOLIO_IMAP_ADDR", "IMAP server (host:port) incoming mail is fetched from; empty fetches none")
 	str(&c.IMAP.Username, "imap-username", "PORTFOLIO_IMAP_USERNAME", "IMAP user name")
 	str(&c.IMAP.Password, "imap-password", "PORTFOLIO_IMAP_PASSWORD", "IMAP password")
@@ -204,6 +236,14 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: public URL %q must start with http:// or https://", c.PublicURL)
 	}
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	if c.StorageURL != "" {
+		if !strings.HasPrefix(c.StorageURL, "s3://") {
+			return fmt.Errorf("config: storage URL %q: only s3://bucket/prefix is known (empty: the data directory)", c.StorageURL)
+		}
+		if (c.S3.AccessKey == "") != (c.S3.SecretKey == "") {
+			return fmt.Errorf("config: set both the S3 access key and the secret key, or neither")
+		}
+	}
 	return nil
 }
 

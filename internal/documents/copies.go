@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
 	"portfolio/internal/platform/pdfmark"
+	"portfolio/internal/platform/storage"
 	"portfolio/internal/tables"
 	"portfolio/internal/validate"
 )
@@ -97,17 +97,17 @@ func (s *Service) ServeLink(ctx context.Context, token string, id int64, kind st
 		if kind != kindOriginal || !download {
 			return nil, apperr.NotFound("server.error.not_found")
 		}
-		return s.openStored(r.file, r.name, "application/octet-stream")
+		return s.openStored(ctx, r.file, r.name, "application/octet-stream")
 	}
 	switch kind {
 	case kindSignature:
 		if r.signatureFile == "" {
 			return nil, apperr.NotFound("server.error.not_found")
 		}
-		return s.openStored(r.signatureFile, r.name+".png", "image/png")
+		return s.openStored(ctx, r.signatureFile, r.name+".png", "image/png")
 	case kindStamped:
 		if r.stampFile != "" {
-			return s.openStored(r.stampFile, r.name+".pdf", "application/pdf")
+			return s.openStored(ctx, r.stampFile, r.name+".pdf", "application/pdf")
 		}
 		// Not stamped by a ticket's column yet: a copy stamped with the
 		// date of receipt (the upload), made for this answer only.
@@ -115,18 +115,18 @@ func (s *Service) ServeLink(ctx context.Context, token string, id int64, kind st
 		if err != nil {
 			return nil, err
 		}
-		b, err := s.stamped(r, lines)
+		b, err := s.stamped(ctx, r, lines)
 		if err != nil {
 			return nil, err
 		}
 		return &Served{Name: r.name + ".pdf", ContentType: "application/pdf", Content: bytes.NewReader(b)}, nil
 	default:
-		return s.openStored(r.file, r.name+".pdf", "application/pdf")
+		return s.openStored(ctx, r.file, r.name+".pdf", "application/pdf")
 	}
 }
 
-func (s *Service) openStored(key, name, contentType string) (*Served, error) {
-	f, err := s.store.Open(key)
+func (s *Service) openStored(ctx context.Context, key, name, contentType string) (*Served, error) {
+	f, err := s.store.Open(ctx, key)
 	if err != nil {
 		return nil, err
 	}
@@ -134,8 +134,8 @@ func (s *Service) openStored(key, name, contentType string) (*Served, error) {
 }
 
 // stamped answers a copy of r's file with the stamp lines on its first page.
-func (s *Service) stamped(r *row, lines []string) ([]byte, error) {
-	f, err := s.store.Open(r.file)
+func (s *Service) stamped(ctx context.Context, r *row, lines []string) ([]byte, error) {
+	f, err := s.store.Open(ctx, r.file)
 	if err != nil {
 		return nil, err
 	}
@@ -260,19 +260,19 @@ func (s *Service) StampTicket(ctx context.Context, tx *db.Tx, ticket int64) (int
 		if err != nil {
 			return n, err
 		}
-		b, err := s.stamped(r, lines)
+		b, err := s.stamped(ctx, r, lines)
 		if err != nil {
 			s.log.WarnContext(ctx, "documents: a ticket's document could not be stamped", "document_id", id, "error", err)
 			continue
 		}
-		key, _, err := s.store.PutBytes(b, "pdf")
+		key, _, err := s.store.PutBytes(ctx, b, "pdf")
 		if err != nil {
 			return n, err
 		}
 		err = s.engine.UpdateIn(sys, tx, tables.UpdateCommand{Entity: entity, ID: id, RowVersion: r.version, Data: map[string]any{}},
 			tables.WithValues(validate.Record{"document_stamp_file": key, "document_stamped_at": now}))
 		if err != nil {
-			s.store.Remove(key)
+			s.store.Remove(ctx, key)
 			return n, err
 		}
 		n++
@@ -281,4 +281,6 @@ func (s *Service) StampTicket(ctx context.Context, tx *db.Tx, ticket int64) (int
 }
 
 // openOriginal opens a row's original file.
-func (s *Service) openOriginal(r *row) (*os.File, error) { return s.store.Open(r.file) }
+func (s *Service) openOriginal(ctx context.Context, r *row) (storage.Object, error) {
+	return s.store.Open(ctx, r.file)
+}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -87,23 +85,6 @@ func form(t *testing.T, fields map[string]string, files ...[]byte) (string, stri
 	return b.String(), w.FormDataContentType()
 }
 
-// storedFiles counts the files in the document store.
-func storedFiles(t *testing.T, ta *apptest.TestApp) int {
-	t.Helper()
-	n := 0
-	root := filepath.Join(ta.Config.DataDir, "documents")
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			n++
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 func exec(t *testing.T, d *db.DB, q string, args ...any) {
 	t.Helper()
 	if _, err := d.ExecContext(context.Background(), q, args...); err != nil {
@@ -123,132 +104,136 @@ func queryInt(t *testing.T, d *db.DB, q string, args ...any) int64 {
 // TestUploadAndDownload: a PDF is stored with its document row, linked to
 // its owner, read back byte for byte; anything else is refused and leaves
 // neither a row nor a file; external users upload only for records they
-// see and download only their own group's documents.
+// see and download only their own group's documents; with the
+// files in the data directory and in an S3 bucket.
 func TestUploadAndDownload(t *testing.T) {
-	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		ta := apptest.NewApp(t, d)
-		tokens := map[string]string{}
-		token := func(email string) string {
-			if tokens[email] == "" {
-				tokens[email] = ta.Login(email).AccessToken
+	forEachStorage(t, func(t *testing.T, store apptest.AppOption) {
+		testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+			ta := apptest.NewApp(t, d, store)
+			tokens := map[string]string{}
+			token := func(email string) string {
+				if tokens[email] == "" {
+					tokens[email] = ta.Login(email).AccessToken
+				}
+				return tokens[email]
 			}
-			return tokens[email]
-		}
-		// A document type, and for lead@ the right to upload documents and
-		// to add them to a point of sale's documents tab.
-		exec(t, d, `INSERT INTO documenttype (documenttype_name, documenttype_short) VALUES ('Mietvertrag', 'MV')`)
-		docType := fmt.Sprint(queryInt(t, d, `SELECT MAX(documenttype_id) FROM documenttype`))
-		exec(t, d, `INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d)
+			// A document type, and for lead@ the right to upload documents and
+			// to add them to a point of sale's documents tab.
+			exec(t, d, `INSERT INTO documenttype (documenttype_name, documenttype_short) VALUES ('Mietvertrag', 'MV')`)
+			docType := fmt.Sprint(queryInt(t, d, `SELECT MAX(documenttype_id) FROM documenttype`))
+			exec(t, d, `INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d)
 			SELECT user_id, 4, 1, 1, 1, 0 FROM users WHERE user_email = ?`, lead)
-		exec(t, d, `INSERT INTO access (access_kind, access_subject, access_action, role_code, access_teams, access_options)
+			exec(t, d, `INSERT INTO access (access_kind, access_subject, access_action, role_code, access_teams, access_options)
 			VALUES ('table', 'pos_document_rel', 'update', 'lead', '', '')`)
-		posA := fmt.Sprint(queryInt(t, d, `SELECT MIN(p.pos_id) FROM pos p JOIN company c ON c.company_id = p.company_id WHERE c.customergroup_id = 1`))
-		posB := fmt.Sprint(queryInt(t, d, `SELECT MIN(p.pos_id) FROM pos p JOIN company c ON c.company_id = p.company_id WHERE c.customergroup_id = 2`))
-		upload := func(as string, fields map[string]string, files ...[]byte) apptest.Response {
-			t.Helper()
-			body, contentType := form(t, fields, files...)
-			return ta.Do("POST", "/documents/uploadfiles", token(as), body, "Content-Type", contentType)
-		}
-		created := func(res apptest.Response) int64 {
-			t.Helper()
-			if res.Status != http.StatusCreated {
-				t.Fatalf("upload: %d %s", res.Status, res.Body)
+			posA := fmt.Sprint(queryInt(t, d, `SELECT MIN(p.pos_id) FROM pos p JOIN company c ON c.company_id = p.company_id WHERE c.customergroup_id = 1`))
+			posB := fmt.Sprint(queryInt(t, d, `SELECT MIN(p.pos_id) FROM pos p JOIN company c ON c.company_id = p.company_id WHERE c.customergroup_id = 2`))
+			upload := func(as string, fields map[string]string, files ...[]byte) apptest.Response {
+				t.Helper()
+				body, contentType := form(t, fields, files...)
+				return ta.Do("POST", "/documents/uploadfiles", token(as), body, "Content-Type", contentType)
 			}
-			var a struct {
-				Data []struct {
-					ID int64 `json:"document_id"`
-				} `json:"data"`
+			created := func(res apptest.Response) int64 {
+				t.Helper()
+				if res.Status != http.StatusCreated {
+					t.Fatalf("upload: %d %s", res.Status, res.Body)
+				}
+				var a struct {
+					Data []struct {
+						ID int64 `json:"document_id"`
+					} `json:"data"`
+				}
+				res.JSON(t, &a)
+				if len(a.Data) != 1 || a.Data[0].ID == 0 {
+					t.Fatalf("upload answered %s", res.Body)
+				}
+				return a.Data[0].ID
 			}
-			res.JSON(t, &a)
-			if len(a.Data) != 1 || a.Data[0].ID == 0 {
-				t.Fatalf("upload answered %s", res.Body)
+			refused := func(name string, res apptest.Response, status int, want string) {
+				t.Helper()
+				if res.Status != status || !strings.Contains(string(res.Body), want) {
+					t.Errorf("%s: %d %s, want %d with %q", name, res.Status, res.Body, status, want)
+				}
 			}
-			return a.Data[0].ID
-		}
-		refused := func(name string, res apptest.Response, status int, want string) {
-			t.Helper()
-			if res.Status != status || !strings.Contains(string(res.Body), want) {
-				t.Errorf("%s: %d %s, want %d with %q", name, res.Status, res.Body, status, want)
-			}
-		}
 
-		// An administrator uploads a contract for a point of sale.
-		id := created(upload(admin, map[string]string{"documenttype_id": docType, "pos_id": posA}, pdf))
-		res := download(t, ta, token(admin), id)
-		if res.Status != http.StatusOK || !bytes.Equal(res.Body, pdf) || res.Header.Get("Content-Type") != "application/pdf" ||
-			!strings.Contains(res.Header.Get("Content-Disposition"), `filename="Mietvertrag 1.pdf"`) {
-			t.Fatalf("download: %d %v %q", res.Status, res.Header, res.Body)
-		}
-		if n := queryInt(t, d, `SELECT COUNT(*) FROM pos_document WHERE document_id = ? AND pos_id = ?`, id, posA); n != 1 {
-			t.Errorf("the document is linked %d times to its point of sale", n)
-		}
-		if size := queryInt(t, d, `SELECT document_size FROM document WHERE document_id = ?`, id); size != int64(len(pdf)) {
-			t.Errorf("document_size = %d, want %d", size, len(pdf))
-		}
-		if n := queryInt(t, d, `SELECT COUNT(*) FROM trackrecord WHERE trackrecord_category = 'document' AND trackrecord_row_id = ?`, id); n == 0 {
-			t.Error("the upload wrote no history")
-		}
-		rows, files := queryInt(t, d, `SELECT COUNT(*) FROM document`), storedFiles(t, ta)
+			// An administrator uploads a contract for a point of sale.
+			id := created(upload(admin, map[string]string{"documenttype_id": docType, "pos_id": posA}, pdf))
+			res := download(t, ta, token(admin), id)
+			if res.Status != http.StatusOK || !bytes.Equal(res.Body, pdf) || res.Header.Get("Content-Type") != "application/pdf" ||
+				!strings.Contains(res.Header.Get("Content-Disposition"), `filename="Mietvertrag 1.pdf"`) {
+				t.Fatalf("download: %d %v %q", res.Status, res.Header, res.Body)
+			}
+			if n := queryInt(t, d, `SELECT COUNT(*) FROM pos_document WHERE document_id = ? AND pos_id = ?`, id, posA); n != 1 {
+				t.Errorf("the document is linked %d times to its point of sale", n)
+			}
+			if size := queryInt(t, d, `SELECT document_size FROM document WHERE document_id = ?`, id); size != int64(len(pdf)) {
+				t.Errorf("document_size = %d, want %d", size, len(pdf))
+			}
+			if n := queryInt(t, d, `SELECT COUNT(*) FROM trackrecord WHERE trackrecord_category = 'document' AND trackrecord_row_id = ?`, id); n == 0 {
+				t.Error("the upload wrote no history")
+			}
+			rows, files := queryInt(t, d, `SELECT COUNT(*) FROM document`), storedFiles(t, ta)
 
-		// What is refused leaves nothing behind.
-		refused("not a PDF", upload(admin, map[string]string{"documenttype_id": docType}, []byte("GIF89a not a pdf")), 422, "Only PDF files")
-		refused("two files", upload(admin, map[string]string{"documenttype_id": docType}, pdf, pdf), 422, "exactly one PDF")
-		refused("no file", upload(admin, map[string]string{"documenttype_id": docType}), 422, "exactly one PDF")
-		refused("no document type", upload(admin, nil, pdf), 422, "documenttype_id")
-		refused("two owners", upload(admin, map[string]string{"documenttype_id": docType, "pos_id": posA, "contract_id": "1"}, pdf), 422, "one record")
-		refused("not logged in", ta.Do("POST", "/documents/uploadfiles", "", "x", "Content-Type", "multipart/form-data; boundary=x"), 401, "")
-		if r, f := queryInt(t, d, `SELECT COUNT(*) FROM document`), storedFiles(t, ta); r != rows || f != files {
-			t.Errorf("refused uploads left %d rows and %d files, had %d and %d", r, f, rows, files)
-		}
+			// What is refused leaves nothing behind.
+			refused("not a PDF", upload(admin, map[string]string{"documenttype_id": docType}, []byte("GIF89a not a pdf")), 422, "Only PDF files")
+			refused("two files", upload(admin, map[string]string{"documenttype_id": docType}, pdf, pdf), 422, "exactly one PDF")
+			refused("no file", upload(admin, map[string]string{"documenttype_id": docType}), 422, "exactly one PDF")
+			refused("no document type", upload(admin, nil, pdf), 422, "documenttype_id")
+			refused("two owners", upload(admin, map[string]string{"documenttype_id": docType, "pos_id": posA, "contract_id": "1"}, pdf), 422, "one record")
+			refused("not logged in", ta.Do("POST", "/documents/uploadfiles", "", "x", "Content-Type", "multipart/form-data; boundary=x"), 401, "")
+			if r, f := queryInt(t, d, `SELECT COUNT(*) FROM document`), storedFiles(t, ta); r != rows || f != files {
+				t.Errorf("refused uploads left %d rows and %d files, had %d and %d", r, f, rows, files)
+			}
 
-		// External users: only for a record they see, and only their own.
-		leadDoc := created(upload(lead, map[string]string{"documenttype_id": docType, "pos_id": posA, "document_name": "Übergabeprotokoll"}, pdf))
-		refused("external without owner", upload(lead, map[string]string{"documenttype_id": docType}, pdf), 422, "belongs to")
-		refused("external, foreign owner", upload(lead, map[string]string{"documenttype_id": docType, "pos_id": posB}, pdf), 404, "")
-		refused("no right to upload", upload(leadB, map[string]string{"documenttype_id": docType, "pos_id": posB}, pdf), 403, "")
-		if got := download(t, ta, token(lead), leadDoc); got.Status != 200 ||
-			!strings.Contains(got.Header.Get("Content-Disposition"), "filename*=utf-8''%C3%9Cbergabeprotokoll.pdf") {
-			t.Errorf("lead@ downloads their document: %d %v", got.Status, got.Header)
-		}
-		missing := download(t, ta, token(leadB), 999999)
-		foreign := download(t, ta, token(leadB), leadDoc)
-		if foreign.Status != http.StatusNotFound || !bytes.Equal(foreign.Body, missing.Body) {
-			t.Errorf("another group's document: %d %s; a missing one: %d %s", foreign.Status, foreign.Body, missing.Status, missing.Body)
-		}
-		if r, f := queryInt(t, d, `SELECT COUNT(*) FROM document`), storedFiles(t, ta); r != rows+1 || f != files+1 {
-			t.Errorf("after one good external upload: %d rows and %d files, want %d and %d", r, f, rows+1, files+1)
-		}
+			// External users: only for a record they see, and only their own.
+			leadDoc := created(upload(lead, map[string]string{"documenttype_id": docType, "pos_id": posA, "document_name": "Übergabeprotokoll"}, pdf))
+			refused("external without owner", upload(lead, map[string]string{"documenttype_id": docType}, pdf), 422, "belongs to")
+			refused("external, foreign owner", upload(lead, map[string]string{"documenttype_id": docType, "pos_id": posB}, pdf), 404, "")
+			refused("no right to upload", upload(leadB, map[string]string{"documenttype_id": docType, "pos_id": posB}, pdf), 403, "")
+			if got := download(t, ta, token(lead), leadDoc); got.Status != 200 ||
+				!strings.Contains(got.Header.Get("Content-Disposition"), "filename*=utf-8''%C3%9Cbergabeprotokoll.pdf") {
+				t.Errorf("lead@ downloads their document: %d %v", got.Status, got.Header)
+			}
+			missing := download(t, ta, token(leadB), 999999)
+			foreign := download(t, ta, token(leadB), leadDoc)
+			if foreign.Status != http.StatusNotFound || !bytes.Equal(foreign.Body, missing.Body) {
+				t.Errorf("another group's document: %d %s; a missing one: %d %s", foreign.Status, foreign.Body, missing.Status, missing.Body)
+			}
+			if r, f := queryInt(t, d, `SELECT COUNT(*) FROM document`), storedFiles(t, ta); r != rows+1 || f != files+1 {
+				t.Errorf("after one good external upload: %d rows and %d files, want %d and %d", r, f, rows+1, files+1)
+			}
+		})
 	})
 }
 
 // TestSweepRemovesOnlyUnnamedOldFiles: the daily sweep removes files no
 // document names once they are old, and leaves named and young ones.
 func TestSweepRemovesOnlyUnnamedOldFiles(t *testing.T) {
+	ctx := context.Background()
 	store, err := documents.NewStore(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	named, _, _, err := store.Put(bytes.NewReader(pdf), 1<<20)
+	named, _, _, err := store.Put(ctx, bytes.NewReader(pdf), 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	orphan, _, _, err := store.Put(bytes.NewReader(pdf), 1<<20)
+	orphan, _, _, err := store.Put(ctx, bytes.NewReader(pdf), 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	inUse := func(key string) (bool, error) { return key == named, nil }
-	if n, err := store.Sweep(inUse, time.Hour, time.Now()); err != nil || n != 0 {
+	if n, err := store.Sweep(ctx, inUse, time.Hour, time.Now()); err != nil || n != 0 {
 		t.Fatalf("young files: removed %d, %v", n, err)
 	}
-	if n, err := store.Sweep(inUse, time.Hour, time.Now().Add(2*time.Hour)); err != nil || n != 1 {
+	if n, err := store.Sweep(ctx, inUse, time.Hour, time.Now().Add(2*time.Hour)); err != nil || n != 1 {
 		t.Fatalf("old files: removed %d, %v; want the orphan only", n, err)
 	}
-	if f, err := store.Open(named); err != nil {
+	if f, err := store.Open(ctx, named); err != nil {
 		t.Fatalf("the named file is gone: %v", err)
 	} else {
 		f.Close()
 	}
-	if _, err := store.Open(orphan); err == nil {
+	if _, err := store.Open(ctx, orphan); err == nil {
 		t.Fatal("the orphan is still there")
 	}
 }

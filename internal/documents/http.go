@@ -99,7 +99,7 @@ func (h *handler) upload(w http.ResponseWriter, r *http.Request) error {
 			discard()
 			return err
 		}
-		f, err := h.s.Put(part)
+		f, err := h.s.Put(ctx, part)
 		if err != nil {
 			discard()
 			return err

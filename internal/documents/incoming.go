@@ -124,7 +124,7 @@ func (s *Service) importOne(ctx context.Context, raw []byte) (bool, error) {
 	var files []kept
 	discard := func() {
 		for _, f := range files {
-			s.store.Remove(f.key)
+			s.store.Remove(ctx, f.key)
 		}
 	}
 	for _, f := range in.files {
@@ -133,7 +133,7 @@ func (s *Service) importOne(ctx context.Context, raw []byte) (bool, error) {
 			ext, mimeType = "pdf", "application/pdf"
 			name = strings.TrimSuffix(strings.TrimSuffix(name, ".pdf"), ".PDF")
 		}
-		key, sum, err := s.store.PutBytes(f.data, ext)
+		key, sum, err := s.store.PutBytes(ctx, f.data, ext)
 		if err != nil {
 			discard()
 			return false, err

@@ -211,7 +211,7 @@ func (s *Service) attachments(ctx context.Context, q db.Querier, ids []int64) ([
 		if err != nil {
 			return nil, err
 		}
-		f, err := s.openOriginal(r)
+		f, err := s.openOriginal(ctx, r)
 		if err != nil {
 			return nil, err
 		}

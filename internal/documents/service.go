@@ -91,8 +91,8 @@ func (s *Service) Authorize(ctx context.Context) error {
 
 // Put keeps an uploaded file until Create names it in a document row, or
 // Discard removes it. Not a PDF, or too large: 422 on "files".
-func (s *Service) Put(r io.Reader) (Stored, error) {
-	key, size, sum, err := s.store.Put(r, s.maxBytes)
+func (s *Service) Put(ctx context.Context, r io.Reader) (Stored, error) {
+	key, size, sum, err := s.store.Put(ctx, r, s.maxBytes)
 	switch {
 	case errors.Is(err, errEmpty):
 		return Stored{}, fileError("server.documents.empty", nil)
@@ -108,7 +108,7 @@ func (s *Service) Put(r io.Reader) (Stored, error) {
 
 // Discard removes a stored file no document names.
 func (s *Service) Discard(ctx context.Context, f Stored) {
-	if err := s.store.Remove(f.Key); err != nil {
+	if err := s.store.Remove(ctx, f.Key); err != nil {
 		s.log.ErrorContext(ctx, "documents: remove an unused upload", "key", f.Key, "error", err)
 	}
 }
@@ -214,7 +214,7 @@ func (s *Service) Sweep(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := s.store.Sweep(func(key string) (bool, error) {
+	n, err := s.store.Sweep(ctx, func(key string) (bool, error) {
 		var one int
 		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM `+src.SQL+` WHERE d.document_file = ? OR d.document_stamp_file = ? OR d.document_signature_file = ?`,
 			append(src.Args, key, key, key)...).Scan(&one)
@@ -222,7 +222,7 @@ func (s *Service) Sweep(ctx context.Context) error {
 			return false, nil
 		}
 		return err == nil, err
-	}, sweepAge, time.Now())
+	}, sweepAge, s.now())
 	if n > 0 {
 		s.log.InfoContext(ctx, "documents: files no document names removed", "files", n)
 	}

@@ -75,7 +75,7 @@ func (s *Service) Sign(ctx context.Context, cmd SignCommand) (*Signed, error) {
 	if err != nil {
 		return nil, apperr.Validation(apperr.FieldError{Field: "signature", Key: "server.documents.not_image", Type: "value_error"})
 	}
-	f, err := s.openOriginal(r)
+	f, err := s.openOriginal(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -102,13 +102,13 @@ func (s *Service) Sign(ctx context.Context, cmd SignCommand) (*Signed, error) {
 		[]string{"Signed by " + name, now.Format("2006-01-02 15:04:05") + " UTC"}); err != nil {
 		return nil, fmt.Errorf("documents: sign document %d: %w", r.id, err)
 	}
-	imgKey, _, err := s.store.PutBytes(signature, "png")
+	imgKey, _, err := s.store.PutBytes(ctx, signature, "png")
 	if err != nil {
 		return nil, err
 	}
-	signedKey, signedSum, err := s.store.PutBytes(out.Bytes(), "pdf")
+	signedKey, signedSum, err := s.store.PutBytes(ctx, out.Bytes(), "pdf")
 	if err != nil {
-		s.store.Remove(imgKey)
+		s.store.Remove(ctx, imgKey)
 		return nil, err
 	}
 	ans := &Signed{OriginalSHA256: origSum, SignedSHA256: signedSum}
@@ -133,8 +133,8 @@ func (s *Service) Sign(ctx context.Context, cmd SignCommand) (*Signed, error) {
 			Changes: map[string][2]any{"document_id": {r.id, id}, "document_sha256": {origSum, signedSum}}})
 	})
 	if err != nil {
-		s.store.Remove(imgKey)
-		s.store.Remove(signedKey)
+		s.store.Remove(ctx, imgKey)
+		s.store.Remove(ctx, signedKey)
 		return nil, err
 	}
 	return ans, nil
