@@ -93,7 +93,8 @@ for (const skin of ['light', 'dark'] as const) {
     await board.click();
     await expect(page).toHaveURL(/\/app\/table\/ticket\?.*board_id/);
     // The link's filter (one board) names the board in the filter panel, not its id.
-    await expect(page.getByRole('search', { name: 'Filters' }).getByText('Facility Management', { exact: true })).toBeVisible();
+    // The label comes with the board's options, a request of its own: give it the page's time.
+    await expect(page.getByRole('search', { name: 'Filters' }).getByText('Facility Management', { exact: true })).toBeVisible({ timeout: 30_000 });
     const grid = page.getByRole('grid');
     await expect.poll(async () => grid.locator('td[data-column="ticket_name"]').count(), { timeout: 30_000 }).toBe(count);
   });
