@@ -51,9 +51,13 @@ type RowSelect struct {
 }
 
 // OnRows registers rule as the row rule of entity (one per entity; a
-// later registration replaces the earlier). Register at start, before
-// requests are served.
+// later registration replaces the earlier, nil removes it). Register at
+// start, before requests are served.
 func (e *Engine) OnRows(entity string, rule RowRule) {
+	if rule == nil {
+		delete(e.rowRules, entity)
+		return
+	}
 	if e.rowRules == nil {
 		e.rowRules = map[string]RowRule{}
 	}
