@@ -4,6 +4,7 @@ import {
   closestCorners,
   DndContext,
   type DragEndEvent,
+  type DragMoveEvent,
   type DragOverEvent,
   DragOverlay,
   type DragStartEvent,
@@ -16,7 +17,7 @@ import {
   useSensors,
 } from '@dnd-kit/core';
 import { Alert, Badge, Box, Group, Loader, Select, Stack, Switch, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
@@ -99,6 +100,8 @@ export default function KanbanPage() {
   const [active, setActive] = useState<Ticket | null>(null);
   const [overColumn, setOverColumn] = useState<number | null>(null);
   const [refocus, setRefocus] = useState<number | null>(null);
+  // Whether the carried card has moved since the pick-up (for the announcements).
+  const travelled = useRef(false);
 
   const board = boards.data?.find((b) => b.board_id === boardId);
   const columns = useMemo(() => orderedColumns(board?.columns ?? []), [board]);
@@ -138,10 +141,14 @@ export default function KanbanPage() {
   const dataOf = (x: { data: { current?: unknown } } | null | undefined) => (x?.data.current ?? null) as DragData | null;
 
   const onDragStart = useCallback((e: DragStartEvent) => {
+    travelled.current = false;
     const d = dataOf(e.active);
     if (d?.type !== 'card') return;
     setActive(d.ticket);
     setOverColumn(d.column);
+  }, []);
+  const onDragMove = useCallback((e: DragMoveEvent) => {
+    if (e.delta.x || e.delta.y) travelled.current = true;
   }, []);
   const onDragOver = useCallback((e: DragOverEvent) => setOverColumn(dataOf(e.over)?.column ?? null), []);
   const onDragCancel = useCallback(() => {
@@ -172,6 +179,8 @@ export default function KanbanPage() {
         return d?.type === 'card' ? t('kanban.picked', { ticket: d.ticket.ticket_name, column: columnName(d.column) }) : undefined;
       },
       // The place a drop there takes (dropPlace), as the drop will make it.
+      // Nothing until the card moved, so that "picked up" is heard (the first collisions
+      // right after the pick-up are measured with the board half measured).
       onDragOver: ({ active: a, over }) => {
         const d = dataOf(a);
         const o = dataOf(over);
@@ -179,6 +188,7 @@ export default function KanbanPage() {
         const shown = grouped.get(o.column) ?? [];
         const place = dropPlace(shown, d.ticket, o.column, o.type === 'card' ? o.ticket.ticket_id : null);
         const column = columnName(o.column);
+        if (!travelled.current) return undefined;
         if (place.same) return t('kanban.over_same', { column });
         const before = place.before === null ? undefined : shown.find((x) => x.ticket_id === place.before);
         return before ? t('kanban.over_card', { ticket: before.ticket_name, column }) : t('kanban.over_end', { column });
@@ -281,6 +291,7 @@ export default function KanbanPage() {
         sensors={sensors}
         collisionDetection={collisions}
         onDragStart={onDragStart}
+        onDragMove={onDragMove}
         onDragOver={onDragOver}
         onDragEnd={onDragEnd}
         onDragCancel={onDragCancel}

@@ -59,6 +59,10 @@ describe('keyboard moves on the kanban', () => {
     expect(press(13, cardRect(0, 2), 'ArrowUp', 'ArrowUp', 'ArrowUp').over).toBe(11);
   });
 
+  it('before the board is measured, the card is over its own place', () => {
+    expect(keyboardOver(spots.filter((s) => s.id !== 12), 12, 1, cardRect(0, 1))).toBe(12);
+  });
+
   it('ignores other keys', () => {
     expect(keyboardSpot('KeyA', spots, 11, cardRect(0, 0))).toBeUndefined();
   });

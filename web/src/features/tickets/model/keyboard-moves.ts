@@ -94,6 +94,8 @@ export function keyboardSpot(code: string, spots: readonly Spot[], active: strin
  * itself when the place is its own.
  */
 export function keyboardOver(spots: readonly Spot[], active: string | number, activeColumn: number, at: Box): string | number | undefined {
+  // Right after the pick-up the board may not be measured yet: its own place.
+  if (!spots.some((s) => s.id === active)) return active;
   const here = columnAt(spots, at);
   if (!here) return undefined;
   const cy = centerY(at);
