@@ -73,10 +73,15 @@ func (o *Options) defaults() {
 	}
 }
 
-// visibility decides whether record id of entity is within the tenant of
-// principal p (the engine's VisibleTo). The read right is checked apart,
-// once per watcher and entity.
+// visibility decides whether record id of entity is within the tenant and
+// the row rules of principal p (the engine's VisibleTo). The read right is
+// checked apart, once per watcher and entity.
 type visibility func(ctx context.Context, p *auth.Principal, entity string, id int64) (bool, error)
+
+// scopeKeys names the rows of entity p sees (the engine's ScopeKey):
+// watchers with the same key share one visibility check per event; "all"
+// is a watcher who sees every row.
+type scopeKeys func(p *auth.Principal, entity string) string
 
 // rights decides whether p may read rows of entity (the engine's Require).
 type rights func(ctx context.Context, p *auth.Principal, entity string) bool
@@ -87,6 +92,7 @@ type Hub struct {
 	db        *db.DB
 	log       *slog.Logger
 	visible   visibility
+	scopeKey  scopeKeys
 	canRead   rights
 	published map[string]bool
 	broker    broker
@@ -116,6 +122,7 @@ func New(d *db.DB, engine *tables.Engine, log *slog.Logger, opts Options) *Hub {
 	h.visible = func(ctx context.Context, p *auth.Principal, entity string, id int64) (bool, error) {
 		return engine.VisibleTo(ctx, d, p, entity, id)
 	}
+	h.scopeKey = engine.ScopeKey
 	h.canRead = func(ctx context.Context, p *auth.Principal, entity string) bool {
 		return engine.Require(auth.WithPrincipal(ctx, p), "read", entity) == nil
 	}
@@ -195,16 +202,18 @@ func (h *Hub) trim(now time.Time) {
 }
 
 // answer is one visibility check's result, shared by the watchers of one
-// tenant scope for one event.
+// scope key (tenant and row rules) for one event.
 type answer struct {
 	ok  bool
 	err error
 }
 
-// deliver sends ev to the watchers who may see it. Watchers of one tenant
-// scope share one visibility check per event (the check is the engine's
-// and made anew for every event, so a ticket moved to another tenant is
-// seen by its new tenant only).
+// deliver sends ev to the watchers who may see it. Watchers of one scope
+// key (the same tenant and the same answer of the entity's row rule: a
+// ticket's board rule depends on the watcher's teams) share one
+// visibility check per event (the check is the engine's and made anew for
+// every event, so a ticket moved to another tenant or board is seen by
+// who sees it there only).
 func (h *Hub) deliver(ctx context.Context, ev Event, ws []*watcher) {
 	byScope := map[string]answer{}
 	for _, w := range ws {
@@ -227,15 +236,17 @@ func (h *Hub) mayWatch(ctx context.Context, w *watcher, ev Event, byScope map[st
 	if !w.mayRead(ctx, h, ev.Entity) {
 		return ev, false, nil
 	}
+	scope := w.scopeOf(h, ev.Entity)
 	if ev.Action == "delete" {
 		// A deleted row can no longer be checked: its delete goes to who
-		// was told about the row, and to unrestricted watchers.
-		return ev, w.forget(ev) || !w.p.External, nil
+		// was told about the row, and to watchers who see every row of
+		// the entity (no tenant, no row rule).
+		return ev, w.forget(ev) || scope == "all", nil
 	}
-	a, ok := byScope[w.scope]
+	a, ok := byScope[scope]
 	if !ok {
 		a.ok, a.err = h.visible(ctx, w.p, ev.Entity, ev.RecordID)
-		byScope[w.scope] = a
+		byScope[scope] = a
 	}
 	if a.err != nil {
 		return ev, false, a.err

@@ -15,11 +15,8 @@ const seenMax = 4096
 
 // watcher is one connected stream.
 type watcher struct {
-	p *auth.Principal
-	// scope is the tenant scope key: watchers with the same one see the
-	// same rows.
-	scope string
-	ch    chan Event
+	p  *auth.Principal
+	ch chan Event
 	// ended is closed when the stream must end (hub closing, watcher too
 	// slow).
 	ended   chan struct{}
@@ -29,17 +26,30 @@ type watcher struct {
 	// the watcher is live, by watch.
 	mu     sync.Mutex
 	rights map[string]bool
+	// scopes are the scope keys by entity (Hub.scopeKey): watchers with
+	// the same one see the same rows of that entity.
+	scopes map[string]string
 	seen   map[string]struct{}
 	order  []string
 }
 
 func newWatcher(p *auth.Principal, buffer int) *watcher {
-	scope := "internal"
-	if p.External {
-		scope = fmt.Sprintf("c%d/p%d", p.CustomergroupID, p.PartnergroupID)
+	return &watcher{p: p, ch: make(chan Event, buffer), ended: make(chan struct{}),
+		rights: map[string]bool{}, scopes: map[string]string{}, seen: map[string]struct{}{}}
+}
+
+// scopeOf is the watcher's scope key for entity, asked once per stream
+// (a stream lasts minutes; its principal, teams included, is the one it
+// opened with).
+func (w *watcher) scopeOf(h *Hub, entity string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	k, known := w.scopes[entity]
+	if !known {
+		k = h.scopeKey(w.p, entity)
+		w.scopes[entity] = k
 	}
-	return &watcher{p: p, scope: scope, ch: make(chan Event, buffer), ended: make(chan struct{}),
-		rights: map[string]bool{}, seen: map[string]struct{}{}}
+	return k
 }
 
 // send queues ev; a watcher too slow to keep up is ended (it resumes with

@@ -63,7 +63,7 @@ func (e *Engine) callerOf(ctx context.Context) (*caller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tables: rights of user %d: %w", p.UserID, err)
 	}
-	c := &caller{p: p, rules: rules, scope: ScopeOf(p), lang: i18n.LangFrom(ctx)}
+	c := &caller{p: p, rules: rules, scope: e.scopeOf(p), lang: i18n.LangFrom(ctx)}
 	c.scope.masked = e.masksFor(c)
 	return c, nil
 }

@@ -49,6 +49,8 @@ type Engine struct {
 	counts *countCache
 	// maskable are the entities with masked fields (mask.go).
 	maskable []*schema.Entity
+	// rowRules are the modules' row rules by entity name (OnRows).
+	rowRules map[string]RowRule
 	// committed are told about every committed write (OnCommitted).
 	committed []CommitListener
 }

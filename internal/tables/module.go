@@ -134,7 +134,7 @@ func (e *Engine) RecordHistory(ctx context.Context, q db.Querier, typ, entity st
 }
 
 // VisibleTo reports whether row id of entity exists within the tenant scope
-// of p (internal users: every row), decided exactly as every generic
+// and the row rules of p (internal users: every row no rule limits), decided exactly as every generic
 // statement decides it. Modules use it to keep what they store about a
 // user inside that user's own tenant.
 func (e *Engine) VisibleTo(ctx context.Context, q db.Querier, p *auth.Principal, entity string, id int64) (bool, error) {
@@ -142,7 +142,7 @@ func (e *Engine) VisibleTo(ctx context.Context, q db.Querier, p *auth.Principal,
 	if err != nil {
 		return false, err
 	}
-	return e.visible(ctx, q, &caller{p: p, scope: ScopeOf(p)}, ent, id)
+	return e.visible(ctx, q, &caller{p: p, scope: e.scopeOf(p)}, ent, id)
 }
 
 // LinkIn is Link inside the caller's transaction tx, so a module can add

@@ -20,6 +20,9 @@ import (
 // entity's Customer paths (client users) or their partner group through
 // one of its Partner paths (partner users); external users with neither
 // group see none. Global entities are unrestricted for reads.
+//
+// On top of the tenant, the row rules of the modules (OnRows, rowrule.go)
+// limit the rows of their entities for every caller, internal ones too.
 type Scope struct {
 	restricted    bool
 	customergroup int64
@@ -30,6 +33,8 @@ type Scope struct {
 	// masked names the entities whose masked fields the caller reads
 	// masked (mask.go).
 	masked []string
+	// rows are the row rules' limits for the caller, by entity.
+	rows map[string]RowLimit
 }
 
 // ScopeOf returns the scope of principal p (nil: unrestricted, for
@@ -44,29 +49,48 @@ func ScopeOf(p *auth.Principal) Scope {
 // Restricted reports whether the scope limits tenant-scoped entities.
 func (s Scope) Restricted() bool { return s.restricted }
 
-// limits reports whether the scope restricts rows of e.
-func (s Scope) limits(e *schema.Entity) bool { return s.restricted && !e.Tenant.Global }
+// limits reports whether the scope restricts rows of e: by tenant or by a
+// row rule.
+func (s Scope) limits(e *schema.Entity) bool { return s.tenantLimits(e) || s.rows[e.Name].Limited }
+
+// tenantLimits reports whether the tenant scope restricts rows of e.
+func (s Scope) tenantLimits(e *schema.Entity) bool { return s.restricted && !e.Tenant.Global }
 
 // cond renders the condition limiting rows of e, aliased alias, to the
-// caller's tenant, or the empty frag when nothing is limited. It is a
-// disjunction over the entity's tenant paths; each path becomes nested
-// "IN (SELECT ...)" sub-queries through its hops (foreign keys, has-many
-// relations, link tables valid today), ending in one parameter: the group
-// id.
+// caller's tenant and the row rule of e (rowCond), or the empty frag when
+// nothing is limited.
 func (s Scope) cond(x *env, e *schema.Entity, alias string, n *aliases) (frag, error) {
 	return s.condVia(x, e, alias, n, nil)
 }
 
 // condVia is cond in a statement that already LEFT JOINs referenced rows
 // for its columns: joined maps "alias.field" to the alias of the row that
-// foreign key joins (source.joinAt). A correlated hop through such a
-// field tests the joined row's columns instead of looking the row up a
+// foreign key joins (source.joinAt). A correlated tenant hop through such
+// a field tests the joined row's columns instead of looking the row up a
 // second time (a page of deadlines joins its contract and company for
 // their labels, and the tenant path runs through the same two rows). A
 // missing row leaves the joined columns NULL, which fails the test as the
 // EXISTS would.
 func (s Scope) condVia(x *env, e *schema.Entity, alias string, n *aliases, joined map[string]string) (frag, error) {
-	if !s.limits(e) {
+	tenant, err := s.tenantCond(x, e, alias, n, joined)
+	if err != nil {
+		return frag{}, err
+	}
+	row, err := s.rowCond(x, e, alias, n)
+	if err != nil {
+		return frag{}, err
+	}
+	return and(tenant, row), nil
+}
+
+// tenantCond renders the condition limiting rows of e, aliased alias, to
+// the caller's tenant, or the empty frag when nothing is limited. It is a
+// disjunction over the entity's tenant paths; each path becomes nested
+// "IN (SELECT ...)" sub-queries through its hops (foreign keys, has-many
+// relations, link tables valid today), ending in one parameter: the group
+// id.
+func (s Scope) tenantCond(x *env, e *schema.Entity, alias string, n *aliases, joined map[string]string) (frag, error) {
+	if !s.tenantLimits(e) {
 		return frag{}, nil
 	}
 	var alts []frag

@@ -83,7 +83,7 @@ type tenantShares struct {
 // caller's rows (WalkSortIndex).
 func (e *Engine) scopeFor(ctx context.Context, q db.Querier, c *caller, p *listPlan) Scope {
 	sc := c.scope
-	if q.Dialect() != db.SQLite || !sc.limits(p.t.ent) {
+	if q.Dialect() != db.SQLite || !sc.tenantLimits(p.t.ent) {
 		return sc
 	}
 	mine, all, err := e.tenantShare(ctx, q, sc, p.t.ent)
@@ -116,6 +116,7 @@ func CorrelateScope(mine, all int64, limit int) bool {
 // that started it goes away.
 func (e *Engine) tenantShare(ctx context.Context, q db.Querier, sc Scope, ent *schema.Entity) (mine, all int64, err error) {
 	key := shareKey{ent.Name, sc.customergroup, sc.partnergroup}
+	sc.rows = nil // the share is the tenant's, the same for all its users
 	for {
 		now := e.now()
 		e.shares.mu.Lock()

@@ -250,3 +250,31 @@ func keys(m map[int64]bool) []any {
 	}
 	return out
 }
+
+// boardRows is the board rule of decision 0027 as the engine's row rule
+// (tables.Engine.OnRows): the boards the principal sees are those with a
+// column whose team is one of the principal's teams valid today, or the
+// internal team one of them belongs to (team.parent_id); administrators
+// see every board (the system has no principal and no rule). It is an
+// SQL condition (sub-selects over board_columnx, columnx and team), so
+// lists stay one statement and their counts are cached per team set.
+func boardRows(p *auth.Principal) tables.RowLimit {
+	if p == nil || p.IsAdmin() {
+		return tables.RowLimit{}
+	}
+	teams := make([]any, 0, len(p.Teams))
+	for _, id := range p.TeamIDs() {
+		teams = append(teams, id)
+	}
+	if len(teams) == 0 {
+		return tables.RowLimit{Limited: true} // no team: no board
+	}
+	columns := &tables.RowSelect{From: "columnx", Column: "columnx_id", Any: []tables.RowCond{
+		{Column: "team_id", Values: teams},
+		{Column: "team_id", In: &tables.RowSelect{From: "team", Column: "parent_id",
+			Any: []tables.RowCond{{Column: "team_id", Values: teams}}}},
+	}}
+	boards := &tables.RowSelect{From: "board_columnx", Column: "board_id",
+		Any: []tables.RowCond{{Column: "columnx_id", In: columns}}}
+	return tables.RowLimit{Limited: true, Any: []tables.RowCond{{Column: fieldBoard, In: boards}}}
+}

@@ -15,6 +15,10 @@ import (
 // TrackComment is the track record type of a comment on a ticket.
 const TrackComment = "comment"
 
+// ActionNote is the right to comment a ticket: the specification's table
+// access action "note".
+const ActionNote = "note"
+
 // maxComment is the longest comment, in characters.
 const maxComment = 4000
 
@@ -25,9 +29,12 @@ func (s *Service) OnCommented(f func(ticket int64)) { s.commented = f }
 
 // comment serves POST /tickets/comment {ticket_id, comment}: a comment on
 // the ticket's timeline (a trackrecord row type comment, category ticket,
-// with the author and the time), for a caller who may update tickets and
-// sees this one (tenant and board, 404 otherwise). Answers 201 with the
-// timeline entry; the ticket itself does not change (decision 0027).
+// with the author and the time), for a caller with the specification's
+// table access action "note" on tickets (section 6: "Table access per
+// action (list, read, create, update, remove, note, seeHeader) for
+// ticket ...") who sees this one (tenant and board, 404 otherwise). The
+// update right is not needed: the ticket itself does not change. Answers
+// 201 with the timeline entry (decision 0027).
 func (h *handler) comment(w http.ResponseWriter, r *http.Request) error {
 	b, err := reqbody.Read(r)
 	if err != nil {
@@ -47,7 +54,7 @@ func (h *handler) comment(w http.ResponseWriter, r *http.Request) error {
 			Args: map[string]string{"field": "comment", "length": "4000"}})
 	}
 	ctx := r.Context()
-	if err := h.s.engine.Require(ctx, "update", entity); err != nil {
+	if err := h.s.engine.Require(ctx, ActionNote, entity); err != nil {
 		return err
 	}
 	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {

@@ -12,17 +12,20 @@ import (
 )
 
 // TestTicketComment: POST /tickets/comment writes a comment row on the
-// ticket's timeline, for a caller who may update tickets and sees the
+// ticket's timeline, for a caller with the "note" right on tickets (the
+// specification's table access action; not the update right) who sees the
 // ticket (tenant and board); anything else writes nothing.
 func TestTicketComment(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ta := apptest.NewApp(t, d)
 		ctx := context.Background()
-		for _, who := range []string{lead, fm} {
-			if _, err := d.ExecContext(ctx, `INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d)
-				SELECT user_id, 4, 1, 1, 1, 0 FROM users WHERE user_email = ?`, who); err != nil {
-				t.Fatal(err)
-			}
+		// Every demo role has "note" on tickets; the lawyer loses it here,
+		// to be the caller without it.
+		if res, err := d.ExecContext(ctx, `DELETE FROM access WHERE access_subject = 'ticket' AND access_action = 'note'
+			AND role_code = 'lawyer'`); err != nil {
+			t.Fatal(err)
+		} else if n, _ := res.RowsAffected(); n == 0 {
+			t.Fatal("the seed gives the lawyer no note right on tickets")
 		}
 		idA, vA := ticketOf(t, d, 1, seed.DemoBoardFM)
 		idB, _ := ticketOf(t, d, 2, seed.DemoBoardFM)
@@ -46,7 +49,10 @@ func TestTicketComment(t *testing.T) {
 			say("missing ticket", admin, 99999999, "Hallo", 404),
 			say("another tenant's ticket", lead, idB, "Hallo", 404),
 			say("a ticket of a board fm does not see", fm, nbA, "Hallo", 404),
-			say("needs the update right", "lawyer@demo.test", idA, "Hallo", 403),
+			say("needs the note right", "lawyer@demo.test", idA, "Hallo", 403),
+			// lead and fm have "note" but not "update" on tickets.
+			{Name: "the lead may not update tickets", Method: "PUT", Path: "/tickets/update", As: lead, Status: 403,
+				Body: obj{"ticket_id": idA, "row_version": vA, "ticket_name": "x"}},
 			{Name: "needs a login", Method: "POST", Path: "/tickets/comment", Status: 401, Body: obj{"ticket_id": idA, "comment": "x"}},
 		})
 		if n := comments(); n != 0 {

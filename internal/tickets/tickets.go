@@ -60,6 +60,10 @@ func New(d Deps) *Service {
 	s := &Service{db: d.DB, engine: d.Engine, log: d.Log, now: d.Now}
 	d.Engine.OnChoices(entity, limitExternalTickets)
 	d.Engine.OnWrite(entity, &rules{s: s})
+	// The board rule in every generic read (decision 0027): a board and
+	// its tickets are seen only through a column of one's team.
+	d.Engine.OnRows("board", boardRows)
+	d.Engine.OnRows(entity, boardRows)
 	return s
 }
 

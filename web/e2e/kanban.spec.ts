@@ -177,6 +177,37 @@ test('a move by drag and drop or keyboard, a new ticket and an edit arrive live 
   await other.close();
 });
 
+test('a card moves two columns right with the keyboard, each step announced', async ({ page }) => {
+  test.setTimeout(180_000);
+  await openBoard(page, true, 'admin@demo.test');
+  // #2 is the first card of In Bearbeitung; Freigabe is two columns to the right,
+  // past the quality gate (only crossed, not entered).
+  await expect(card(column(page, 'In Bearbeitung'), 2)).toBeVisible();
+  const freigabe = await order(page, 'Freigabe');
+  expect(freigabe.length).toBeGreaterThan(0);
+  const live = page.locator('[id^="DndLiveRegion"]');
+  await card(page, 2).focus();
+  await page.keyboard.press('Space');
+  await expect(live).toContainText('picked up in In Bearbeitung');
+  await page.keyboard.press('ArrowRight');
+  await expect(column(page, 'Qualitätsprüfung')).toHaveAttribute('data-targeted', 'true');
+  await expect(live).toContainText('in Qualitätsprüfung');
+  await page.keyboard.press('ArrowRight');
+  await expect(column(page, 'Freigabe')).toHaveAttribute('data-targeted', 'true');
+  await expect(column(page, 'Qualitätsprüfung')).not.toHaveAttribute('data-targeted', 'true');
+  // At the height it was picked up at: before Freigabe's first card.
+  await expect(live).toContainText('in Freigabe');
+  await page.keyboard.press('Space');
+  await expect(live).toContainText('moved to Freigabe');
+  await expect(card(column(page, 'Freigabe'), 2)).toBeVisible();
+  await expect(card(column(page, 'In Bearbeitung'), 2)).toHaveCount(0);
+  await expect(card(page, 2)).toBeFocused();
+  await expect.poll(() => order(page, 'Freigabe')).toEqual([2, ...freigabe]);
+  // The server's: a reload keeps it there.
+  await openBoard(page);
+  await expect.poll(() => order(page, 'Freigabe')).toEqual([2, ...freigabe]);
+});
+
 test('a refused move puts the card back where the server says it is', async ({ page, request, expected }) => {
   test.setTimeout(180_000);
   expected.response(409, /\/tickets\/update$/);

@@ -4,18 +4,20 @@ import {
   closestCorners,
   DndContext,
   type DragEndEvent,
+  type DragMoveEvent,
   type DragOverEvent,
   DragOverlay,
   type DragStartEvent,
+  type DroppableContainer,
+  type KeyboardCoordinateGetter,
   KeyboardSensor,
   PointerSensor,
   pointerWithin,
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import { Alert, Badge, Box, Group, Loader, Select, Stack, Switch, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
@@ -35,12 +37,39 @@ import {
   type Priority,
   type Ticket,
 } from '../model/board';
+import { keyboardOver, keyboardSpot, type Spot } from '../model/keyboard-moves';
 import { CreateTicketModal } from './create-ticket-modal';
 import { type DragData, KanbanColumn } from './kanban-column';
 import { TicketCard } from './ticket-card';
 import { TicketDrawer } from './ticket-drawer';
 import { useLiveBoard } from './use-live-board';
 import { useMoveTicket } from './use-move-ticket';
+
+const ARROWS = ['ArrowRight', 'ArrowLeft', 'ArrowUp', 'ArrowDown'];
+
+/** The board's droppables with their measured rects, for the keyboard moves. */
+function spotsOf(containers: Iterable<DroppableContainer>, rects: ReadonlyMap<string | number, { left: number; top: number; width: number; height: number }>): Spot[] {
+  const out: Spot[] = [];
+  for (const c of containers) {
+    const d = c.data.current as DragData | undefined;
+    const rect = rects.get(c.id);
+    if (!d || !rect || c.disabled) continue;
+    out.push({ id: c.id, column: d.column, card: d.type === 'card', rect });
+  }
+  return out;
+}
+
+/**
+ * The keyboard sensor's arrows (keyboard-moves.ts): ArrowRight and ArrowLeft
+ * jump to the next column, ArrowUp and ArrowDown move by one card in it.
+ */
+const keyboardCoordinates: KeyboardCoordinateGetter = (event, { active, context }) => {
+  if (!ARROWS.includes(event.code)) return undefined;
+  event.preventDefault();
+  const { collisionRect, droppableRects, droppableContainers } = context;
+  if (!collisionRect) return undefined;
+  return keyboardSpot(event.code, spotsOf(droppableContainers.getEnabled(), droppableRects), active, collisionRect);
+};
 
 /**
  * The kanban of a board (/app/table/board/{id}/kanban and /kanbanview): its
@@ -71,6 +100,8 @@ export default function KanbanPage() {
   const [active, setActive] = useState<Ticket | null>(null);
   const [overColumn, setOverColumn] = useState<number | null>(null);
   const [refocus, setRefocus] = useState<number | null>(null);
+  // Whether the carried card has moved since the pick-up (for the announcements).
+  const travelled = useRef(false);
 
   const board = boards.data?.find((b) => b.board_id === boardId);
   const columns = useMemo(() => orderedColumns(board?.columns ?? []), [board]);
@@ -84,14 +115,22 @@ export default function KanbanPage() {
   const sensors = useSensors(
     // A press becomes a drag after 6 px, so a click stays a click and opens the drawer.
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    // Space picks up and drops (Enter opens the drawer), the arrows choose the place, Escape cancels.
+    // Space picks up and drops (Enter opens the drawer), the arrows choose the place (column to
+    // column, card by card), Escape cancels.
     useSensor(KeyboardSensor, {
-      coordinateGetter: sortableKeyboardCoordinates,
+      coordinateGetter: keyboardCoordinates,
       keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space'] },
     }),
   );
-  // Under the pointer: a card before its column; the keyboard (no pointer): the nearest.
+  // Under the pointer: a card before its column, else the nearest. The keyboard (no pointer):
+  // the place under the carried card's middle in the column it was moved to (keyboard-moves.ts).
   const collisions = useCallback<CollisionDetection>((args) => {
+    if (!args.pointerCoordinates) {
+      const a = args.active.data.current as DragData | undefined;
+      if (a?.type !== 'card') return [];
+      const id = keyboardOver(spotsOf(args.droppableContainers, args.droppableRects), args.active.id, a.column, args.collisionRect);
+      return id === undefined ? [] : [{ id }];
+    }
     const within = pointerWithin(args);
     if (within.length) {
       const cards = within.filter((c) => (args.droppableContainers.find((d) => d.id === c.id)?.data.current as DragData | undefined)?.type === 'card');
@@ -102,10 +141,14 @@ export default function KanbanPage() {
   const dataOf = (x: { data: { current?: unknown } } | null | undefined) => (x?.data.current ?? null) as DragData | null;
 
   const onDragStart = useCallback((e: DragStartEvent) => {
+    travelled.current = false;
     const d = dataOf(e.active);
     if (d?.type !== 'card') return;
     setActive(d.ticket);
     setOverColumn(d.column);
+  }, []);
+  const onDragMove = useCallback((e: DragMoveEvent) => {
+    if (e.delta.x || e.delta.y) travelled.current = true;
   }, []);
   const onDragOver = useCallback((e: DragOverEvent) => setOverColumn(dataOf(e.over)?.column ?? null), []);
   const onDragCancel = useCallback(() => {
@@ -135,10 +178,20 @@ export default function KanbanPage() {
         const d = dataOf(a);
         return d?.type === 'card' ? t('kanban.picked', { ticket: d.ticket.ticket_name, column: columnName(d.column) }) : undefined;
       },
-      onDragOver: ({ over }) => {
-        const d = dataOf(over);
-        if (!d) return undefined;
-        return d.type === 'card' ? t('kanban.over_card', { ticket: d.ticket.ticket_name, column: columnName(d.column) }) : t('kanban.over', { column: columnName(d.column) });
+      // The place a drop there takes (dropPlace), as the drop will make it.
+      // Nothing until the card moved, so that "picked up" is heard (the first collisions
+      // right after the pick-up are measured with the board half measured).
+      onDragOver: ({ active: a, over }) => {
+        const d = dataOf(a);
+        const o = dataOf(over);
+        if (d?.type !== 'card' || !o) return undefined;
+        const shown = grouped.get(o.column) ?? [];
+        const place = dropPlace(shown, d.ticket, o.column, o.type === 'card' ? o.ticket.ticket_id : null);
+        const column = columnName(o.column);
+        if (!travelled.current) return undefined;
+        if (place.same) return t('kanban.over_same', { column });
+        const before = place.before === null ? undefined : shown.find((x) => x.ticket_id === place.before);
+        return before ? t('kanban.over_card', { ticket: before.ticket_name, column }) : t('kanban.over_end', { column });
       },
       onDragEnd: ({ active: a, over }) => {
         const d = dataOf(a);
@@ -151,7 +204,7 @@ export default function KanbanPage() {
         return d?.type === 'card' ? t('kanban.cancelled', { ticket: d.ticket.ticket_name }) : undefined;
       },
     }),
-    [columnName, t],
+    [columnName, grouped, t],
   );
 
   // A card moved with the keyboard keeps the focus in its new place.
@@ -238,6 +291,7 @@ export default function KanbanPage() {
         sensors={sensors}
         collisionDetection={collisions}
         onDragStart={onDragStart}
+        onDragMove={onDragMove}
         onDragOver={onDragOver}
         onDragEnd={onDragEnd}
         onDragCancel={onDragCancel}
