@@ -32,7 +32,7 @@ pid_alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
 # wait_ready URL SECONDS PIDFILE: polls URL until it answers 200.
 wait_ready() {
   local url=$1 deadline=$((SECONDS + $2)) pidfile=$3
-  until curl -fsS -o /dev/null --max-time 2 "$url"; do
+  until curl -fs -o /dev/null --max-time 2 "$url"; do
     pid_alive "$pidfile" || die "$(basename "$pidfile" .pid) exited while starting (log: $dir/$(basename "$pidfile" .pid).log)"
     ((SECONDS < deadline)) || die "$url not ready within $2 s"
     sleep 0.2
@@ -114,6 +114,7 @@ stop() {
 
 status() {
   local f name
+  compgen -G "$dir/instance-*.pid" >/dev/null || { echo "not running (no pid files in $dir)"; return 0; }
   for f in "$dir"/instance-*.pid; do
     [[ -f $f ]] || continue
     name=$(basename "$f" .pid)
