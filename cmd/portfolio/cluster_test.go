@@ -434,6 +434,23 @@ func TestCluster(t *testing.T) {
 			}
 		}
 
+		// The proxy's health check has taken the dead instance out.
+		st, body := pc.do(t, ctx, "GET", "/_proxy/status", nil)
+		var ps struct {
+			Backends []struct {
+				URL string `json:"url"`
+				Up  bool   `json:"up"`
+			} `json:"backends"`
+		}
+		if st != 200 || json.Unmarshal(body, &ps) != nil || len(ps.Backends) != 3 {
+			t.Fatalf("proxy status: %d %s", st, body)
+		}
+		for i, b := range ps.Backends {
+			if b.Up != (i != 2) {
+				t.Errorf("proxy status after killing instance 3: %s up=%v", b.URL, b.Up)
+			}
+		}
+
 		// The leader's term is lost (as when it died or stalled past its
 		// term): a new election among the survivors; the new leader
 		// enqueues the periodic jobs again and uniqueness keeps them at
