@@ -48,9 +48,11 @@ web_deps() {
 test_go() {
   section "Go: vet"
   go vet ./...
-  section "Go: tests (SQLite, PostgreSQL)"
+  section "Go: tests (SQLite, PostgreSQL), answers checked against docs/api/openapi.yaml"
   ensure_postgres_url
-  go test -count=1 -timeout 15m ./...
+  # Every scenario test's answers are validated against the OpenAPI
+  # document (internal/testkit/contract; docs/reliability.md).
+  PORTFOLIO_CONTRACT=${PORTFOLIO_CONTRACT:-1} go test -count=1 -timeout 15m ./...
   section "Go: fuzz targets (short run)"
   FUZZTIME=${FUZZTIME:-5s} bash scripts/fuzz.sh
 }

@@ -11,6 +11,10 @@ import (
 	"strings"
 )
 
+// ProxyErrorHeader marks an answer tools/clusterproxy made itself because
+// no server answered.
+const ProxyErrorHeader = "X-Proxy-Error"
+
 // DemoPassword is the seeded demo users' password.
 const demoPassword = "Demo-Password-1"
 
@@ -57,6 +61,11 @@ func (c *client) do(ctx context.Context, method, path, contentType string, body 
 		return 0, nil, err
 	}
 	defer res.Body.Close()
+	if res.StatusCode == http.StatusBadGateway && res.Header.Get(ProxyErrorHeader) != "" {
+		// The proxy in front of several servers (the cluster test) lost
+		// the connection to the one it chose: no server's answer.
+		return 0, nil, fmt.Errorf("no answer through the proxy: %s", res.Header.Get(ProxyErrorHeader))
+	}
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
 		return 0, nil, err

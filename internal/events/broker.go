@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"portfolio/internal/db"
+	"portfolio/internal/tables"
 )
 
 // localBroker: one process (SQLite) — events go straight to the hub, with
@@ -47,6 +48,10 @@ type pgBroker struct {
 	db  *db.DB
 	log *slog.Logger
 	hub *Hub
+	// forget empties this instance's label cache: another instance (or
+	// this one) wrote tables.LabelEntity, or notifications may have been
+	// missed while the listener was reconnecting.
+	forget func()
 }
 
 func (b *pgBroker) publish(ctx context.Context, ev Event) error {
@@ -91,6 +96,9 @@ func (b *pgBroker) listenOnce(ctx context.Context, pool *pgxpool.Pool) error {
 	if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
 		return err
 	}
+	if b.forget != nil {
+		b.forget() // a label edit may have gone by while not listening
+	}
 	for {
 		n, err := conn.Conn().WaitForNotification(ctx)
 		if err != nil {
@@ -103,6 +111,12 @@ func (b *pgBroker) listenOnce(ctx context.Context, pool *pgxpool.Pool) error {
 			continue
 		}
 		ev.ID = id
+		if ev.Entity == tables.LabelEntity && b.forget != nil {
+			b.forget()
+			if !b.hub.published[ev.Entity] {
+				continue
+			}
+		}
 		b.hub.accept(ev)
 	}
 }

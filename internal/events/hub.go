@@ -130,7 +130,7 @@ func New(d *db.DB, engine *tables.Engine, log *slog.Logger, opts Options) *Hub {
 		h.published[e] = true
 	}
 	if d.Dialect() == db.Postgres {
-		pg := &pgBroker{db: d, log: log, hub: h}
+		pg := &pgBroker{db: d, log: log, hub: h, forget: engine.ForgetLabels}
 		h.broker = pg
 		h.done.Go(func() { pg.listen(ctx) })
 	} else {
@@ -144,7 +144,10 @@ func New(d *db.DB, engine *tables.Engine, log *slog.Logger, opts Options) *Hub {
 // committed is the engine's commit listener: it publishes the writes of
 // the published entities.
 func (h *Hub) committed(c tables.Committed) {
-	if !h.published[c.Entity] {
+	// A label edit empties the label cache of every instance on the
+	// same PostgreSQL (pgBroker.listenOnce); the writing one already has.
+	_, pg := h.broker.(*pgBroker)
+	if !h.published[c.Entity] && !(pg && c.Entity == tables.LabelEntity) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

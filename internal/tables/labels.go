@@ -49,8 +49,9 @@ func (t labelTexts) fn() schema.LabelFunc {
 	return func(key, _ string) string { return t[key] }
 }
 
-// labelTTL bounds how long another instance's label edit stays unseen;
-// edits through this engine clear the cache at once.
+// labelTTL bounds how long a label edit that no engine saw (an operator's
+// SQL) stays unseen; edits through any instance's engine clear the cache
+// at once (wrote, ForgetLabels).
 const labelTTL = 30 * time.Second
 
 // labelCache keeps the attribute labels of each language: every list and
@@ -99,14 +100,25 @@ func (e *Engine) labelEntry(ctx context.Context, lang string) (cachedLabels, err
 	return c, nil
 }
 
+// LabelEntity is the entity whose rows the label cache holds. A write of
+// it through this engine empties this engine's cache at once; other
+// instances on the same PostgreSQL learn of it through the live events'
+// LISTEN/NOTIFY (internal/events) and call ForgetLabels (decision 0033).
+const LabelEntity = "attribute_i18n"
+
 // wrote runs after a successful write of ent: an edited label is shown at
 // once.
 func (e *Engine) wrote(ent *schema.Entity) {
-	if ent.Name == "attribute_i18n" {
-		e.labelCache.mu.Lock()
-		e.labelCache.m = nil
-		e.labelCache.mu.Unlock()
+	if ent.Name == LabelEntity {
+		e.ForgetLabels()
 	}
+}
+
+// ForgetLabels empties the label cache: another instance changed labels.
+func (e *Engine) ForgetLabels() {
+	e.labelCache.mu.Lock()
+	e.labelCache.m = nil
+	e.labelCache.mu.Unlock()
 }
 
 // definition renders entity ent's served definition for lang.
