@@ -103,6 +103,11 @@ var scenarios = map[string]scenario{
 		"one page of 50 active deadlines with a notice date in 2027, by notice date, with the total"},
 	"create": {"POST", "/api/?tag", `{"action":"create","entity":"tag","data":{"tag_name":"load-<n>"}}`,
 		"create a tag"},
+	// Issue 19: generic creates of a point of sale (validation, reference
+	// checks, history) on the demo data (company 1, contact person 1001).
+	"create-pos": {"POST", "/api/?pos",
+		`{"action":"create","entity":"pos","data":{"company_id":1,"contactperson_id":1001,"pos_name":"Load <run> <n>","pos_branchnumber":"LOAD-<n>","pos_first_year":2020,"pos_opening_date":"2020-01-01"}}`,
+		"create a point of sale"},
 	"raw": {"GET", "/healthz", "", "-method, -path and -body as given"},
 }
 
