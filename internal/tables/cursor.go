@@ -58,6 +58,9 @@ type Cursor struct {
 	pkIdx    int
 	lastVal  []byte
 	lastNull bool
+	// fromToken: the page started at an "after" token, whose position may
+	// be stale after writes, so the last page does not tell the total.
+	fromToken bool
 }
 
 // keyset makes the cursor answer a next token: each row's last column is
@@ -129,7 +132,7 @@ func (c *Cursor) settle() {
 	if err := c.rows.Err(); err != nil {
 		return // reported by Err
 	}
-	if !c.page.HasMore && (c.n > 0 || *c.page.From == 0) {
+	if !c.page.HasMore && !c.fromToken && (c.n > 0 || *c.page.From == 0) {
 		// The last page, read in one snapshot: it tells the total itself.
 		n := int64(*c.page.From + c.n)
 		c.page.Total = &n

@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"database/sql/driver"
 	"encoding/base64"
 	"encoding/json"
 	"strings"
@@ -19,6 +20,23 @@ import (
 // the caller's tenant scope, rights and filter apply as to any page, so a
 // token made by (or for) somebody else shows nothing outside the caller's
 // rows. Page numbers (current_page, from) stay for jumps.
+
+// keysetParam keeps a number of the token a statement parameter on
+// PostgreSQL, where db.InlineInts writes integers into the page statement:
+// a key differs on every page, and each distinct text would be one more
+// prepared statement per connection (decision 0022).
+type keysetParam int64
+
+// Value implements driver.Valuer.
+func (k keysetParam) Value() (driver.Value, error) { return int64(k), nil }
+
+// param wraps integer values (keysetParam); others are left as they are.
+func param(v any) any {
+	if n, ok := v.(int64); ok {
+		return keysetParam(n)
+	}
+	return v
+}
 
 // keysetToken is the decoded "after" token.
 type keysetToken struct {
@@ -102,6 +120,17 @@ func keysetArg(t schema.DataType, v string) (any, error) {
 	return coerceFilterValue(t, v)
 }
 
+// neverNull reports whether the field's column is NOT NULL: the agreement
+// of migrations and definitions (internal/schema) demands it for yes/no
+// fields and for fields always required and always shown that the user
+// writes.
+func neverNull(f *schema.Field) bool {
+	if f == nil || f.Internal || f.ReadOnly || f.Derived != nil {
+		return false
+	}
+	return f.Type == schema.TypeBool || (f.Required.Always() && f.ShowWhen == nil)
+}
+
 // afterCond renders "the row comes after the token's row" in the plan's
 // order (sort column, then key, both in the same direction). NULLs sort
 // first in SQLite's ascending order and last in PostgreSQL's, the other
@@ -118,11 +147,11 @@ func (p *listPlan) afterCond(s *source, k *keysetToken) (frag, error) {
 	nullsFirst := (s.env.dialect == db.SQLite) != p.desc
 	key := col(s.alias, p.t.ent.PK)
 	if p.order.name == p.t.ent.PK {
-		return frag{sql: key + cmp + "?", args: []any{k.Key}}, nil
+		return frag{sql: key + cmp + "?", args: []any{param(k.Key)}}, nil
 	}
 	if k.Value == nil {
 		// Among the NULLs: the later keys, then (NULLs first) every value.
-		c := frag{sql: o.sql + " IS NULL AND " + key + cmp + "?", args: append(append([]any{}, o.args...), k.Key)}
+		c := frag{sql: o.sql + " IS NULL AND " + key + cmp + "?", args: append(append([]any{}, o.args...), param(k.Key))}
 		if nullsFirst {
 			c = frag{sql: "(" + c.sql + ") OR " + o.sql + " IS NOT NULL", args: append(c.args, o.args...)}
 		}
@@ -133,10 +162,11 @@ func (p *listPlan) afterCond(s *source, k *keysetToken) (frag, error) {
 		return frag{}, errBadAfter()
 	}
 	// A row value comparison walks the (column, key) index from the token's
-	// row on; NULL never compares, so NULLs are added when they come last.
-	args := append(append([]any{}, o.args...), v, k.Key)
+	// row on; NULL never compares, so NULLs are added when they come last
+	// (and the column may hold them: an OR keeps PostgreSQL from the range).
+	args := append(append([]any{}, o.args...), param(v), param(k.Key))
 	c := frag{sql: "(" + o.sql + ", " + key + ")" + cmp + "(?, ?)", args: args}
-	if !nullsFirst {
+	if !nullsFirst && !neverNull(p.order.field) {
 		c = frag{sql: c.sql + " OR " + o.sql + " IS NULL", args: append(c.args, o.args...)}
 	}
 	return c, nil

@@ -143,6 +143,12 @@ func TestKeysetPagesEqualOffsetPages(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("%s after writes: %v, want %v", dir, got, want)
 			}
+			// The last page read from a token still tells the true total
+			// (the token's position is from before the writes).
+			rest := e.list(admin, obj{"entity": "pos", "order_by": "pos_first_year", "order_dir": dir, "per_page": 100000, "after": token, "count": true})
+			if rest.Data.HasMore || rest.Data.Total == nil || *rest.Data.Total != int64(len(all)) {
+				t.Errorf("%s after writes: the last page's total is %v, want %d", dir, rest.Data.Total, len(all))
+			}
 		}
 
 		// A token of the lead, used by the other group's lead: nothing of

@@ -560,6 +560,7 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	}
 	cur := newCursor(rows, p.out, p.limit, start)
 	cur.page.Total = total
+	cur.fromToken = p.after != nil
 	if cached != nil {
 		cur.served = &e.counts.served
 		cur.confirm(*cached, func(minGeneration int64) (int64, error) {
