@@ -8,6 +8,7 @@
 //	list-page  POST /api/?pos, one page of 50 points of sale filtered by name
 //	list-all   POST /api/?pos with per_page 100000 (time to last byte, bytes)
 //	create     POST /api/?tag creating a tag "load-<n>"
+//	create-pos POST /api/?pos creating a point of sale (company 1 of the demo data)
 //	raw        -method, -path and -body as given
 //
 // -path and -body replace a scenario's defaults; in a body, <n> becomes a
@@ -29,6 +30,11 @@
 // filter, e.g. every sortable column of contracts with the total:
 //
 //	go run ./tools/load -scenario sort-count -entity contract -order contract_end -dir DESC -c 32 -d 8s
+//
+// -page N reads a deeper page; with -keyset the page is read through the
+// "next" token of page N-1 (keyset paging, fetched once before the run):
+//
+//	go run ./tools/load -scenario sort -page 1000 -keyset -c 32 -d 8s
 //
 // The last line of the report is a one-line summary for docs/performance.md.
 package main
