@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -18,17 +19,20 @@ type stmtCache struct {
 	mu    sync.Mutex
 	stmts map[string]*sql.Stmt
 	limit int
+	// warming are the queries being prepared in the background for
+	// transactions (warm).
+	warming map[string]bool
 }
 
 // Statements longer than maxCachedQuery are not cached: long texts are the
 // ones with many list parameters, which rarely repeat.
 const (
 	maxCachedQuery      = 4096
-	maxCachedStatements = 128
+	maxCachedStatements = 256
 )
 
 func newStmtCache(pool *sql.DB) *stmtCache {
-	return &stmtCache{pool: pool, stmts: map[string]*sql.Stmt{}, limit: maxCachedStatements}
+	return &stmtCache{pool: pool, stmts: map[string]*sql.Stmt{}, limit: maxCachedStatements, warming: map[string]bool{}}
 }
 
 // stmt returns the prepared statement for query, preparing it on first
@@ -58,6 +62,45 @@ func (c *stmtCache) stmt(ctx context.Context, query string) (s *sql.Stmt, ok boo
 	}
 	c.stmts[query] = s
 	return s, true, nil
+}
+
+// forTx returns the cached statement of query for a transaction, or nil.
+// A transaction holds its connection, and preparing on the pool needs
+// another one: with every connection held by a transaction waiting for
+// one, nothing would move. So a miss runs unprepared and the statement is
+// prepared in the background once a connection is free; only statements
+// that read or write rows are cached (not the DDL of migrations).
+func (c *stmtCache) forTx(query string) *sql.Stmt {
+	if len(query) > maxCachedQuery || !cacheableInTx(query) {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s := c.stmts[query]; s != nil {
+		return s
+	}
+	if !c.warming[query] && len(c.warming) < 16 {
+		c.warming[query] = true
+		go func() {
+			_, _, _ = c.stmt(context.Background(), query)
+			c.mu.Lock()
+			delete(c.warming, query)
+			c.mu.Unlock()
+		}()
+	}
+	return nil
+}
+
+// cacheableInTx: the statement starts with SELECT, INSERT, UPDATE, DELETE
+// or WITH.
+func cacheableInTx(query string) bool {
+	q := strings.TrimLeft(query, " \t\r\n(")
+	for _, p := range []string{"SELECT", "INSERT", "UPDATE", "DELETE", "WITH"} {
+		if len(q) >= len(p) && strings.EqualFold(q[:len(p)], p) {
+			return true
+		}
+	}
+	return false
 }
 
 // evictOne closes an arbitrary cached statement (map order is random); a

@@ -20,6 +20,9 @@ type Page struct {
 	To          *int   `json:"to"`
 	HasMore     bool   `json:"has_more"`
 	Total       *int64 `json:"total,omitempty"`
+	// Next continues the list after this page (keyset.go): the "after" of
+	// the next request. Only when HasMore and the order allows it.
+	Next string `json:"next,omitempty"`
 }
 
 // Cursor walks the rows of a list while they are read from the database,
@@ -47,6 +50,34 @@ type Cursor struct {
 	recount   func(minGeneration int64) (int64, error)
 	confirmed bool
 	served    *atomic.Int64
+	// Keyset paging (keyset.go): the sort value each row carries last, and
+	// the last row's value and key, copied (raw bytes die with the next row).
+	nextable bool
+	nextTok  keysetToken
+	orderRaw sql.RawBytes
+	pkIdx    int
+	lastVal  []byte
+	lastNull bool
+	// fromToken: the page started at an "after" token, whose position may
+	// be stale after writes, so the last page does not tell the total.
+	fromToken bool
+}
+
+// keyset makes the cursor answer a next token: each row's last column is
+// its sort value (listPlan.selectWith).
+func (c *Cursor) keyset(p *listPlan) {
+	c.nextable = true
+	c.nextTok = keysetToken{Target: p.targetName(), Order: p.order.name, Desc: p.desc}
+	c.pkIdx = -1
+	for i, col := range c.cols {
+		if col.kind == kindField && !col.onLink && col.name == p.t.ent.PK {
+			c.pkIdx = i
+		}
+	}
+	if c.pkIdx < 0 {
+		c.nextable = false // never: the key is always read (resolveColumns)
+	}
+	c.dest = append(c.dest, &c.orderRaw)
 }
 
 // confirm makes the cursor answer the cached total when the data
@@ -101,7 +132,7 @@ func (c *Cursor) settle() {
 	if err := c.rows.Err(); err != nil {
 		return // reported by Err
 	}
-	if !c.page.HasMore && (c.n > 0 || *c.page.From == 0) {
+	if !c.page.HasMore && !c.fromToken && (c.n > 0 || *c.page.From == 0) {
 		// The last page, read in one snapshot: it tells the total itself.
 		n := int64(*c.page.From + c.n)
 		c.page.Total = &n
@@ -132,6 +163,11 @@ func (c *Cursor) next() bool {
 		return false
 	}
 	c.n++
+	if c.nextable {
+		c.lastNull = c.orderRaw == nil
+		c.lastVal = append(c.lastVal[:0], c.orderRaw...)
+		c.nextTok.Key, _ = strconv.ParseInt(string(trimDecimal(c.raw[c.pkIdx])), 10, 64)
+	}
 	return true
 }
 
@@ -190,6 +226,15 @@ func (c *Cursor) Page() Page {
 	}
 	from, to := *c.page.From+1, *c.page.From+c.n
 	p.From, p.To = &from, &to
+	if c.nextable && p.HasMore && c.nextTok.Key > 0 {
+		k := c.nextTok
+		if !c.lastNull {
+			v := string(c.lastVal)
+			k.Value = &v
+		}
+		k.Pos = to
+		p.Next = encodeAfter(k)
+	}
 	return p
 }
 

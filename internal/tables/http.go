@@ -71,6 +71,7 @@ type apiRequest struct {
 	PerPage     flexInt         `json:"per_page"`
 	From        flexInt         `json:"from"`
 	CurrentPage flexInt         `json:"current_page"`
+	After       string          `json:"after"`
 	Filter      json.RawMessage `json:"filter"`
 	Data        json.RawMessage `json:"data"`
 	FilterAll   string          `json:"filter_all"`
@@ -203,7 +204,7 @@ func (req *apiRequest) listQuery() (ListQuery, error) {
 	return ListQuery{
 		Entity: req.Entity, Filter: req.Filter, Search: req.FilterAll, Data: data,
 		OrderBy: req.OrderBy, OrderDir: req.OrderDir,
-		Page: req.CurrentPage.int(), From: req.From.int(), PerPage: req.PerPage.int(),
+		Page: req.CurrentPage.int(), From: req.From.int(), PerPage: req.PerPage.int(), After: req.After,
 		Count: req.Count, Columns: req.Columns, Lang: req.Lang,
 	}, nil
 }

@@ -40,6 +40,9 @@ type ListQuery struct {
 	// Page (1-based) or From (1-based position of the first row) and
 	// PerPage select the page.
 	Page, From, PerPage int
+	// After is the "next" token of the previous page (keyset.go): the page
+	// starts after that page's last row; Page and From are then ignored.
+	After string
 	// Count asks for the total number of matching rows.
 	Count bool
 	// Columns limits the answer to these columns (the key and row_version
@@ -169,6 +172,11 @@ type listPlan struct {
 	desc   bool
 	limit  int
 	offset int
+	// after is the decoded After token (keyset.go); nextable is set by
+	// selectWith when the page reads its last row's sort value for the next
+	// token.
+	after    *keysetToken
+	nextable bool
 }
 
 // List checks q (rights, tenant, names, values) and opens a cursor over the
@@ -226,6 +234,11 @@ func (e *Engine) plan(ctx context.Context, c *caller, t *target, q ListQuery) (*
 		return nil, err
 	}
 	p.limit, p.offset = pageWindow(q.Page, q.From, q.PerPage)
+	if q.After != "" {
+		if p.after, err = p.decodeAfter(q.After); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
 }
 
@@ -423,6 +436,24 @@ func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, er
 	if !extra.empty() {
 		cols = append(cols, extra)
 	}
+	offset := p.offset
+	if p.after != nil {
+		if !p.keysetable(s) {
+			return frag{}, errBadAfter()
+		}
+		after, err := p.afterCond(s, p.after)
+		if err != nil {
+			return frag{}, err
+		}
+		where, offset = and(where, after), 0
+	}
+	if p.nextable = p.limit > 0 && p.keysetable(s); p.nextable {
+		o, err := p.order.selectExpr(s)
+		if err != nil {
+			return frag{}, err
+		}
+		cols = append(cols, o)
+	}
 	var b sqlb
 	b.add("SELECT ").frag(join(cols, ", ")).add(" FROM " + s.from())
 	if !where.empty() {
@@ -430,7 +461,7 @@ func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, er
 	}
 	b.add(" ORDER BY ").frag(order)
 	if p.limit > 0 {
-		b.add(" LIMIT ? OFFSET ?", p.limit+1, p.offset)
+		b.add(" LIMIT ? OFFSET ?", p.limit+1, offset)
 	}
 	return b.done(), nil
 }
@@ -523,8 +554,13 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	if err != nil {
 		return nil, fmt.Errorf("tables: list %s: %w", p.t.ent.Name, err)
 	}
-	cur := newCursor(rows, p.out, p.limit, p.offset)
+	start := p.offset
+	if p.after != nil {
+		start = p.after.Pos
+	}
+	cur := newCursor(rows, p.out, p.limit, start)
 	cur.page.Total = total
+	cur.fromToken = p.after != nil
 	if cached != nil {
 		cur.served = &e.counts.served
 		cur.confirm(*cached, func(minGeneration int64) (int64, error) {
@@ -534,6 +570,9 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 			}
 			return e.countFresh(ctx, q, p.t.ent.Name, cst, key, minGeneration)
 		})
+	}
+	if p.nextable {
+		cur.keyset(p)
 	}
 	return cur, nil
 }

@@ -103,7 +103,11 @@ func (p *listPlan) orderWalksIndex() bool {
 	if f.Name == ent.PK || f.Indexed || f.Ref != "" || (len(ent.Label) > 0 && ent.Label[0] == f.Name) {
 		return true
 	}
-	return slices.Contains(bigEntities, ent.Name) && slices.Contains(sortIndexFields(ent), f.Name)
+	if !slices.Contains(bigEntities, ent.Name) {
+		return false
+	}
+	every, sqliteOnly, _ := moreSortIndexFields(ent)
+	return slices.Contains(sortIndexFields(ent), f.Name) || slices.Contains(every, f.Name) || slices.Contains(sqliteOnly, f.Name)
 }
 
 // ownSearchFields are the searchable columns of cat that x indexes.

@@ -8,6 +8,7 @@
 //	list-page  POST /api/?pos, one page of 50 points of sale filtered by name
 //	list-all   POST /api/?pos with per_page 100000 (time to last byte, bytes)
 //	create     POST /api/?tag creating a tag "load-<n>"
+//	create-pos POST /api/?pos creating a point of sale (company 1 of the demo data)
 //	raw        -method, -path and -body as given
 //
 // -path and -body replace a scenario's defaults; in a body, <n> becomes a
@@ -29,6 +30,11 @@
 // filter, e.g. every sortable column of contracts with the total:
 //
 //	go run ./tools/load -scenario sort-count -entity contract -order contract_end -dir DESC -c 32 -d 8s
+//
+// -page N reads a deeper page; with -keyset the page is read through the
+// "next" token of page N-1 (keyset paging, fetched once before the run):
+//
+//	go run ./tools/load -scenario sort -page 1000 -keyset -c 32 -d 8s
 //
 // The last line of the report is a one-line summary for docs/performance.md.
 package main
@@ -103,6 +109,11 @@ var scenarios = map[string]scenario{
 		"one page of 50 active deadlines with a notice date in 2027, by notice date, with the total"},
 	"create": {"POST", "/api/?tag", `{"action":"create","entity":"tag","data":{"tag_name":"load-<n>"}}`,
 		"create a tag"},
+	// Issue 19: generic creates of a point of sale (validation, reference
+	// checks, history) on the demo data (company 1, contact person 1001).
+	"create-pos": {"POST", "/api/?pos",
+		`{"action":"create","entity":"pos","data":{"company_id":1,"contactperson_id":1001,"pos_name":"Load <run> <n>","pos_branchnumber":"LOAD-<n>","pos_first_year":2020,"pos_opening_date":"2020-01-01"}}`,
+		"create a point of sale"},
 	"raw": {"GET", "/healthz", "", "-method, -path and -body as given"},
 }
 
@@ -118,6 +129,12 @@ type config struct {
 	// entity, order, dir, keyword and filter change a list scenario's
 	// body (POST /api/): another entity, sort, keyword or filter.
 	entity, order, dir, keyword, filter string
+	// page reads that page of a list scenario (current_page); keyset reads
+	// the same page through the "after" token of the page before it
+	// (fetched once before the run), to compare a deep offset with keyset
+	// paging (issue 19).
+	page   int
+	keyset bool
 }
 
 // headerFlags collects repeated -H "Name: value" flags.
@@ -183,6 +200,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.order, "order", "", "list scenarios: sort by this field (order_by)")
 	fs.StringVar(&cfg.dir, "dir", "", "list scenarios: ASC or DESC (order_dir)")
 	fs.StringVar(&cfg.keyword, "keyword", "", "list scenarios: this keyword (filter_all) instead of the scenario's")
+	fs.IntVar(&cfg.page, "page", 0, "list scenarios: read this page (current_page) instead of the first")
+	fs.BoolVar(&cfg.keyset, "keyset", false, "list scenarios with -page: read the page through the next token (after) of the page before it, fetched once before the run")
 	fs.StringVar(&cfg.filter, "filter", "", "list scenarios: this filter (JSON array, or [] for none) instead of the scenario's")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -246,6 +265,9 @@ func (cfg *config) adjustList(fs *flag.FlagSet) error {
 	if flagSet(fs, "keyword") {
 		set["filter_all"] = cfg.keyword
 	}
+	if cfg.page > 0 {
+		set["current_page"] = cfg.page
+	}
 	if cfg.filter != "" {
 		var f []any
 		if err := json.Unmarshal([]byte(cfg.filter), &f); err != nil {
@@ -258,7 +280,7 @@ func (cfg *config) adjustList(fs *flag.FlagSet) error {
 	}
 	var body map[string]any
 	if err := json.Unmarshal([]byte(cfg.body), &body); err != nil || body["action"] != "read-rich" {
-		return errors.New("-entity, -order, -dir, -keyword and -filter apply to the list scenarios (POST /api/ read-rich) only")
+		return errors.New("-entity, -order, -dir, -keyword, -filter and -page apply to the list scenarios (POST /api/ read-rich) only")
 	}
 	if cfg.entity != "" && cfg.entity != "pos" && cfg.filter == "" {
 		if _, ok := body["filter"]; ok {
@@ -312,11 +334,53 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if cfg.keyset {
+		if err := l.keysetBody(ctx); err != nil {
+			return err
+		}
+	}
 	res, err := l.load(ctx)
 	if err != nil {
 		return err
 	}
 	res.report(stdout, cfg)
+	return nil
+}
+
+// keysetBody replaces the list body's page by the "after" token of the
+// page before it: one request of that page, its "next" member.
+func (l *loader) keysetBody(ctx context.Context) error {
+	var body map[string]any
+	if err := json.Unmarshal([]byte(l.cfg.body), &body); err != nil || body["action"] != "read-rich" || l.cfg.page < 2 {
+		return errors.New("-keyset needs a list scenario and -page 2 or more")
+	}
+	body["current_page"] = l.cfg.page - 1
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.cfg.baseURL+l.cfg.path, bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if tok, _ := l.currentToken(); tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	res, err := l.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("keyset: %w", err)
+	}
+	defer res.Body.Close()
+	var a struct {
+		Data struct {
+			Next string `json:"next"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&a); err != nil || res.StatusCode != http.StatusOK || a.Data.Next == "" {
+		return fmt.Errorf("keyset: page %d answered status %d and no next token", l.cfg.page-1, res.StatusCode)
+	}
+	body["current_page"] = l.cfg.page
+	body["after"] = a.Data.Next
+	b, _ = json.Marshal(body)
+	l.cfg.body = string(b)
 	return nil
 }
 

@@ -45,6 +45,8 @@ export interface ListParams {
   page?: number;
   /** 1-based position of the first row (instead of page). */
   from?: number;
+  /** The `next` token of the previous page (keyset paging; see keyset-paging.ts). */
+  after?: string;
   perPage?: number;
   count?: boolean;
   columns?: string[];
@@ -60,6 +62,8 @@ export interface ListPage {
   to: number | null;
   has_more: boolean;
   total?: number;
+  /** Continues the list after this page (send as `after`); only when sorted by a stored field. */
+  next?: string;
 }
 
 export interface ListAnswer {
@@ -139,6 +143,7 @@ export function listBody(entity: string, params: ListParams): Record<string, unk
   };
   if (params.from !== undefined) body.from = params.from;
   else body.current_page = params.page ?? 1;
+  if (params.after) body.after = params.after;
   if (params.orderBy) {
     body.order_by = params.orderBy;
     body.order_dir = params.orderDir ?? 'ASC';

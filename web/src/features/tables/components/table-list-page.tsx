@@ -32,6 +32,7 @@ import { FilterPanel } from '../../../components/data-table/filter-panel';
 import { ListHeading } from '../../../components/data-table/list-heading';
 import { useAbility } from '../../../lib/ability-context';
 import type { ListParams } from '../../../lib/data-provider';
+import { type Continuation, nextContinuation, withContinuation } from '../../../lib/keyset-paging';
 import type { ListState } from '../../../lib/list-state';
 import { pageSizesFor } from '../../../lib/list-state';
 import { notifySuccess } from '../../../lib/notify';
@@ -119,7 +120,10 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
   const inlineEdit = def.inline_edit && can.update;
   const sort = state.sort ?? variant?.defaultSort ?? null;
 
-  const params: ListParams = useMemo(
+  // Keyset paging: one page forward continues after the page shown (the
+  // token of its answer); other moves use the page number.
+  const continuation = useRef<Continuation | null>(null);
+  const pageParams: ListParams = useMemo(
     () => ({
       filter: state.filters,
       search: state.search,
@@ -132,6 +136,7 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
     }),
     [state, sort, attrs, visible, variant?.extraFields],
   );
+  const params = useMemo(() => withContinuation(table, pageParams, continuation.current), [table, pageParams]);
   // Big pages come in two steps: the first rows (and the count) at once,
   // then the whole page, so the first rows show within a moment.
   const big = state.perPage > HEAD_ROWS;
@@ -146,6 +151,9 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
   const rows = answer?.data.data ?? [];
   const total = big ? (head.data?.data.total ?? list.data?.data.total) : list.data?.data.total;
   const loadingRest = big && !fresh(list);
+  useEffect(() => {
+    if (fresh(list)) continuation.current = nextContinuation(table, pageParams, list.data);
+  }, [table, pageParams, list.data, list.isPlaceholderData]);
 
   useEffect(() => {
     if (list.isError) toastError(list.error);
