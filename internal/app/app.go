@@ -209,6 +209,7 @@ func (a *App) bindRoutes() {
 	tickets.Bind(a.Server, ticketService)
 	a.Imports = imports.New(imports.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	a.Imports.UseQueue(a.Jobs, a.Auth)
+	a.errors.UseImports(a.Imports)
 	imports.Bind(a.Server, a.Imports)
 	dashboard.Bind(a.Server, dashboard.New(dashboard.Deps{DB: a.DB, Engine: engine, Log: a.Log,
 		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}}))
