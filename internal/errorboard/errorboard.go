@@ -20,9 +20,11 @@ import (
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/i18n"
 	"portfolio/internal/imports"
 	"portfolio/internal/jobs"
 	"portfolio/internal/platform/mailer"
+	"portfolio/internal/tables"
 )
 
 // listLimit bounds each list of the dashboard: the newest entries.
@@ -42,6 +44,9 @@ type Service struct {
 	// imports answers the failed imports (the imports module's service:
 	// the board reads them through it, never its tables).
 	imports Imports
+	// engine and catalog serve the Back Office's translation edits.
+	engine  *tables.Engine
+	catalog *i18n.Catalog
 	log     *slog.Logger
 	now     func() time.Time
 }
