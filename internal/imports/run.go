@@ -716,6 +716,9 @@ func (s *Service) Undo(ctx context.Context, im *Import) error {
 	if err := s.running1(im); err != nil {
 		return err
 	}
+	if im.Entity == ContractWorkbookEntity {
+		return s.undoContractWorkbook(ctx, im)
+	}
 	ent, err := s.importable(im.Entity)
 	if err != nil {
 		return err
@@ -735,8 +738,9 @@ func (s *Service) Undo(ctx context.Context, im *Import) error {
 		if err := s.unchanged(ctx, tx, ent, all); err != nil {
 			return err
 		}
+		undo := tables.WithHistoryNote(ctx, fmt.Sprintf("undo import %d: %s", im.ID, im.FileName))
 		for i := len(all) - 1; i >= 0; i-- {
-			if err := s.engine.DeleteIn(ctx, tx, im.Entity, all[i], 1); err != nil {
+			if err := s.engine.DeleteIn(undo, tx, im.Entity, all[i], 1); err != nil {
 				if apperr.IsKind(err, apperr.KindConflict) || apperr.IsKind(err, apperr.KindNotFound) {
 					return apperr.Conflict("server.imports.changed").WithCode("changed").Wrap(err)
 				}
