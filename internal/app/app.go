@@ -189,12 +189,14 @@ func (a *App) bindRoutes() {
 	translations.Bind(a.Server, &translations.Handler{DB: a.DB})
 	engine := tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log, Rights: a.Rights})
 	a.Engine = engine
+	a.errors.UseEngine(engine, a.Catalog)
 	tables.Bind(a.Server, engine)
 	users.Bind(a.Server, users.MustNew(users.Deps{DB: a.DB, Auth: a.Auth, Engine: engine, Catalog: a.Catalog, Outbox: a.Outbox, Log: a.Log}))
 	a.documentService = documents.New(a.DB, engine, a.Documents, a.Log)
 	documents.Bind(a.Server, a.documentService)
 	jobs.Bind(a.Server, a.Jobs)
 	errorboard.Bind(a.Server, a.errors)
+	errorboard.BindBackoffice(a.Server, a.errors)
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
 	a.contractService = contracts.New(contracts.Deps{DB: a.DB, Engine: engine, Outbox: a.Outbox, Catalog: a.Catalog, PublicURL: a.Config.PublicURL,
 		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})
@@ -210,6 +212,7 @@ func (a *App) bindRoutes() {
 	tickets.Bind(a.Server, ticketService)
 	a.Imports = imports.New(imports.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	a.Imports.UseQueue(a.Jobs, a.Auth)
+	a.errors.UseImports(a.Imports)
 	imports.Bind(a.Server, a.Imports)
 	dashboard.Bind(a.Server, dashboard.New(dashboard.Deps{DB: a.DB, Engine: engine, Log: a.Log,
 		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}}))

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"portfolio/internal/access"
@@ -53,6 +54,10 @@ type Service struct {
 	lights deadline.Thresholds
 	log    *slog.Logger
 	now    func() time.Time
+	// maps caches the portfolio map per scope and data generation
+	// (mapcache.go); mapHits counts the answers it served.
+	maps    mapCache
+	mapHits atomic.Int64
 }
 
 // Deps are what a Service is built from; Lights default to
@@ -110,9 +115,10 @@ func (h *handler) tickets(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// portfolioMap serves GET /dashboard/map.
+// portfolioMap serves GET /dashboard/map (cached per scope and data
+// generation).
 func (h *handler) portfolioMap(w http.ResponseWriter, r *http.Request) error {
-	m, err := h.s.Map(r.Context())
+	m, err := h.s.MapCached(r.Context())
 	if err != nil {
 		return err
 	}

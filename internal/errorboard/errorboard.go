@@ -1,7 +1,8 @@
 // Package errorboard is the error dashboard (issue 17): what went wrong
 // without anyone watching — job runs that failed for good, mail that could
-// not be delivered, and the server's recent failed answers (5xx) with their
-// request ids — each to be retried (runs, mail) or dismissed. It is for
+// not be delivered, imports whose commit failed, and the server's recent
+// failed answers (5xx) with their request ids — each to be retried (runs,
+// mail, imports) or dismissed. It is for
 // administrators and the roles given the error_dashboard menu (the team
 // leads): the entries are the installation's, not a tenant's.
 package errorboard
@@ -19,8 +20,11 @@ import (
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/i18n"
+	"portfolio/internal/imports"
 	"portfolio/internal/jobs"
 	"portfolio/internal/platform/mailer"
+	"portfolio/internal/tables"
 )
 
 // listLimit bounds each list of the dashboard: the newest entries.
@@ -37,8 +41,14 @@ type Service struct {
 	db     *db.DB
 	jobs   *jobs.Queue
 	outbox *mailer.Outbox
-	log    *slog.Logger
-	now    func() time.Time
+	// imports answers the failed imports (the imports module's service:
+	// the board reads them through it, never its tables).
+	imports Imports
+	// engine and catalog serve the Back Office's translation edits.
+	engine  *tables.Engine
+	catalog *i18n.Catalog
+	log     *slog.Logger
+	now     func() time.Time
 }
 
 // Deps are what a Service is built from (Jobs and Outbox may be set later
@@ -63,6 +73,17 @@ func New(d Deps) *Service {
 // Use gives the service the job queue and the mail outbox it reports on.
 func (s *Service) Use(q *jobs.Queue, o *mailer.Outbox) { s.jobs, s.outbox = q, o }
 
+// Imports is what the board needs of the imports module
+// (*imports.Service).
+type Imports interface {
+	FailedImports(ctx context.Context, limit int) ([]imports.FailedImport, error)
+	RetryFailed(ctx context.Context, id int64) error
+	DismissFailed(ctx context.Context, id int64) error
+}
+
+// UseImports gives the service the imports module it reports on.
+func (s *Service) UseImports(i Imports) { s.imports = i }
+
 // Failure is a recorded failed answer.
 type Failure struct {
 	ID         int64     `json:"id"`
@@ -77,9 +98,10 @@ type Failure struct {
 
 // Board is GET /backoffice/errors.
 type Board struct {
-	Jobs      []jobs.FailedRun     `json:"jobs"`
-	Mails     []mailer.Undelivered `json:"mails"`
-	Responses []Failure            `json:"responses"`
+	Jobs      []jobs.FailedRun       `json:"jobs"`
+	Mails     []mailer.Undelivered   `json:"mails"`
+	Imports   []imports.FailedImport `json:"imports"`
+	Responses []Failure              `json:"responses"`
 }
 
 // Observe records a failed answer (5xx). A 503 is the request bound's
@@ -127,7 +149,7 @@ func truncate(s string, n int) string {
 
 // Board answers the newest entries of each kind.
 func (s *Service) Board(ctx context.Context) (*Board, error) {
-	out := &Board{Jobs: []jobs.FailedRun{}, Mails: []mailer.Undelivered{}, Responses: []Failure{}}
+	out := &Board{Jobs: []jobs.FailedRun{}, Mails: []mailer.Undelivered{}, Imports: []imports.FailedImport{}, Responses: []Failure{}}
 	if s.jobs != nil {
 		runs, err := s.jobs.Failed(ctx, listLimit)
 		if err != nil {
@@ -140,6 +162,13 @@ func (s *Service) Board(ctx context.Context) (*Board, error) {
 		return nil, err
 	}
 	out.Mails = mails
+	if s.imports != nil {
+		failed, err := s.imports.FailedImports(ctx, listLimit)
+		if err != nil {
+			return nil, err
+		}
+		out.Imports = failed
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT failure_id, occurred_at, request_id, failure_method, failure_path, failure_route,
 		failure_status, failure_message FROM server_failure WHERE dismissed_at IS NULL ORDER BY failure_id DESC LIMIT ?`, listLimit)
 	if err != nil {
@@ -156,7 +185,8 @@ func (s *Service) Board(ctx context.Context) (*Board, error) {
 	return out, rows.Err()
 }
 
-// Retry retries entry id of source ("jobs" or "mails").
+// Retry retries entry id of source ("jobs", "mails" or "imports": the
+// import's commit runs again as its uploader).
 func (s *Service) Retry(ctx context.Context, source string, id int64) error {
 	switch source {
 	case "jobs":
@@ -172,12 +202,17 @@ func (s *Service) Retry(ctx context.Context, source string, id int64) error {
 			s.outbox.Kick()
 		}
 		return nil
+	case "imports":
+		if s.imports == nil {
+			return notFound()
+		}
+		return notFoundIf(s.imports.RetryFailed(ctx, id), imports.ErrNoSuchFailure)
 	}
 	return notFound()
 }
 
-// Dismiss takes entry id of source ("jobs", "mails" or "responses") off
-// the dashboard.
+// Dismiss takes entry id of source ("jobs", "mails", "imports" or
+// "responses") off the dashboard.
 func (s *Service) Dismiss(ctx context.Context, source string, id int64) error {
 	switch source {
 	case "jobs":
@@ -187,6 +222,11 @@ func (s *Service) Dismiss(ctx context.Context, source string, id int64) error {
 		return notFoundIf(s.jobs.DismissFailed(ctx, id), jobs.ErrNoSuchRun)
 	case "mails":
 		return notFoundIf(mailer.DismissUndelivered(ctx, s.db, id, s.now()), mailer.ErrNoSuchMail)
+	case "imports":
+		if s.imports == nil {
+			return notFound()
+		}
+		return notFoundIf(s.imports.DismissFailed(ctx, id), imports.ErrNoSuchFailure)
 	case "responses":
 		res, err := s.db.ExecContext(ctx, `UPDATE server_failure SET dismissed_at = ? WHERE failure_id = ? AND dismissed_at IS NULL`, s.now().UTC(), id)
 		if err != nil {

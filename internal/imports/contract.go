@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,7 +79,20 @@ type ContractAnswer struct {
 	Committed bool               `json:"committed"`
 	// Contracts are the keys of the contracts created, by contract key.
 	Contracts map[string]int64 `json:"contracts,omitempty"`
+	// ImportID is the import a commit is listed as (GET /imports), which
+	// names it in the history rows and can be undone.
+	ImportID int64 `json:"import_id,omitempty"`
 }
+
+// ContractWorkbookEntity is the entity of a contract workbook's import in
+// the list of imports: its records span contracts, deadlines, recurring
+// payments and area links.
+const ContractWorkbookEntity = "contract_workbook"
+
+// workbookEntities are the entities whose created records a contract
+// workbook import keeps (one chunk each, in this order); its area links
+// go with their contract.
+var workbookEntities = []string{"contract", "contractaction", "recurringpayment"}
 
 // cpart is a part found in the uploaded workbook with its columns.
 type cpart struct {
@@ -116,6 +130,27 @@ func (s *Service) partFields(p contractPart) ([]*schema.Field, *schema.Entity, e
 		out = append(out, &l.Attrs[i])
 	}
 	return out, nil, nil
+}
+
+// partLabels are the labels of part p's fields in lang: the entity's as
+// its screens name them, or for the area links the attribute labels of
+// the link's columns (attribute_i18n, an administrator's edits included),
+// falling back to the definitions' English labels.
+func (s *Service) partLabels(ctx context.Context, p contractPart, fields []*schema.Field, ent *schema.Entity, lang string) (map[string]string, error) {
+	if ent != nil {
+		return s.engine.FieldLabels(ctx, ent.Name, lang)
+	}
+	fn, err := tables.LabelFunc(ctx, s.db, lang)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, f := range fields {
+		if label := fn(f.Name, f.Label); label != "" {
+			out[f.Name] = label
+		}
+	}
+	return out, nil
 }
 
 // sheetTitle is the name of part's sheet in lang.
@@ -176,15 +211,13 @@ func (s *Service) matchColumns(ctx context.Context, cp *cpart) error {
 		}
 		add(f.Label, f)
 	}
-	if ent != nil {
-		for _, lang := range i18n.Languages {
-			labels, err := s.engine.FieldLabels(ctx, ent.Name, lang)
-			if err != nil {
-				return err
-			}
-			for _, f := range fields {
-				add(labels[f.Name], f)
-			}
+	for _, lang := range i18n.Languages {
+		labels, err := s.partLabels(ctx, cp.contractPart, fields, ent, lang)
+		if err != nil {
+			return err
+		}
+		for _, f := range fields {
+			add(labels[f.Name], f)
 		}
 	}
 	cp.keyIdx = -1
@@ -327,6 +360,8 @@ type contractRun struct {
 	s    *Service
 	lang string
 	ans  *ContractAnswer
+	// created are the records written, by entity (workbookEntities).
+	created map[string][]int64
 }
 
 func (r *contractRun) rowError(cp *cpart, line int, field, column, key, typ string, args map[string]string) {
@@ -438,6 +473,7 @@ func (r *contractRun) write(ctx context.Context, tx *db.Tx, parts []*cpart) erro
 					continue
 				}
 				contracts[key] = id
+				r.created[cp.entity] = append(r.created[cp.entity], id)
 				r.ans.Valid[cp.key]++
 				continue
 			}
@@ -457,7 +493,10 @@ func (r *contractRun) write(ctx context.Context, tx *db.Tx, parts []*cpart) erro
 				_, err = r.s.engine.LinkIn(ctx, tx, tables.LinkCommand{Relation: cp.relation, OwnerID: contract, Data: data})
 			} else {
 				data["contract_id"] = contract
-				_, err = r.s.engine.CreateIn(ctx, tx, cp.entity, data)
+				var id int64
+				if id, err = r.s.engine.CreateIn(ctx, tx, cp.entity, data); err == nil {
+					r.created[cp.entity] = append(r.created[cp.entity], id)
+				}
 			}
 			if err != nil {
 				if err := r.refused(cp, line, err); err != nil {
@@ -476,8 +515,14 @@ func (r *contractRun) write(ctx context.Context, tx *db.Tx, parts []*cpart) erro
 // workbook for the caller: every row through the engine's module API in
 // one transaction, rolled back after a validation or when any row was
 // refused (the commit then answers 422 naming sheet, row and field).
-func (s *Service) ContractWorkbook(ctx context.Context, data []byte, commit bool) (*ContractAnswer, error) {
-	if _, err := principal(ctx); err != nil {
+//
+// A commit is kept as an import of the caller (ContractWorkbookEntity,
+// listed by GET /imports) created in the same transaction: every history
+// row the commit writes names it ("import <id>: <file>"), and it can be
+// undone while nobody changed its records (UndoContractWorkbook).
+func (s *Service) ContractWorkbook(ctx context.Context, fileName string, data []byte, commit bool) (*ContractAnswer, error) {
+	p, err := principal(ctx)
+	if err != nil {
 		return nil, err
 	}
 	for _, e := range []string{"contract", "contractaction", "recurringpayment"} {
@@ -492,15 +537,26 @@ func (s *Service) ContractWorkbook(ctx context.Context, data []byte, commit bool
 	if err := s.resolveParts(ctx, parts); err != nil {
 		return nil, err
 	}
-	run := &contractRun{s: s, lang: i18n.LangFrom(ctx), ans: &ContractAnswer{Rows: map[string]int{}, Valid: map[string]int{}, Errors: []ContractRowError{}}}
+	run := &contractRun{s: s, lang: i18n.LangFrom(ctx), ans: &ContractAnswer{Rows: map[string]int{}, Valid: map[string]int{}, Errors: []ContractRowError{}},
+		created: map[string][]int64{}}
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
-		if err := run.write(ctx, tx, parts); err != nil {
+		wctx := ctx
+		var id int64
+		if commit {
+			var err error
+			if id, err = s.insertWorkbookImport(ctx, tx, p.UserID, fileName, parts); err != nil {
+				return err
+			}
+			wctx = tables.WithHistoryNote(ctx, workbookNote(id, fileName))
+		}
+		if err := run.write(wctx, tx, parts); err != nil {
 			return err
 		}
 		if !commit || len(run.ans.Errors) > 0 {
 			return errRollback
 		}
-		return nil
+		run.ans.ImportID = id
+		return s.finishWorkbookImport(wctx, tx, id, run)
 	})
 	if err != nil && !errors.Is(err, errRollback) {
 		return nil, err
@@ -544,11 +600,11 @@ func partIndexBySheet(parts []*cpart, sheet string) int {
 // multipart field file.
 func (h *handler) contractUpload(commit bool) func(w http.ResponseWriter, r *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		data, err := readFile(r)
+		name, data, err := readFile(r)
 		if err != nil {
 			return err
 		}
-		ans, err := h.s.ContractWorkbook(r.Context(), data, commit)
+		ans, err := h.s.ContractWorkbook(r.Context(), name, data, commit)
 		if err != nil {
 			return err
 		}
@@ -613,11 +669,9 @@ func (s *Service) ContractTemplate(ctx context.Context) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		labels := map[string]string{}
-		if ent != nil {
-			if labels, err = s.engine.FieldLabels(ctx, ent.Name, lang); err != nil {
-				return nil, err
-			}
+		labels, err := s.partLabels(ctx, p, fields, ent, lang)
+		if err != nil {
+			return nil, err
 		}
 		headings := []string{s.catalog.T(lang, "server.imports.contract_key", nil)}
 		for _, fd := range fields {
@@ -696,19 +750,23 @@ func (l *listSheet) dropDown(sheet string, col int, title string, values []strin
 }
 
 // readFile reads the multipart field file of a request.
-func readFile(r *http.Request) ([]byte, error) {
+func readFile(r *http.Request) (string, []byte, error) {
 	noFile := apperr.Validation(apperr.FieldError{Field: "file", Key: "server.imports.no_file", Type: "missing"})
 	if err := r.ParseMultipartForm(8 << 20); err != nil {
-		return nil, readError(err, noFile)
+		return "", nil, readError(err, noFile)
 	}
-	file, _, err := r.FormFile("file")
+	file, header, err := r.FormFile("file")
 	if err != nil {
-		return nil, noFile
+		return "", nil, noFile
 	}
 	defer file.Close()
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(file); err != nil {
-		return nil, readError(err, noFile)
+		return "", nil, readError(err, noFile)
 	}
-	return buf.Bytes(), nil
+	name := filepath.Base(header.Filename)
+	if name == "" || name == "." || name == "/" {
+		name = "workbook.xlsx"
+	}
+	return name, buf.Bytes(), nil
 }

@@ -526,6 +526,9 @@ func (s *Service) RunCommitJob(ctx context.Context, run jobs.Run) error {
 		return errors.New("imports: commit job: no principals")
 	}
 	p, err := s.principals.PrincipalOf(ctx, im.UserID)
+	if apperr.IsKind(err, apperr.KindNotFound) {
+		err = apperr.Conflict("server.imports.uploader_gone").WithCode("uploader_gone").Wrap(err)
+	}
 	if err != nil {
 		if _, ok := apperr.As(err); ok {
 			return s.commitFailed(ctx, im, lang, err)
@@ -561,7 +564,8 @@ func (s *Service) retryOrFail(ctx context.Context, im *Import, lang string, run 
 }
 
 // commitFailed ends a commit job for good: the import is valid again (to
-// be committed anew) and commit_error says why.
+// be committed anew), commit_error says why and failed_at when; the error
+// dashboard lists it (again, when it was dismissed before: FailedImports).
 func (s *Service) commitFailed(ctx context.Context, im *Import, lang string, cause error) error {
 	msg := s.catalog.T(lang, "server.imports.commit_failed", nil)
 	if ae, ok := apperr.As(cause); ok && ae.Kind != apperr.KindInternal {
@@ -572,8 +576,9 @@ func (s *Service) commitFailed(ctx context.Context, im *Import, lang string, cau
 		}
 	}
 	s.log.Warn("import commit job failed", "import", im.ID, "err", cause)
-	_, err := s.db.ExecContext(context.WithoutCancel(ctx), `UPDATE data_import SET import_state = ?, import_commit_error = ?
-		WHERE import_id = ? AND import_state = ?`, stateValid, msg, im.ID, stateCommitting)
+	_, err := s.db.ExecContext(context.WithoutCancel(ctx), `UPDATE data_import SET import_state = ?, import_commit_error = ?,
+		import_failed_at = ?, import_failure_dismissed_at = NULL WHERE import_id = ? AND import_state = ?`,
+		stateValid, msg, s.now().UTC().Truncate(time.Second), im.ID, stateCommitting)
 	if err != nil {
 		return fmt.Errorf("imports: mark the commit failed: %w", err)
 	}
@@ -711,6 +716,9 @@ func (s *Service) Undo(ctx context.Context, im *Import) error {
 	if err := s.running1(im); err != nil {
 		return err
 	}
+	if im.Entity == ContractWorkbookEntity {
+		return s.undoContractWorkbook(ctx, im)
+	}
 	ent, err := s.importable(im.Entity)
 	if err != nil {
 		return err
@@ -730,8 +738,9 @@ func (s *Service) Undo(ctx context.Context, im *Import) error {
 		if err := s.unchanged(ctx, tx, ent, all); err != nil {
 			return err
 		}
+		undo := tables.WithHistoryNote(ctx, fmt.Sprintf("undo import %d: %s", im.ID, im.FileName))
 		for i := len(all) - 1; i >= 0; i-- {
-			if err := s.engine.DeleteIn(ctx, tx, im.Entity, all[i], 1); err != nil {
+			if err := s.engine.DeleteIn(undo, tx, im.Entity, all[i], 1); err != nil {
 				if apperr.IsKind(err, apperr.KindConflict) || apperr.IsKind(err, apperr.KindNotFound) {
 					return apperr.Conflict("server.imports.changed").WithCode("changed").Wrap(err)
 				}

@@ -65,7 +65,18 @@ func (e *Engine) callerOf(ctx context.Context) (*caller, error) {
 	}
 	c := &caller{p: p, rules: rules, scope: e.scopeOf(p), lang: i18n.LangFrom(ctx)}
 	c.scope.masked = e.masksFor(c)
+	c.note, _ = ctx.Value(noteKey{}).(string)
 	return c, nil
+}
+
+type noteKey struct{}
+
+// WithHistoryNote makes every module write under ctx (CreateIn, LinkIn,
+// DeleteIn, …) write note as the comment of its history rows, as a
+// Batch's HistoryNote does: an import names itself on every row it
+// writes or removes.
+func WithHistoryNote(ctx context.Context, note string) context.Context {
+	return context.WithValue(ctx, noteKey{}, note)
 }
 
 // can reports whether the caller may do action on the entity's rows. The

@@ -36,3 +36,49 @@ test('the administrator opens the Back Office, runs the document sweep now and s
   await expect(sweep).toContainText('Document file sweep');
   await snap(page, 'backoffice-dark');
 });
+
+test('the administrator reads the outbox, edits and restores a translation and recomputes the rights', async ({ page }) => {
+  await logIn(page, 'admin@demo.test');
+  await page.goto('/app/backoffice');
+  await expect(page.getByRole('heading', { name: 'Back Office' })).toBeVisible();
+
+  // The mail outbox: every message with its state (the demo seed's mail, if any, or the empty state).
+  await page.getByRole('tab', { name: 'Mail outbox' }).click();
+  await expect(page.getByRole('table', { name: 'Mail outbox' }).or(page.getByTestId('outbox-empty'))).toBeVisible();
+  const states = page.getByRole('radiogroup', { name: 'Show mail in state' });
+  await states.getByText('Given up', { exact: true }).click();
+  await expect(page.getByTestId('outbox-empty')).toBeVisible();
+  await states.getByText('All', { exact: true }).click();
+  await snap(page, 'backoffice-outbox');
+
+  // A UI text edited here is listed beside the shipped text and kept; restoring brings the shipped one back.
+  await page.getByRole('tab', { name: 'Translations' }).click();
+  await page.getByRole('switch', { name: 'Show all texts' }).click();
+  await page.getByRole('textbox', { name: 'Search keys and texts' }).fill('backoffice.outbox.empty');
+  const row = page.getByTestId('translation-row').filter({ hasText: 'No mail in this state.' });
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: 'Edit: backoffice.outbox.empty (en)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit the text' });
+  await dialog.getByRole('textbox', { name: 'Text' }).fill('Nothing to send.');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('The text is saved and kept over shipped texts.')).toBeVisible();
+  await page.getByRole('switch', { name: 'Show all texts' }).click();
+  const edited = page.getByTestId('translation-row').filter({ hasText: 'Nothing to send.' });
+  await expect(edited).toContainText('Kept');
+  await expect(edited).toContainText('No mail in this state.');
+  await snap(page, 'backoffice-translations');
+  await edited.getByRole('button', { name: 'Restore the shipped text: backoffice.outbox.empty (en)' }).click();
+  await page.getByRole('dialog', { name: 'Restore the shipped text?' }).getByRole('button', { name: 'Restore the shipped text' }).click();
+  await expect(page.getByText('The shipped text is restored.')).toBeVisible();
+  await expect(page.getByTestId('translation-row').filter({ hasText: 'Nothing to send.' })).toHaveCount(0);
+
+  // The rights generation moves on by one after a confirmation.
+  await page.getByRole('tab', { name: 'Rights generation' }).click();
+  const generation = page.getByTestId('rights-generation');
+  await expect(generation).toHaveText(/^\d+$/);
+  const before = Number(await generation.textContent());
+  await page.getByRole('button', { name: 'Recompute all rights' }).click();
+  await page.getByRole('dialog', { name: 'Recompute all rights?' }).getByRole('button', { name: 'Recompute all rights' }).click();
+  await expect(generation).toHaveText(String(before + 1));
+  await snap(page, 'backoffice-rights');
+});

@@ -1,6 +1,6 @@
-import { Alert, Badge, Button, Code, Group, Loader, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Loader, Stack, Table, Tabs, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconPlayerPlay, IconRefresh } from '@tabler/icons-react';
+import { IconClock, IconKey, IconLanguage, IconMail, IconPlayerPlay, IconRefresh } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { dateFormatFor } from '../../../lib/dates';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { type JobState, type JobStatus, useJobs } from '../api/list-jobs';
 import { useRunJob } from '../api/run-job';
+import { OutboxPanel, RightsPanel, TranslationsPanel } from './backoffice-panels';
 
 const STATE_COLORS: Record<JobState, string> = {
   '': 'gray',
@@ -52,8 +53,52 @@ function timestamp(value: string | null, lang: string, seconds = true): string {
   return value ? dayjs(value).format(`${dateFormatFor(lang)} ${seconds ? 'HH:mm:ss' : 'HH:mm'}`) : '—';
 }
 
-/** /app/backoffice: the background jobs, their schedule and latest run; administrators run one now. */
+/**
+ * /app/backoffice: the background jobs (their schedule and latest run; run
+ * one now), the mail outbox, the translation tables' edits and the rights
+ * generation, one tab each.
+ */
 export default function BackofficePage() {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h3">
+        {t('backoffice.title')}
+      </Title>
+      <Tabs defaultValue="jobs" keepMounted={false}>
+        <Tabs.List mb="sm">
+          <Tabs.Tab value="jobs" leftSection={<IconClock size={16} />}>
+            {t('backoffice.jobs')}
+          </Tabs.Tab>
+          <Tabs.Tab value="outbox" leftSection={<IconMail size={16} />}>
+            {t('backoffice.outbox.title')}
+          </Tabs.Tab>
+          <Tabs.Tab value="translations" leftSection={<IconLanguage size={16} />}>
+            {t('backoffice.translations.title')}
+          </Tabs.Tab>
+          <Tabs.Tab value="rights" leftSection={<IconKey size={16} />}>
+            {t('backoffice.rights.title')}
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="jobs">
+          <JobsPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="outbox">
+          <OutboxPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="translations">
+          <TranslationsPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="rights">
+          <RightsPanel />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+/** The background jobs, their schedule and latest run; administrators run one now. */
+function JobsPanel() {
   const { t, i18n } = useTranslation();
   const jobs = useJobs();
   const run = useRunJob();
@@ -80,9 +125,9 @@ export default function BackofficePage() {
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap" gap="xs">
-        <Title order={2} size="h3">
-          {t('backoffice.title')}
-        </Title>
+        <Text size="sm" c="dimmed">
+          {t('backoffice.jobs_intro')}
+        </Text>
         <Button
           variant="default"
           leftSection={<IconRefresh size={16} />}
@@ -92,9 +137,6 @@ export default function BackofficePage() {
           {t('general.reload')}
         </Button>
       </Group>
-      <Text size="sm" c="dimmed">
-        {t('backoffice.jobs_intro')}
-      </Text>
       {jobs.isError && !jobs.data ? (
         <Alert color="red" title={t('backoffice.load_failed')}>
           <Stack gap="xs" align="flex-start">

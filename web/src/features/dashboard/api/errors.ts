@@ -32,13 +32,31 @@ export interface FailedAnswer {
   message: string;
 }
 
+/** An import whose commit job failed for good: who uploaded which file, when it failed and why. */
+export interface FailedImport {
+  id: number;
+  user_id: number;
+  user_email: string;
+  entity: string;
+  file_name: string;
+  rows: number;
+  state: string;
+  created_at: string;
+  failed_at: string;
+  reason: string;
+  /** Whether the commit may run again (the import is still validated without errors). */
+  retryable: boolean;
+}
+
 export interface ErrorBoard {
   jobs: FailedRun[];
   mails: UndeliveredMail[];
+  /** Absent from a server without the imports section. */
+  imports?: FailedImport[];
   responses: FailedAnswer[];
 }
 
-export type ErrorSource = 'jobs' | 'mails' | 'responses';
+export type ErrorSource = 'jobs' | 'mails' | 'imports' | 'responses';
 
 const boardKey = ['dashboard', 'errors'] as const;
 

@@ -19,6 +19,34 @@ const BOARD: ErrorBoard = {
   mails: [
     { id: 3, to: 'a@example.test', subject: 'Deadline digest', created_at: '2026-11-20T06:00:00Z', attempts: 8, given_up: true, error: '550 no such user' },
   ],
+  imports: [
+    {
+      id: 21,
+      user_id: 4,
+      user_email: 'team_lead@demo.test',
+      entity: 'pos',
+      file_name: 'shops.xlsx',
+      rows: 1200,
+      state: 'valid',
+      created_at: '2026-11-20T08:00:00Z',
+      failed_at: '2026-11-20T08:05:00Z',
+      reason: 'The user who uploaded this import is locked or removed.',
+      retryable: true,
+    },
+    {
+      id: 22,
+      user_id: 4,
+      user_email: 'team_lead@demo.test',
+      entity: 'contract',
+      file_name: 'contracts.csv',
+      rows: 3,
+      state: 'invalid',
+      created_at: '2026-11-20T09:00:00Z',
+      failed_at: '2026-11-20T09:05:00Z',
+      reason: 'The import could not be committed.',
+      retryable: false,
+    },
+  ],
   responses: [
     {
       id: 11,
@@ -56,6 +84,25 @@ describe('the error dashboard', SLOW, () => {
     expect(screen.getByTestId('error-mail')).toHaveTextContent('Given up');
     expect(screen.getByTestId('error-response')).toHaveTextContent('a1b2c3d4e5f60718');
     expect(screen.getByTestId('error-response')).toHaveTextContent('GET /contracts/5');
+    const [pos, contracts] = screen.getAllByTestId('error-import');
+    expect(pos).toHaveTextContent('shops.xlsx');
+    expect(pos).toHaveTextContent('point of sale · 1200 rows');
+    expect(pos).toHaveTextContent('team_lead@demo.test');
+    expect(pos).toHaveTextContent('locked or removed');
+    expect(within(contracts).queryByRole('button', { name: /^Commit again/ })).toBeNull();
+    expect(contracts).toHaveTextContent('Validated anew with errors');
+  });
+
+  it('commits a failed import again and dismisses one', async () => {
+    loginAs(admin);
+    const { server } = renderApp('/app/dashboard/errors', admin, boardApi(BOARD));
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Commit again: shops.xlsx' }, FIRST));
+    await waitFor(() => expect(server.calls.some((c) => c.url === '/backoffice/errors/imports/21/retry' && c.method === 'POST')).toBe(true));
+    await user.click(screen.getByRole('button', { name: 'Dismiss: contracts.csv' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Dismiss this entry?' }, WAIT);
+    await user.click(within(dialog).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(server.calls.some((c) => c.url === '/backoffice/errors/imports/22/dismiss' && c.method === 'POST')).toBe(true));
   });
 
   it('retries at once and dismisses only after a confirmation', async () => {
@@ -73,8 +120,9 @@ describe('the error dashboard', SLOW, () => {
 
   it('says so when nothing failed', async () => {
     loginAs(admin);
-    renderApp('/app/dashboard/errors', admin, boardApi({ jobs: [], mails: [], responses: [] }));
+    renderApp('/app/dashboard/errors', admin, boardApi({ jobs: [], mails: [], imports: [], responses: [] }));
     expect(await screen.findByText('No job run failed.', {}, FIRST)).toBeInTheDocument();
+    expect(screen.getByText('No import failed.')).toBeInTheDocument();
     expect(screen.getByText('All mail was delivered.')).toBeInTheDocument();
     expect(screen.getByText('The server answered every request.')).toBeInTheDocument();
   });

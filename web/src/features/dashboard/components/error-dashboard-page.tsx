@@ -59,9 +59,10 @@ function Section({
 
 /**
  * The error dashboard (administrators and team leads): job runs that
- * failed for good, mail that could not be delivered and the server's recent
- * failed answers with the request id to look up in the log; runs and mail
- * can be retried, every entry dismissed (after a confirmation).
+ * failed for good, mail that could not be delivered, imports whose commit
+ * failed, and the server's recent failed answers with the request id to
+ * look up in the log; runs, mail and still-valid imports can be retried,
+ * every entry dismissed (after a confirmation).
  */
 export function ErrorDashboardPage() {
   const { t, i18n } = useTranslation();
@@ -103,6 +104,7 @@ export function ErrorDashboardPage() {
     );
   }
   const b = board.data;
+  const imports = b.imports ?? [];
   return (
     <Stack gap="lg" maw={1400}>
       <Group justify="space-between" align="flex-end">
@@ -171,6 +173,51 @@ export function ErrorDashboardPage() {
                     </ActionIcon>
                   </Tooltip>
                   {dismissButton('mails', m.id, m.subject)}
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Section>
+
+      <Section
+        title={t('errors.imports')}
+        count={imports.length}
+        empty={t('errors.imports_empty')}
+        columns={[t('errors.file'), t('errors.uploaded_by'), t('errors.failed_at'), t('errors.error')]}
+        actionsWidth={90}
+      >
+        <Table.Tbody>
+          {imports.map((f) => (
+            <Table.Tr key={f.id} data-testid="error-import">
+              <Table.Td>
+                <Text size="sm" fw={500} style={{ wordBreak: 'break-word' }}>
+                  {f.file_name}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {t(`entity.${f.entity}`, { defaultValue: f.entity })} · {t('errors.import_rows', { count: f.rows })}
+                </Text>
+              </Table.Td>
+              <Table.Td style={{ wordBreak: 'break-word' }}>{f.user_email}</Table.Td>
+              <Table.Td>{when(f.failed_at)}</Table.Td>
+              <Table.Td style={{ wordBreak: 'break-word' }}>
+                {f.reason}
+                {!f.retryable && (
+                  <Text size="xs" c="dimmed">
+                    {t('errors.not_retryable')}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  {f.retryable && (
+                    <Tooltip label={t('errors.commit_again')}>
+                      <ActionIcon variant="subtle" aria-label={`${t('errors.commit_again')}: ${f.file_name}`} onClick={() => run('imports', f.id, 'retry')}>
+                        <IconRefresh size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                  {dismissButton('imports', f.id, f.file_name)}
                 </Group>
               </Table.Td>
             </Table.Tr>

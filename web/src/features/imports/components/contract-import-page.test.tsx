@@ -38,7 +38,10 @@ describe('ContractImportPage', () => {
           return answer(200, { rows: { contract: 2, deadline: 1 }, valid: { contract: 2, deadline: 1 }, committed: false, errors: [] });
         }
         if (path === '/imports-contract/commit') {
-          return answer(201, { rows: { contract: 2, deadline: 1 }, valid: { contract: 2, deadline: 1 }, committed: true, errors: [], contracts: { K1: 10, K2: 11 } });
+          return answer(201, { rows: { contract: 2, deadline: 1 }, valid: { contract: 2, deadline: 1 }, committed: true, errors: [], contracts: { K1: 10, K2: 11 }, import_id: 77 });
+        }
+        if (path === '/imports/77/undo') {
+          return answer(200, { import_id: 77, entity: 'contract_workbook', state: 'undone' });
         }
         return answer(404, { detail: 'not found' });
       }),
@@ -59,5 +62,8 @@ describe('ContractImportPage', () => {
       '/imports-contract/validate',
       '/imports-contract/commit',
     ]);
+    await user.click(screen.getByRole('button', { name: 'Undo the import' }));
+    expect(await screen.findByText('The import was undone.')).toBeInTheDocument();
+    expect(paths).toContain('/imports/77/undo');
   });
 });

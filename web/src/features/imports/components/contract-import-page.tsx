@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../lib/api-client';
 import { downloadContractTemplate, useCommitContractWorkbook, useValidateContractWorkbook } from '../api/contract-workbook';
+import { useUndoImport } from '../api/imports';
 import { CONTRACT_PARTS, type ContractAnswer } from '../model/types';
 
 /** The row errors shown; the rest are counted. */
@@ -23,11 +24,14 @@ export default function ContractImportPage() {
   const [error, setError] = useState<string | null>(null);
   const check = useValidateContractWorkbook();
   const commit = useCommitContractWorkbook();
+  const undoCall = useUndoImport();
+  const [undone, setUndone] = useState(false);
 
   const choose = (f: File | null) => {
     setFile(f);
     setChecked(null);
     setDone(null);
+    setUndone(false);
     setError(null);
   };
   const runCheck = async () => {
@@ -46,7 +50,19 @@ export default function ContractImportPage() {
     setError(null);
     try {
       setDone(await commit.mutateAsync(file));
+      setUndone(false);
       setChecked(null);
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  /** Removes what the import created, while nobody changed it (409 otherwise, in the server's words). */
+  const undo = async () => {
+    if (!done?.import_id) return;
+    setError(null);
+    try {
+      await undoCall.mutateAsync(done.import_id);
+      setUndone(true);
     } catch (e) {
       setError(errorMessage(e));
     }
@@ -97,11 +113,24 @@ export default function ContractImportPage() {
               </Badge>
             ))}
           </Group>
-          {done && (
-            <Alert color="green" icon={<IconCheck size={16} />}>
-              {t('import_contract.done', { count: Object.keys(done.contracts ?? {}).length })}
-            </Alert>
+          {done && !undone && (
+            <Stack gap="xs">
+              <Alert color="green" icon={<IconCheck size={16} />}>
+                {t('import_contract.done', { count: Object.keys(done.contracts ?? {}).length })}
+              </Alert>
+              {done.import_id !== undefined && (
+                <Group>
+                  <Text size="sm" c="dimmed">
+                    {t('import_contract.undo_hint', { id: done.import_id })}
+                  </Text>
+                  <Button variant="light" color="red" onClick={undo} loading={undoCall.isPending}>
+                    {t('import.undo')}
+                  </Button>
+                </Group>
+              )}
+            </Stack>
           )}
+          {done && undone && <Alert color="gray">{t('import.undone')}</Alert>}
           {checked && checked.errors.length === 0 && (
             <Group>
               <Text size="sm">{t('import_contract.ready')}</Text>

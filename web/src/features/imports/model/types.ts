@@ -77,4 +77,6 @@ export interface ContractAnswer {
   errors: ContractRowError[];
   committed: boolean;
   contracts?: Record<string, number>;
+  /** The import a commit is listed as (GET /imports): named in the history rows, undone with POST /imports/{id}/undo. */
+  import_id?: number;
 }
