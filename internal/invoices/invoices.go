@@ -66,6 +66,7 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("GET /invoices/savings", h.savings)
 	srv.Handle("GET /invoices/{id}", h.invoice)
 	srv.Handle("POST /contradiction_generators/start", h.generate)
+	srv.Handle("POST /contradictionpackages", h.createPackage)
 	srv.Handle("GET /contradictionpackages/{id}/letter.pdf", h.letterFile)
 }
 
