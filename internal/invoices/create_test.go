@@ -36,10 +36,10 @@ func TestCreateInvoice(t *testing.T) {
 		f.giveRights(leadB)
 		f.ta.Run(t, []apptest.Scenario{
 			{Name: "a missing value type: nothing written", Method: "POST", Path: "/invoices", As: admin, Status: 422,
-				Body: obj{"data": header("NK-X"), "value_types": []obj{{"invoicevaluetype_id": valueType, "value": "1.5"}, {"invoicevaluetype_id": 999999, "value": "2"}}},
+				Body:     obj{"data": header("NK-X"), "value_types": []obj{{"invoicevaluetype_id": valueType, "value": "1.5"}, {"invoicevaluetype_id": 999999, "value": "2"}}},
 				Contains: []string{`"value_types",1,"invoicevaluetype_id"]`}},
 			{Name: "a value that is not a number: nothing written", Method: "POST", Path: "/invoices", As: admin, Status: 422,
-				Body: obj{"data": header("NK-X"), "value_types": []obj{{"invoicevaluetype_id": valueType, "value": "viel"}}},
+				Body:     obj{"data": header("NK-X"), "value_types": []obj{{"invoicevaluetype_id": valueType, "value": "viel"}}},
 				Contains: []string{`"value_types",0,"value"]`}},
 			{Name: "a billing period ending before it starts", Method: "POST", Path: "/invoices", As: admin, Status: 422,
 				Body: obj{"data": badPeriod}, Contains: []string{"invoice_billing_period_to"}},
