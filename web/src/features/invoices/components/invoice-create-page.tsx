@@ -37,7 +37,8 @@ export default function InvoiceCreatePage() {
   const contractDef = useDefinition('contract');
   if (def.isPending || contractDef.isPending) return <Loader m="xl" />;
   if (def.isError) return <DefinitionError table="invoice" error={def.error} />;
-  const areasApi = contractDef.data?.relations.find((r) => r.name === 'areas')?.api;
+  // The contract's areas: its many-to-many relation to area (named 'area').
+  const areasApi = contractDef.data?.relations.find((r) => r.target === 'area')?.api;
   return <InvoiceCreateForm def={def.data} areasApi={areasApi} />;
 }
 
@@ -155,7 +156,7 @@ function InvoiceCreateForm({ def, areasApi }: { def: TableDefinition; areasApi: 
                   {t('invoices.areas_pick_contract')}
                 </Text>
               )}
-              {contract && contractAreas.isPending && <Loader size="sm" />}
+              {contract && areasApi && contractAreas.isPending && <Loader size="sm" />}
               {contractAreas.isError && <Alert color="red">{serverDetail(contractAreas.error)}</Alert>}
               {contract && contractAreas.data && (
                 <Checkbox.Group
