@@ -51,7 +51,9 @@ function InvoiceCreateForm({ def, areasApi }: { def: TableDefinition; areasApi: 
   const nextKey = useRef(1);
   const [rows, setRows] = useState<ValueTypeRow[]>([]);
   const [rowErrors, setRowErrors] = useState<Record<number, Record<string, string>>>({});
-  const [areas, setAreas] = useState<number[]>([]);
+  // The ticked areas are the form's multi-select area_id (required by the definition).
+  const areas = Array.isArray(form.values.area_id) ? (form.values.area_id as unknown[]).map(Number) : [];
+  const setAreas = (ids: number[]) => form.setValue('area_id', ids);
   const contract = typeof form.values.contract_id === 'number' ? form.values.contract_id : null;
   const contractAreas = useContractAreas(areasApi, contract);
   const byName = new Map(def.attributes.map((a) => [a.attribute, a]));
