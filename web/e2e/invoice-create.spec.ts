@@ -78,5 +78,13 @@ test('an administrator creates an invoice on its own page (header, billing perio
   await expect(page.getByRole('heading', { name: new RegExp(number), level: 1 })).toBeVisible();
   await snap(page, 'invoice-page-new-dark');
   await expectAccessible(page, 'the new invoice page in the dark skin');
+  // The demo invoice with positions and sums, and the savings, in the dark skin.
+  await page.goto('/app/table/invoice/view/38');
+  await expect(page.getByRole('table', { name: 'Positions' })).toBeVisible();
+  await snap(page, 'invoice-demo-dark');
+  await expectAccessible(page, 'the demo invoice page in the dark skin');
+  await page.goto('/app/invoice-savings');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await snap(page, 'invoice-savings-dark');
   await setSkin(page, 'light');
 });
