@@ -64,8 +64,10 @@ func New(d Deps) *Service {
 func Bind(srv *httpapi.Server, s *Service) {
 	h := &handler{s: s}
 	srv.Handle("GET /invoices/savings", h.savings)
+	srv.Handle("POST /invoices", h.createInvoice)
 	srv.Handle("GET /invoices/{id}", h.invoice)
 	srv.Handle("POST /contradiction_generators/start", h.generate)
+	srv.Handle("POST /contradictionpackages", h.createPackage)
 	srv.Handle("GET /contradictionpackages/{id}/letter.pdf", h.letterFile)
 }
 

@@ -182,8 +182,8 @@ type pendingCreate struct {
 // writes at most, and createParams how many values: far below the
 // parameter limits of SQLite (32,766) and PostgreSQL (65,535).
 const (
-	createBatch  = 500
-	createParams = 10000
+	createBatch  = 2000
+	createParams = 30000
 )
 
 // bulkInsert inserts rows of one entity as Engine.insert does, many rows

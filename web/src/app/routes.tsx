@@ -194,6 +194,7 @@ const packageViewPage = {
   },
 };
 const packageCreatePage = page(() => import('../features/invoices/components/package-create-page'));
+const invoiceCreatePage = page(() => import('../features/invoices/components/invoice-create-page'));
 const positionImportPage = page(() => import('../features/invoices/components/position-import-page'));
 const savingsPage = page(() => import('../features/invoices/components/savings-page'));
 
@@ -341,6 +342,7 @@ export const routes: RouteObject[] = [
                   tableRoute('table/contradictionpackage/view/:id', 'view', packageViewPage, 'contradictionpackage'),
                   tableRoute('table/contradictionpackage/create', 'create', packageCreatePage, 'contradictionpackage'),
                   tableRoute('table/invoice/view/:id', 'view', invoiceRecordPage, 'invoice'),
+                  tableRoute('table/invoice/create', 'create', invoiceCreatePage, 'invoice'),
                   tableRoute('table/user', 'list', userListPage, 'user'),
                   tableRoute('table/user/create', 'create', userListPage, 'user'),
                   tableRoute('table/user/view/:id', 'view', userPage, 'user'),

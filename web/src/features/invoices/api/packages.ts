@@ -94,34 +94,30 @@ export interface CreatePackageInput {
   pos_id: number;
   contradictionpackage_name: string;
   contradictionpackage_description: string | null;
-  contradictions: PackContradiction[];
+  contradiction_ids: number[];
+}
+
+/** The answer of POST /contradictionpackages. */
+export interface CreatedPackage {
+  id: number;
+  data: Row;
+  contradiction_ids: number[];
 }
 
 /**
- * Creates the package, then puts the picked contradictions into it one by
- * one (each a generic field update). Answers the new package's key and the
- * contradictions the server refused, with its reasons.
+ * Creates the package with the picked contradictions in one call (POST
+ * /contradictionpackages): the server writes all of it or nothing and
+ * refuses a contradiction of another point of sale (422) or tenant (404).
  */
+export function createPackage(input: CreatePackageInput): Promise<CreatedPackage> {
+  const { contradiction_ids, ...data } = input;
+  return api.post<CreatedPackage>('/contradictionpackages', { data, contradiction_ids }, { silent: true });
+}
+
 export function useCreatePackage() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (input: CreatePackageInput) => {
-      const created = await dataProvider.create('contradictionpackage', {
-        pos_id: input.pos_id,
-        contradictionpackage_name: input.contradictionpackage_name,
-        contradictionpackage_description: input.contradictionpackage_description,
-      });
-      const id = Number(created.data.contradictionpackage_id);
-      const refused: { id: number; error: unknown }[] = [];
-      for (const c of input.contradictions) {
-        try {
-          await dataProvider.updateField('contradiction', c.id, 'contradictionpackage_id', id, c.rowVersion);
-        } catch (error) {
-          refused.push({ id: c.id, error });
-        }
-      }
-      return { id, refused };
-    },
+    mutationFn: createPackage,
     onSuccess: (answer) => refreshPackages(client, answer.id),
   });
 }

@@ -46,14 +46,11 @@ export default function PackageCreatePage() {
         pos_id: pos,
         contradictionpackage_name: name.trim(),
         contradictionpackage_description: description.trim() || null,
-        contradictions: rows
-          .filter((r) => picked.has(Number(r.contradiction_id)))
-          .map((r) => ({ id: Number(r.contradiction_id), rowVersion: Number(r.row_version ?? 0) || null })),
+        contradiction_ids: rows.map((r) => Number(r.contradiction_id)).filter((id) => picked.has(id)),
       },
       {
-        onSuccess: ({ id, refused }) => {
+        onSuccess: ({ id }) => {
           notifySuccess(t('invoices.package_saved'));
-          for (const r of refused) notifyError(serverDetail(r.error), t('invoices.not_packed', { id: r.id }));
           navigate(`/app/table/custom/contracdictionpackage/view/${id}`, { replace: true });
         },
         onError: (error) => {
