@@ -1,7 +1,7 @@
 import '@mantine/tiptap/styles.css';
 import { Alert, Anchor, Badge, Button, Group, Modal, MultiSelect, Select, Stack, TagsInput, Text, TextInput, Typography } from '@mantine/core';
 import { RichTextEditor, Link as TiptapLink, useRichTextEditorContext } from '@mantine/tiptap';
-import { IconSeparatorHorizontal } from '@tabler/icons-react';
+import { IconMailForward, IconSeparatorHorizontal } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
@@ -35,13 +35,20 @@ export type MailModalProps =
       /** The record the mail belongs to; its documents can be attached. */
       ticketId?: number;
       posId?: number;
-      /** Preset recipients and attachments. */
+      /** Preset recipients, subject and attachments. */
       to?: string[];
+      subject?: string;
       attach?: number[];
       onClose: () => void;
       onSent?: (emailId: number) => void;
     }
-  | { mode: 'view'; mail: MailView; onClose: () => void };
+  | {
+      mode: 'view';
+      mail: MailView;
+      onClose: () => void;
+      /** Offers "Reply" (to the sender of a received mail, to the recipients of a sent one): compose mode. */
+      onReply?: (mail: MailView) => void;
+    };
 
 /** The Separator button of the spec: a horizontal rule at the cursor. */
 function SeparatorControl() {
@@ -110,7 +117,7 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
   const docs = useRecordDocuments(ownerField, ownerId);
   const [to, setTo] = useState<string[]>(props.to ?? []);
   const [cc, setCc] = useState<string[]>([]);
-  const [subject, setSubject] = useState('');
+  const [subject, setSubject] = useState(props.subject ?? '');
   const [attach, setAttach] = useState<string[]>((props.attach ?? []).map(String));
   const uploads = usePdfUploads({ multiple: true });
   const files = uploads.items.filter((i) => i.state === 'waiting' || i.state === 'failed');
@@ -331,7 +338,23 @@ export function MailModal(props: MailModalProps) {
   const { t } = useTranslation();
   return (
     <Modal opened onClose={props.onClose} title={props.mode === 'compose' ? t('mailbox.compose') : t('mailbox.view')} size="xl" closeOnClickOutside={false}>
-      {props.mode === 'compose' ? <ComposeMail {...props} /> : <MailBody mail={props.mail} />}
+      {props.mode === 'compose' ? (
+        <ComposeMail {...props} />
+      ) : (
+        <Stack gap="md">
+          <MailBody mail={props.mail} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={props.onClose}>
+              {t('mailbox.close')}
+            </Button>
+            {props.onReply && (
+              <Button onClick={() => props.onReply?.(props.mail)} leftSection={<IconMailForward size={16} />}>
+                {t('mailbox.reply')}
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      )}
     </Modal>
   );
 }
