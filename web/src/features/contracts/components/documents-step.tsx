@@ -10,7 +10,7 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import type { AttributeDefinition, RelationDefinition, TableDefinition } from '../../../lib/table-definition';
 import { useLinkDocuments } from '../api/link-documents';
 import { CONTRACT_DOCUMENTS, useContractDocuments } from '../api/list-documents';
-import { PdfUploadField, usePdfUploads } from '../../documents/components/pdf-uploads';
+import { PdfUploadField, useNameFromFile, usePdfUploads } from '../../documents/components/pdf-uploads';
 import type { StepProps } from './basic-data-step';
 import { StepActions } from './step-actions';
 
@@ -135,14 +135,8 @@ function UploadForm({ contractId, attributes, onDirtyChange, onLinked, onBack, o
   const [busy, setBusy] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
-  const chosen = uploads.items[0]?.file;
   const { setValue } = form;
-  const named = Boolean(form.values.document_name);
-  useEffect(() => {
-    // A newly chosen file names the document unless the user named it already.
-    if (chosen && !named) setValue('document_name', chosen.name.replace(/\.pdf$/i, ''));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [chosen]);
+  useNameFromFile(uploads.items[0]?.file, form.values.document_name, (v) => setValue('document_name', v));
   const dirty = (form.dirty || uploads.items.length > 0) && !busy;
   useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
   const shownError = formError === t('form.fix_errors') && Object.keys(form.errors).length === 0 ? null : formError;

@@ -9,7 +9,7 @@
  */
 import { ActionIcon, Alert, Button, FileButton, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconCheck, IconFileTypePdf, IconX } from '@tabler/icons-react';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../lib/api-client';
 import { MAX_DOCUMENT_KB, uploadPdf } from '../api/upload-pdf';
@@ -215,4 +215,21 @@ export function PdfUploadField({ uploads, label, error, disabled }: PdfUploadFie
       ))}
     </Stack>
   );
+}
+
+/**
+ * A newly chosen file names the document (its name without ".pdf") unless
+ * the user typed a name: a name taken from an earlier file follows the new one.
+ */
+export function useNameFromFile(file: File | undefined, name: unknown, setName: (value: string) => void) {
+  const taken = useRef<string | null>(null);
+  useEffect(() => {
+    if (!file) return;
+    const current = typeof name === 'string' ? name : '';
+    if (current && current !== taken.current) return;
+    taken.current = file.name.replace(/\.pdf$/i, '');
+    setName(taken.current);
+    // Only a new file names the document; clearing the name keeps it empty.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [file]);
 }

@@ -1,13 +1,13 @@
 import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RecordForm } from '../../../components/form/record-form';
 import { applyFieldErrors } from '../../../components/form/server-errors';
 import { useRecordForm } from '../../../components/form/use-record-form';
 import { notifySuccess } from '../../../lib/notify';
 import type { AttributeDefinition, TableDefinition } from '../../../lib/table-definition';
-import { PdfUploadField, usePdfUploads } from '../../documents/components/pdf-uploads';
+import { PdfUploadField, useNameFromFile, usePdfUploads } from '../../documents/components/pdf-uploads';
 import { type DocumentOwner } from '../api/documents';
 import { tableKeys } from '../api/keys';
 
@@ -43,14 +43,8 @@ export function DocumentUploadModal({ documentDef, relationApi, owner, onClose }
   // "Please correct the marked fields" goes once nothing is marked any more.
   const shownError = formError === t('form.fix_errors') && Object.keys(form.errors).length === 0 ? null : formError;
   // A newly chosen file names the document unless the user named it already.
-  const chosen = uploads.items[0]?.file;
   const { setValue } = form;
-  const named = Boolean(form.values.document_name);
-  useEffect(() => {
-    if (chosen && !named) setValue('document_name', chosen.name.replace(/\.pdf$/i, ''));
-    // Only a new file names the document; clearing the name keeps it empty.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [chosen]);
+  useNameFromFile(uploads.items[0]?.file, form.values.document_name, (v) => setValue('document_name', v));
 
   const submit = async () => {
     setFormError(null);
