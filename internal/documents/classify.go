@@ -84,67 +84,156 @@ type ClassifyCommand struct {
 // mail processed already answers 422. Nothing is written on any refusal.
 func (s *Service) Classify(ctx context.Context, cmd ClassifyCommand) (json.RawMessage, error) {
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		rec, _, err := s.engine.GetIn(ctx, tx, emailEntity, cmd.ID)
+		rec, err := s.toProcess(ctx, tx, cmd.ID)
 		if err != nil {
 			return err
 		}
-		if rec["email_direction"] != "in" {
-			return apperr.Validation(apperr.FieldError{Field: "email_id", Key: "server.mail.not_incoming", Type: "value_error"})
+		if cmd.Archive {
+			return s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: emailEntity, ID: cmd.ID, RowVersion: cmd.RowVersion,
+				Data: map[string]any{"email_processed": 1}})
 		}
-		if p := fmt.Sprint(rec["email_processed"]); p == "1" || p == "true" {
-			return apperr.Validation(apperr.FieldError{Field: "email_id", Key: "server.mail.processed", Type: "value_error"})
-		}
-		data := map[string]any{"email_processed": 1}
-		if !cmd.Archive {
-			pos := cmd.PosID
-			if cmd.Ticket != 0 {
-				t, _, err := s.engine.GetIn(ctx, tx, "ticket", cmd.Ticket)
-				if err != nil {
-					return err
-				}
-				if pos == 0 {
-					if n, ok := idOf(t["pos_id"]); ok {
-						pos = n
-					}
-				}
-			}
-			if pos == 0 && cmd.Ticket == 0 && cmd.ContractID == 0 {
-				return apperr.Validation(apperr.FieldError{Field: "pos_id", Key: "server.mail.record_required", Type: "missing"})
-			}
-			data["pos_id"], data["contract_id"], data["ticket_id"] = nilIfZero(pos), nilIfZero(cmd.ContractID), nilIfZero(cmd.Ticket)
-			if err := s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: emailEntity, ID: cmd.ID, RowVersion: cmd.RowVersion, Data: data}); err != nil {
-				return err
-			}
-			atts, err := s.attachmentsOf(ctx, tx, cmd.ID)
-			if err != nil {
-				return err
-			}
-			for _, a := range atts {
-				if cmd.Ticket != 0 {
-					if err := s.linkOnce(ctx, tx, "ticket_document_rel", "ticket_document", "ticket_id", cmd.Ticket, a.ID); err != nil {
-						return err
-					}
-				}
-				if pos != 0 {
-					if err := s.linkOnce(ctx, tx, "pos_document_rel", "pos_document", "pos_id", pos, a.ID); err != nil {
-						return err
-					}
-				}
-			}
-			if cmd.Ticket != 0 {
-				subject, _ := rec["email_subject"].(string)
-				from, _ := rec["email_from"].(string)
-				return s.engine.Track(ctx, tx, tables.TrackEntry{Type: "email", Category: "ticket", RowID: cmd.Ticket, Status: "received",
-					Comment: fmt.Sprintf("Mail %d from %s: %s", cmd.ID, from, strings.TrimSpace(subject))})
-			}
-			return nil
-		}
-		return s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: emailEntity, ID: cmd.ID, RowVersion: cmd.RowVersion, Data: data})
+		return s.classifyIn(ctx, tx, rec, cmd)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return s.Mail(ctx, cmd.ID)
+}
+
+// toProcess reads incoming mail id for a decision: the caller's read
+// right and tenant scope (403, 404); a sent mail or one processed already
+// answers 422.
+func (s *Service) toProcess(ctx context.Context, q db.Querier, id int64) (map[string]any, error) {
+	rec, _, err := s.engine.GetIn(ctx, q, emailEntity, id)
+	if err != nil {
+		return nil, err
+	}
+	if rec["email_direction"] != "in" {
+		return nil, apperr.Validation(apperr.FieldError{Field: "email_id", Key: "server.mail.not_incoming", Type: "value_error"})
+	}
+	if p := fmt.Sprint(rec["email_processed"]); p == "1" || p == "true" {
+		return nil, apperr.Validation(apperr.FieldError{Field: "email_id", Key: "server.mail.processed", Type: "value_error"})
+	}
+	return rec, nil
+}
+
+// classifyIn stores the decision on mail rec inside tx (see Classify).
+func (s *Service) classifyIn(ctx context.Context, tx *db.Tx, rec map[string]any, cmd ClassifyCommand) error {
+	data := map[string]any{"email_processed": 1}
+	pos := cmd.PosID
+	if cmd.Ticket != 0 {
+		t, _, err := s.engine.GetIn(ctx, tx, "ticket", cmd.Ticket)
+		if err != nil {
+			return err
+		}
+		if pos == 0 {
+			if n, ok := idOf(t["pos_id"]); ok {
+				pos = n
+			}
+		}
+	}
+	if pos == 0 && cmd.Ticket == 0 && cmd.ContractID == 0 {
+		return apperr.Validation(apperr.FieldError{Field: "pos_id", Key: "server.mail.record_required", Type: "missing"})
+	}
+	data["pos_id"], data["contract_id"], data["ticket_id"] = nilIfZero(pos), nilIfZero(cmd.ContractID), nilIfZero(cmd.Ticket)
+	if err := s.engine.UpdateIn(ctx, tx, tables.UpdateCommand{Entity: emailEntity, ID: cmd.ID, RowVersion: cmd.RowVersion, Data: data}); err != nil {
+		return err
+	}
+	atts, err := s.attachmentsOf(ctx, tx, cmd.ID)
+	if err != nil {
+		return err
+	}
+	for _, a := range atts {
+		if cmd.Ticket != 0 {
+			if err := s.linkOnce(ctx, tx, "ticket_document_rel", "ticket_document", "ticket_id", cmd.Ticket, a.ID); err != nil {
+				return err
+			}
+		}
+		if pos != 0 {
+			if err := s.linkOnce(ctx, tx, "pos_document_rel", "pos_document", "pos_id", pos, a.ID); err != nil {
+				return err
+			}
+		}
+	}
+	if cmd.Ticket == 0 {
+		return nil
+	}
+	subject, _ := rec["email_subject"].(string)
+	from, _ := rec["email_from"].(string)
+	return s.engine.Track(ctx, tx, tables.TrackEntry{Type: "email", Category: "ticket", RowID: cmd.Ticket, Status: "received",
+		Comment: fmt.Sprintf("Mail %d from %s: %s", cmd.ID, from, strings.TrimSpace(subject))})
+}
+
+// TicketFromMail asks for a new ticket made from incoming mail ID: the
+// ticket's fields as POST /tickets takes them (board_id, columnx_id,
+// priority_id, ...), RowVersion the mail's as read.
+type TicketFromMail struct {
+	ID, RowVersion int64
+	Ticket         map[string]any
+}
+
+// maxTicketName is the length of a ticket's name (the name field's).
+const maxTicketName = 255
+
+// CreateTicket makes a ticket from an incoming mail in one transaction:
+// the ticket is created through the engine exactly as POST /tickets
+// creates one (create right, tenant, validation, the ticket rules with
+// the board a caller must see, history), its name the mail's subject
+// unless one is given, its point of sale and contract the mail's
+// suggestion unless given; then the mail is linked to it and processed as
+// Classify does (its attachments in the ticket's and the point of sale's
+// documents, the mail in the ticket's timeline). Any refusal writes
+// nothing. Answers the new ticket's id.
+func (s *Service) CreateTicket(ctx context.Context, cmd TicketFromMail) (int64, error) {
+	var ticket int64
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		rec, err := s.toProcess(ctx, tx, cmd.ID)
+		if err != nil {
+			return err
+		}
+		data := make(map[string]any, len(cmd.Ticket)+3)
+		for k, v := range cmd.Ticket {
+			data[k] = v
+		}
+		if name, isText := data["ticket_name"].(string); data["ticket_name"] == nil || isText && strings.TrimSpace(name) == "" {
+			data["ticket_name"] = ticketName(rec, cmd.ID)
+		}
+		for _, f := range []string{"pos_id", "contract_id"} {
+			if _, given := data[f]; !given {
+				if n, ok := idOf(rec[f]); ok {
+					data[f] = n
+				}
+			}
+		}
+		if ticket, err = s.engine.CreateIn(ctx, tx, "ticket", data); err != nil {
+			return err
+		}
+		t, _, err := s.engine.GetIn(ctx, tx, "ticket", ticket)
+		if err != nil {
+			return err
+		}
+		pos, _ := idOf(t["pos_id"])
+		contract, _ := idOf(t["contract_id"])
+		return s.classifyIn(ctx, tx, rec, ClassifyCommand{ID: cmd.ID, RowVersion: cmd.RowVersion, PosID: pos, ContractID: contract, Ticket: ticket})
+	})
+	if err != nil {
+		return 0, err
+	}
+	return ticket, nil
+}
+
+// ticketName is the name of a ticket made from mail rec: its subject
+// (cut to a ticket name's length), else "Mail <id>".
+func ticketName(rec map[string]any, id int64) string {
+	subject, _ := rec["email_subject"].(string)
+	subject = strings.TrimSpace(subject)
+	if r := []rune(subject); len(r) > maxTicketName {
+		subject = strings.TrimSpace(string(r[:maxTicketName]))
+	}
+	if subject == "" {
+		return fmt.Sprintf("Mail %d", id)
+	}
+	return subject
 }
 
 // linkOnce links document doc to owner through relation rel unless the

@@ -39,6 +39,7 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("GET /emails/{id}", h.mail)
 	srv.Handle("POST /emails/{id}/confirm", h.classify(false))
 	srv.Handle("POST /emails/{id}/archive", h.classify(true))
+	srv.Handle("POST /emails/{id}/ticket", h.ticketFromMail)
 	// The five link URLs: no session, a link token in ?authorization=.
 	for pattern, kind := range map[string]linkKind{
 		"GET /document/download/{id}":       {kindOriginal, "attachment"},
@@ -497,4 +498,33 @@ func (h *handler) classify(archive bool) httpapi.HandlerFunc {
 		_, err = w.Write(out)
 		return err
 	}
+}
+
+// ticketFromMail serves POST /emails/{id}/ticket ({row_version, board_id,
+// columnx_id, priority_id, and optionally the other fields of a ticket}):
+// a new ticket made from the incoming mail (CreateTicket); answers 201
+// with the ticket as read back.
+func (h *handler) ticketFromMail(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpapi.PathID(r, "id")
+	if err != nil {
+		return err
+	}
+	b, err := reqbody.Read(r)
+	if err != nil {
+		return err
+	}
+	cmd := TicketFromMail{ID: id, Ticket: b}
+	if cmd.RowVersion, err = b.RowVersion(); err != nil {
+		return err
+	}
+	ticket, err := h.s.CreateTicket(r.Context(), cmd)
+	if err != nil {
+		return err
+	}
+	out, err := h.s.engine.ReadIn(r.Context(), h.s.db, "ticket", ticket)
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusCreated, map[string]any{"data": out})
+	return nil
 }

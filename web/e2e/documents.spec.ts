@@ -37,6 +37,38 @@ test('a PDF is uploaded in the documents tab of a point of sale and downloaded a
 
 });
 
+test("the upload puts the server's detail next to a file that is not a PDF, de-duplicates a choice and uploads with progress", async ({ page, expected }) => {
+  expected.response(422, /\/documents\/uploadfiles$/);
+  await openAs(page, 'admin@demo.test', '/app/table/pos/view/1');
+  await page.getByRole('tab', { name: /^Documents?$/ }).click();
+  const panel = page.locator('[data-relation="pos_document_rel"]');
+  await panel.getByRole('button', { name: 'Upload' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upload a document' });
+  await dialog.getByRole('combobox', { name: /^Document type/ }).click();
+  await page.getByRole('option', { name: 'Mietvertrag' }).click();
+  const input = dialog.locator('[data-testid="pdf-upload"] input[type="file"]');
+  // A file named .pdf that is no PDF: the server's answer stands next to it.
+  await input.setInputFiles({ name: 'Scan Fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') });
+  await dialog.getByRole('button', { name: 'Upload' }).click();
+  const item = dialog.getByTestId('pdf-upload-item');
+  await expect(item).toHaveAttribute('data-state', 'failed');
+  await expect(item.getByTestId('pdf-upload-error')).toHaveText(/PDF/);
+  await expect(dialog).toBeVisible();
+  // The real file replaces it; the same file chosen again is left out, and said so.
+  await input.setInputFiles({ name: 'Mietvertrag Süd.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await expect(item).toHaveAttribute('data-state', 'waiting');
+  await input.setInputFiles({ name: 'Mietvertrag Süd.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await expect(dialog.getByTestId('pdf-upload-notice')).toContainText('Mietvertrag Süd.pdf');
+  await expect(item).toHaveCount(1);
+  await snap(page, 'documents-upload-list-light');
+  // The upload goes through XMLHttpRequest (fetch reports no upload progress).
+  const sent = page.waitForRequest((r) => r.url().endsWith('/documents/uploadfiles') && r.resourceType() === 'xhr');
+  await dialog.getByRole('button', { name: 'Upload' }).click();
+  await sent;
+  await expect(dialog).toHaveCount(0);
+  await expect(panel.getByRole('gridcell', { name: 'Mietvertrag Süd' })).toBeVisible();
+});
+
 /** Logs in through POST /token and answers the access token. */
 async function apiToken(request: APIRequestContext, email: string): Promise<string> {
   const answer = await request.post('/token', {

@@ -135,6 +135,28 @@ const contractRecordPage = {
   },
 };
 /**
+ * A point of sale's page: the generic page and side panel, with its Emails
+ * tab opening a mail in the mail modal (issue 16).
+ */
+const posRecordPage = {
+  lazy: async () => {
+    const [{ default: RecordPage }, { posTabs }] = await Promise.all([
+      importWithTimeout(() => import('../features/tables/components/record-page')),
+      importWithTimeout(() => import('../features/documents/components/pos-emails-tab')),
+    ]);
+    return {
+      Component: function PosRecordPage() {
+        const { id } = useParams();
+        return (
+          <WithSidePanel table="pos" id={Number(id)}>
+            <RecordPage table="pos" extraTabs={posTabs} />
+          </WithSidePanel>
+        );
+      },
+    };
+  },
+};
+/**
  * Index clauses (issue 13): a price index series has its own page (chart,
  * values, attribution, import); a recurring payment's page shows its index
  * adjustments with the decisions; the open proposals have their own list.
@@ -351,6 +373,7 @@ export const routes: RouteObject[] = [
                   tableRoute('table/team/view/:id', 'view', teamPage, 'team'),
                   tableRoute('table/location/create', 'create', locationCreatePage, 'location'),
                   tableRoute('table/pos/create', 'create', posCreatePage, 'pos'),
+                  tableRoute('table/pos/view/:id', 'view', posRecordPage, 'pos'),
                   tableRoute('table/company/create', 'create', companyPage, 'company'),
                   tableRoute('table/company/view/:id', 'view', companyPage, 'company'),
                   tableRoute('table/location/view/:id', 'view', locationPage, 'location'),

@@ -10,23 +10,17 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import type { AttributeDefinition, RelationDefinition, TableDefinition } from '../../../lib/table-definition';
 import { useLinkDocuments } from '../api/link-documents';
 import { CONTRACT_DOCUMENTS, useContractDocuments } from '../api/list-documents';
-import { uploadDocument } from '../api/upload-document';
+import { PdfUploadField, useNameFromFile, usePdfUploads } from '../../documents/components/pdf-uploads';
 import type { StepProps } from './basic-data-step';
 import { StepActions } from './step-actions';
 
-/** The document fields the upload asks for, the file last; then the document's role in the contract. */
-const DOCUMENT_FIELDS = ['document_name', 'documenttype_id', 'subdocumenttype_id', 'document_file'];
-const FILE_FIELD = 'document_file';
+/** The document fields the upload asks for (the file is chosen below them, the shared PDF upload); then the document's role in the contract. */
+const DOCUMENT_FIELDS = ['document_name', 'documenttype_id', 'subdocumenttype_id'];
 const ROLE_FIELD = 'documentcontracttype_id';
 
-/** The upload form's fields: the document's (the file made writable) and the link's role, labelled `roleLabel`. */
+/** The upload form's fields: the document's and the link's role, labelled `roleLabel`. */
 export function uploadAttributes(documentDef: TableDefinition, link: RelationDefinition | undefined, roleLabel: string): AttributeDefinition[] {
-  const fields = DOCUMENT_FIELDS.flatMap((name) => {
-    const a = documentDef.attributes.find((x) => x.attribute === name);
-    if (!a) return [];
-    if (name === FILE_FIELD) return [{ ...a, read_only: false, hidden_on_create: false, required: true }];
-    return [a];
-  });
+  const fields = DOCUMENT_FIELDS.flatMap((name) => documentDef.attributes.filter((x) => x.attribute === name));
   const role = link?.attributes?.find((a) => a.attribute === ROLE_FIELD);
   return role ? [...fields, { ...role, attribute_i18n: roleLabel }] : fields;
 }
@@ -137,25 +131,21 @@ function UploadForm({ contractId, attributes, onDirtyChange, onLinked, onBack, o
   const documentFields = useMemo(() => attributes.filter((a) => a.attribute !== ROLE_FIELD), [attributes]);
   const roleFields = useMemo(() => attributes.filter((a) => a.attribute === ROLE_FIELD), [attributes]);
   const linkDocuments = useLinkDocuments();
+  const uploads = usePdfUploads({ multiple: false });
   const [busy, setBusy] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
-  const chosen = form.values[FILE_FIELD];
+  const [fileError, setFileError] = useState<string | null>(null);
   const { setValue } = form;
-  const named = Boolean(form.values.document_name);
-  useEffect(() => {
-    // A newly chosen file names the document unless the user named it already.
-    if (chosen instanceof File && !named) setValue('document_name', chosen.name.replace(/\.pdf$/i, ''));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [chosen]);
-  const dirty = form.dirty && !busy;
+  useNameFromFile(uploads.items[0]?.file, form.values.document_name, (v) => setValue('document_name', v));
+  const dirty = (form.dirty || uploads.items.length > 0) && !busy;
   useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
   const shownError = formError === t('form.fix_errors') && Object.keys(form.errors).length === 0 ? null : formError;
 
   const submit = async (go: boolean) => {
     setFormError(null);
-    const file = form.values[FILE_FIELD];
-    // Nothing typed: the step has nothing to save.
-    if (!form.dirty) {
+    setFileError(null);
+    // Nothing typed or chosen: the step has nothing to save.
+    if (!form.dirty && uploads.items.length === 0) {
       onFinish(go);
       return;
     }
@@ -163,14 +153,25 @@ function UploadForm({ contractId, attributes, onDirtyChange, onLinked, onBack, o
       setFormError(t('form.fix_errors'));
       return;
     }
-    if (!(file instanceof File)) {
-      form.setServerErrors({ [FILE_FIELD]: t('documents.file_required') });
+    const done = uploads.items.find((i) => i.state === 'done')?.documentId ?? null;
+    if (uploads.pending === 0 && done === null) {
+      setFileError(t('documents.file_required'));
       return;
     }
-    const { [FILE_FIELD]: _file, [ROLE_FIELD]: role, ...fields } = form.payload();
+    const { [ROLE_FIELD]: role, ...fields } = form.payload();
     setBusy(true);
     try {
-      const documentId = await uploadDocument(fields, file);
+      // Uploaded without an owner: the link below gives it its contract and role.
+      let documentId = done;
+      if (documentId === null) {
+        const { ids, failures } = await uploads.uploadAll(fields);
+        if (failures.length > 0) {
+          // The server's detail stands next to the file; a field it names is marked too.
+          if (applyFieldErrors(failures[0].error, form, t('form.fix_errors')) === t('form.fix_errors')) setFormError(t('form.fix_errors'));
+          return;
+        }
+        documentId = ids[0];
+      }
       await linkDocuments.mutateAsync({
         contract_id: contractId,
         documentsobjects: [
@@ -187,8 +188,7 @@ function UploadForm({ contractId, attributes, onDirtyChange, onLinked, onBack, o
       onLinked();
       if (go) onFinish(true);
     } catch (error) {
-      // The server names the file "files".
-      const message = applyFieldErrors(error, form, t('form.fix_errors'), { files: FILE_FIELD });
+      const message = applyFieldErrors(error, form, t('form.fix_errors'));
       setFormError(message ?? errorMessage(error));
       if (message === null) notifyError(errorMessage(error));
     } finally {
@@ -217,6 +217,7 @@ function UploadForm({ contractId, attributes, onDirtyChange, onLinked, onBack, o
         <Stack gap="md">
           {/* The document's fields take their choices from the document, the role from its own list. */}
           <RecordForm form={{ ...form, attributes: documentFields }} columns={2} entity="document" />
+          <PdfUploadField uploads={uploads} label={t('documents.upload_list.file')} error={fileError} disabled={busy} />
           <RecordForm form={{ ...form, attributes: roleFields }} columns={2} />
           <Group justify="flex-end">
             <Button variant="light" leftSection={<IconUpload size={16} />} loading={busy} onClick={() => void submit(false)}>

@@ -61,3 +61,27 @@ export function confirmMail(mail: StoredMail, decision: Decision): Promise<Store
 export function archiveMail(mail: StoredMail): Promise<StoredMail> {
   return api.post<StoredMail>(`/emails/${mail.email_id}/archive`, { row_version: mail.row_version }, { silent: true });
 }
+
+/** The new ticket's fields (POST /tickets' names); the name defaults to the mail's subject on the server. */
+export interface TicketFromMail {
+  board_id: number | null;
+  columnx_id: number | null;
+  priority_id: number | null;
+  pos_id: number | null;
+  contract_id: number | null;
+  ticket_name: string;
+}
+
+/**
+ * POST /emails/{id}/ticket: a ticket made from the mail, all or nothing on
+ * the server (the ticket through the ticket rules, the mail linked to it and
+ * processed, its attachments among the ticket's documents). Answers the ticket.
+ */
+export async function createTicketFromMail(mail: StoredMail, ticket: TicketFromMail): Promise<Row> {
+  const body: Record<string, unknown> = { row_version: mail.row_version };
+  for (const [k, v] of Object.entries(ticket)) {
+    if (v !== null && v !== '') body[k] = typeof v === 'string' ? v.trim() : v;
+  }
+  const answer = await api.post<{ data: Row }>(`/emails/${mail.email_id}/ticket`, body, { silent: true });
+  return answer.data;
+}

@@ -3,20 +3,32 @@
  * received mails to process, newest first. Choosing one shows it read-only
  * with its attachments and the suggested point of sale, contract and
  * ticket; a person confirms or changes them (the mail is then attached to
- * that ticket and point of sale) or archives the mail.
+ * that ticket and point of sale), creates a ticket from the mail (board,
+ * column and priority chosen, the subject as its title; POST
+ * /emails/{id}/ticket) or archives the mail.
  */
-import { Alert, Badge, Button, Card, Grid, Group, Loader, Pagination, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Grid, Group, Loader, Modal, Pagination, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconArchive, IconCheck, IconSearch } from '@tabler/icons-react';
+import { IconArchive, IconCheck, IconSearch, IconTicket } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RemoteSelect } from '../../../components/form/remote-select';
-import { errorMessage } from '../../../lib/api-client';
+import { ApiError, errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/dates';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useDefinition } from '../../tables/api/get-definition';
-import { archiveMail, confirmMail, type Decision, incomingKeys, type StoredMail, useIncomingMails, useMail } from '../api/incoming-mails';
+import {
+  archiveMail,
+  confirmMail,
+  createTicketFromMail,
+  type Decision,
+  incomingKeys,
+  type StoredMail,
+  type TicketFromMail,
+  useIncomingMails,
+  useMail,
+} from '../api/incoming-mails';
 import { MailBody } from './mail-modal';
 
 const REF_FIELDS = ['pos_id', 'contract_id', 'ticket_id'] as const;
@@ -27,6 +39,7 @@ function Classification({ mail, onDone }: { mail: StoredMail; onDone: () => void
   const def = useDefinition('email');
   const [decision, setDecision] = useState<Decision>({ pos_id: mail.pos_id, contract_id: mail.contract_id, ticket_id: mail.ticket_id });
   const [busy, setBusy] = useState<'confirm' | 'archive' | null>(null);
+  const [creating, setCreating] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
     setDecision({ pos_id: mail.pos_id, contract_id: mail.contract_id, ticket_id: mail.ticket_id });
@@ -82,6 +95,9 @@ function Classification({ mail, onDone }: { mail: StoredMail; onDone: () => void
       )}
       {!processed && (
         <Group justify="flex-end">
+          <Button variant="light" leftSection={<IconTicket size={16} />} disabled={busy !== null} onClick={() => setCreating(true)}>
+            {t('mailbox.incoming.create_ticket')}
+          </Button>
           <Button variant="default" leftSection={<IconArchive size={16} />} loading={busy === 'archive'} disabled={busy !== null} onClick={() => void run('archive')}>
             {t('mailbox.incoming.archive')}
           </Button>
@@ -95,7 +111,158 @@ function Classification({ mail, onDone }: { mail: StoredMail; onDone: () => void
           </Button>
         </Group>
       )}
+      {creating && (
+        <CreateTicketModal
+          mail={mail}
+          posId={decision.pos_id}
+          contractId={decision.contract_id}
+          onClose={() => setCreating(false)}
+          onCreated={() => {
+            setCreating(false);
+            void qc.invalidateQueries({ queryKey: incomingKeys.mail(mail.email_id) });
+            void qc.invalidateQueries({ queryKey: ['emails', 'incoming'] });
+            onDone();
+          }}
+        />
+      )}
     </Stack>
+  );
+}
+
+const TICKET_REFS = ['board_id', 'columnx_id', 'priority_id', 'pos_id'] as const;
+
+/**
+ * "Create a ticket from a mail": the board, its column and the priority
+ * chosen (the ticket's own option lists, a column narrowed to its board),
+ * the point of sale the suggestion's, the title the subject. The server
+ * checks everything again (the boards the person sees, the column of the
+ * board, rights and tenant) and writes the ticket, the link and the mail's
+ * processed state together or not at all.
+ */
+function CreateTicketModal({
+  mail,
+  posId,
+  contractId,
+  onClose,
+  onCreated,
+}: {
+  mail: StoredMail;
+  posId: number | null;
+  contractId: number | null;
+  onClose: () => void;
+  onCreated: () => void;
+}) {
+  const { t } = useTranslation();
+  const def = useDefinition('ticket');
+  const [values, setValues] = useState<TicketFromMail>({
+    board_id: null,
+    columnx_id: null,
+    priority_id: null,
+    pos_id: posId,
+    contract_id: contractId,
+    ticket_name: (mail.email_subject ?? '').slice(0, 255),
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const labels: Record<string, string | undefined> = { pos_id: mail.pos_id === posId ? mail.pos_id__label : undefined };
+  const submit = async () => {
+    const missing: Record<string, string> = {};
+    for (const f of ['board_id', 'columnx_id', 'priority_id', 'pos_id'] as const) {
+      if (!values[f]) missing[f] = t('mailbox.incoming.required');
+    }
+    setErrors(missing);
+    setFailure(null);
+    if (Object.keys(missing).length > 0) return;
+    setBusy(true);
+    try {
+      const ticket = await createTicketFromMail(mail, values);
+      notifySuccess(t('mailbox.incoming.ticket_created', { id: String(ticket.ticket_id ?? '') }));
+      onCreated();
+    } catch (error) {
+      // The server's words: on the field it names, else above the buttons.
+      if (error instanceof ApiError && error.status === 422 && Array.isArray(error.detail)) {
+        const byField = error.fieldErrors();
+        const shown = Object.fromEntries(Object.entries(byField).filter(([f]) => f in values));
+        setErrors(shown);
+        const rest = Object.entries(byField).filter(([f]) => !(f in values));
+        setFailure(rest.length > 0 ? rest.map(([, m]) => m).join(' ') : null);
+      } else {
+        setFailure(errorMessage(error));
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal opened onClose={onClose} title={t('mailbox.incoming.create_ticket')} closeOnClickOutside={false}>
+      <form
+        noValidate
+        aria-label={t('mailbox.incoming.create_ticket')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="sm">
+          <TextInput
+            label={t('mailbox.incoming.ticket_name')}
+            value={values.ticket_name}
+            maxLength={255}
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              setValues((x) => ({ ...x, ticket_name: v }));
+            }}
+            error={errors.ticket_name}
+            data-field="ticket_name"
+          />
+          {TICKET_REFS.map((field) => {
+            const attr = def.data?.attributes.find((a) => a.attribute === field);
+            if (!attr?.ref) return null;
+            const value = values[field];
+            return (
+              <RemoteSelect
+                key={field}
+                refDef={attr.ref}
+                label={attr.attribute_i18n || field}
+                value={value}
+                required
+                onChange={(v) =>
+                  setValues((x) => ({
+                    ...x,
+                    [field]: typeof v === 'number' ? v : null,
+                    // Another board: its column is chosen again.
+                    ...(field === 'board_id' && v !== x.board_id ? { columnx_id: null } : {}),
+                  }))
+                }
+                knownLabels={value && labels[field] ? { [String(value)]: labels[field] as string } : undefined}
+                source={{ entity: 'ticket', field }}
+                record={{ ...values }}
+                error={errors[field]}
+                nothingFound={t('mailbox.incoming.nothing_found')}
+                data-field={field}
+              />
+            );
+          })}
+          <Text size="xs" c="dimmed">
+            {t('mailbox.incoming.create_ticket_hint')}
+          </Text>
+          {failure && (
+            <Alert color="red" role="alert" variant="light">
+              {failure}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose} disabled={busy}>
+              {t('form.cancel')}
+            </Button>
+            <Button type="submit" loading={busy} leftSection={<IconTicket size={16} />}>
+              {t('mailbox.incoming.create_ticket_submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
   );
 }
 

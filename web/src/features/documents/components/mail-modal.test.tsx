@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, type RecordedCall } from '../../../test/fetch-mock';
 import { renderUi } from '../../../test/render-ui';
+import { formFields, mockXhr } from '../../../test/xhr-mock';
 import { isMailAddress } from '../api/send-mail';
 import { MailModal } from './mail-modal';
 
@@ -55,6 +56,45 @@ describe('MailModal', { timeout: 60_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The attachments are larger than 20000 KB together.');
     expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('uploads new PDFs through the shared upload, attaches those uploaded and waits while one failed', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch((call) => {
+      if (call.url.includes('/emails/send')) return json(201, { email_id: 13 });
+      if (call.url.includes('ticket_document_rel')) return json(200, docs);
+      if ((call.body as { action?: string } | undefined)?.action === 'options') return json(200, { data: [{ value: 2, label: 'Angebot' }], has_more: false });
+      return json(200, { data: { data: [] } });
+    });
+    const uploads = mockXhr((call) => {
+      if (formFields(call.body).at(-1)?.[1] === 'file:Kaputt.pdf') call.respond(422, { detail: [{ loc: ['body', 'files'], msg: 'Kaputt.pdf is no PDF.', type: 'value_error' }] });
+      else call.respond(201, { data: [{ document_id: 50 }] });
+    });
+    const onSent = vi.fn();
+    renderUi(<MailModal mode="compose" ticketId={3} to={['anna@example.org']} onClose={() => undefined} onSent={onSent} />);
+    fireEvent.change(await screen.findByLabelText('Subject'), { target: { value: 'Angebot' } });
+    const input = screen.getByTestId('pdf-upload').querySelector('input[type="file"]') as HTMLInputElement;
+    await user.upload(input, [new File(['%PDF-1.4 a'], 'Kaputt.pdf', { type: 'application/pdf' }), new File(['%PDF-1.4 bb'], 'Gut.pdf', { type: 'application/pdf' })]);
+    const typeInput = screen.getAllByLabelText(/Document type of the new PDFs/).find((el) => el.tagName === 'INPUT') as HTMLElement;
+    await user.click(typeInput);
+    await user.click(await screen.findByRole('option', { name: 'Angebot' }));
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Kaputt.pdf is no PDF.')).toBeTruthy();
+    expect(uploads.calls).toHaveLength(2);
+    expect(formFields(uploads.calls[1].body)).toEqual([
+      ['documenttype_id', '2'],
+      ['ticket_id', '3'],
+      ['files', 'file:Gut.pdf'],
+    ]);
+    // One failed: the mail waits.
+    expect(calls.some((c) => c.url.includes('/emails/send'))).toBe(false);
+    expect(onSent).not.toHaveBeenCalled();
+    // Without the failed file the mail goes with the uploaded one, which is not uploaded twice.
+    await user.click(screen.getByRole('button', { name: 'Remove Kaputt.pdf' }));
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSent).toHaveBeenCalledWith(13));
+    expect(uploads.calls).toHaveLength(2);
+    expect((calls.find((c) => c.url.includes('/emails/send'))?.body as { email_attachements: number[] }).email_attachements).toEqual([50]);
   });
 
   it('refuses to send without a recipient', async () => {

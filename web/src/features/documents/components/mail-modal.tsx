@@ -1,7 +1,7 @@
 import '@mantine/tiptap/styles.css';
-import { Alert, Anchor, Badge, Button, FileInput, Group, Modal, MultiSelect, Select, Stack, TagsInput, Text, TextInput, Typography } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Modal, MultiSelect, Select, Stack, TagsInput, Text, TextInput, Typography } from '@mantine/core';
 import { RichTextEditor, Link as TiptapLink, useRichTextEditorContext } from '@mantine/tiptap';
-import { IconSeparatorHorizontal } from '@tabler/icons-react';
+import { IconMailForward, IconSeparatorHorizontal } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
@@ -11,10 +11,10 @@ import { errorMessage } from '../../../lib/api-client';
 import { dataProvider } from '../../../lib/data-provider';
 import { formatDate } from '../../../lib/dates';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { uploadDocument } from '../../tables/api/documents';
 import { recordDocumentsKey, useRecordDocuments } from '../api/record-documents';
 import { isMailAddress, sendMail } from '../api/send-mail';
 import { getDocumentLinks } from '../api/get-document-links';
+import { PdfUploadField, usePdfUploads } from './pdf-uploads';
 
 /** A stored mail as the view mode shows it. */
 export interface MailView {
@@ -35,13 +35,20 @@ export type MailModalProps =
       /** The record the mail belongs to; its documents can be attached. */
       ticketId?: number;
       posId?: number;
-      /** Preset recipients and attachments. */
+      /** Preset recipients, subject and attachments. */
       to?: string[];
+      subject?: string;
       attach?: number[];
       onClose: () => void;
       onSent?: (emailId: number) => void;
     }
-  | { mode: 'view'; mail: MailView; onClose: () => void };
+  | {
+      mode: 'view';
+      mail: MailView;
+      onClose: () => void;
+      /** Offers "Reply" (to the sender of a received mail, to the recipients of a sent one): compose mode. */
+      onReply?: (mail: MailView) => void;
+    };
 
 /** The Separator button of the spec: a horizontal rule at the cursor. */
 function SeparatorControl() {
@@ -110,9 +117,10 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
   const docs = useRecordDocuments(ownerField, ownerId);
   const [to, setTo] = useState<string[]>(props.to ?? []);
   const [cc, setCc] = useState<string[]>([]);
-  const [subject, setSubject] = useState('');
+  const [subject, setSubject] = useState(props.subject ?? '');
   const [attach, setAttach] = useState<string[]>((props.attach ?? []).map(String));
-  const [files, setFiles] = useState<File[]>([]);
+  const uploads = usePdfUploads({ multiple: true });
+  const files = uploads.items.filter((i) => i.state === 'waiting' || i.state === 'failed');
   const [docType, setDocType] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -133,23 +141,26 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
     if (to.length === 0) errs.email_to = t('mailbox.to_required');
     if (!subject.trim()) errs.email_subject = t('mailbox.subject_required');
     if (files.length > 0 && !docType) errs.documenttype_id = t('mailbox.type_required');
-    const bad = files.find((f) => !/\.pdf$/i.test(f.name));
-    if (bad) errs.files = t('mailbox.only_pdf', { name: bad.name });
     setErrors(errs);
     setFailure(null);
     if (Object.keys(errs).length > 0) return;
     setBusy(true);
     try {
       const ids = attach.map(Number);
-      // New PDFs are uploaded to the record first, then attached like the others.
-      for (const file of files) {
-        const owner = { field: ownerField, id: String(ownerId) };
-        const id = await uploadDocument({ relationApi: '', owner, fields: { documenttype_id: docType }, file });
-        ids.push(id);
+      // New PDFs are uploaded to the record first (one request each, with
+      // progress), then attached like the others; one that fails keeps its
+      // error next to it and the mail waits.
+      if (files.length > 0 && ownerId) {
+        const result = await uploads.uploadAll({ documenttype_id: docType, [ownerField]: ownerId });
+        void qc.invalidateQueries({ queryKey: recordDocumentsKey(ownerField, ownerId) });
+        ids.push(...result.ids);
+        setAttach(ids.map(String));
+        if (result.failures.length > 0) {
+          setFailure(t('documents.upload_list.failed_some', { count: result.failures.length }));
+          return;
+        }
+        uploads.clear();
       }
-      if (files.length > 0 && ownerId) void qc.invalidateQueries({ queryKey: recordDocumentsKey(ownerField, ownerId) });
-      setFiles([]);
-      setAttach(ids.map(String));
       const body = editor && !editor.isEmpty ? editor.getHTML() : '';
       const answer = await sendMail({
         email_to: to,
@@ -229,16 +240,7 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
         />
         {ownerId && (
           <Group grow align="flex-start">
-            <FileInput
-              label={t('mailbox.new_pdfs')}
-              placeholder={t('mailbox.choose_pdfs')}
-              multiple
-              clearable
-              accept="application/pdf,.pdf"
-              value={files}
-              onChange={setFiles}
-              error={errors.files}
-            />
+            <PdfUploadField uploads={uploads} label={t('mailbox.new_pdfs')} disabled={busy} />
             {files.length > 0 && (
               <Select
                 label={t('mailbox.new_pdfs_type')}
@@ -336,7 +338,23 @@ export function MailModal(props: MailModalProps) {
   const { t } = useTranslation();
   return (
     <Modal opened onClose={props.onClose} title={props.mode === 'compose' ? t('mailbox.compose') : t('mailbox.view')} size="xl" closeOnClickOutside={false}>
-      {props.mode === 'compose' ? <ComposeMail {...props} /> : <MailBody mail={props.mail} />}
+      {props.mode === 'compose' ? (
+        <ComposeMail {...props} />
+      ) : (
+        <Stack gap="md">
+          <MailBody mail={props.mail} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={props.onClose}>
+              {t('mailbox.close')}
+            </Button>
+            {props.onReply && (
+              <Button onClick={() => props.onReply?.(props.mail)} leftSection={<IconMailForward size={16} />}>
+                {t('mailbox.reply')}
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      )}
     </Modal>
   );
 }

@@ -1,13 +1,16 @@
-import { ActionIcon, Anchor, Button, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
-import { IconEye, IconMail, IconSignature } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { ActionIcon, Anchor, Button, Group, Loader, Paper, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { IconEye, IconMail, IconSignature, IconUpload } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
+import { dataProvider } from '../../../lib/data-provider';
+import { notifySuccess } from '../../../lib/notify';
 import { ticketKeys } from '../../tickets/api/keys';
 import { recordDocumentsKey, useRecordDocuments } from '../api/record-documents';
 import { MailModal } from './mail-modal';
+import { PdfUploadField, usePdfUploads } from './pdf-uploads';
 
 /** The app's preview route of a document. */
 export const previewPath = (id: number, name: string) => `/app/preview/document/${id}/${encodeURIComponent(name || String(id))}`;
@@ -75,6 +78,7 @@ export function TicketDocuments({ ticketId }: { ticketId: number }) {
           </Group>
         );
       })}
+      {ability.can('create', 'document') && <TicketUpload ticketId={ticketId} />}
       {canMail && (
         <Group>
           <Button size="xs" variant="light" leftSection={<IconMail size={14} />} onClick={() => setComposing([])}>
@@ -95,5 +99,63 @@ export function TicketDocuments({ ticketId }: { ticketId: number }) {
         />
       )}
     </Stack>
+  );
+}
+
+/**
+ * New PDFs for a ticket from its drawer, through the shared upload (one
+ * request per file, progress, de-duplicated, the server's detail next to a
+ * file that failed); the uploaded ones join the ticket's documents.
+ */
+function TicketUpload({ ticketId }: { ticketId: number }) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const uploads = usePdfUploads({ multiple: true });
+  const [docType, setDocType] = useState<string | null>(null);
+  const [typeError, setTypeError] = useState<string | null>(null);
+  const types = useQuery({
+    queryKey: ['mail', 'documenttypes'],
+    queryFn: ({ signal }) => dataProvider.options('document', { field: 'documenttype_id', perPage: 100 }, signal),
+    enabled: uploads.items.length > 0,
+  });
+  const upload = async () => {
+    if (!docType) {
+      setTypeError(t('documents.upload_list.type_required'));
+      return;
+    }
+    setTypeError(null);
+    const { ids, failures } = await uploads.uploadAll({ documenttype_id: docType, ticket_id: ticketId });
+    if (ids.length > 0) {
+      void qc.invalidateQueries({ queryKey: recordDocumentsKey('ticket_id', ticketId) });
+      void qc.invalidateQueries({ queryKey: ticketKeys.history(ticketId) });
+    }
+    if (failures.length === 0) {
+      notifySuccess(t('documents.upload_list.uploaded'));
+      uploads.clear();
+    }
+  };
+  return (
+    <Paper withBorder p="xs" radius="sm" data-testid="ticket-upload">
+      <Stack gap={6}>
+        <PdfUploadField uploads={uploads} label={t('documents.upload_list.upload')} />
+        {uploads.pending > 0 && (
+          <Group align="flex-end" gap="xs">
+            <Select
+              size="xs"
+              label={t('documents.upload_list.type')}
+              data={(types.data?.data ?? []).map((o) => ({ value: String(o.value), label: o.label }))}
+              value={docType}
+              onChange={setDocType}
+              error={typeError}
+              searchable
+              style={{ flex: 1 }}
+            />
+            <Button size="xs" leftSection={<IconUpload size={14} />} loading={uploads.busy} onClick={() => void upload()}>
+              {t('documents.upload')}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Paper>
   );
 }

@@ -1,6 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type DownloadedFile } from '../../../lib/api-client';
-import { tableKeys } from './keys';
 
 /** The record a document is uploaded for: its key field (pos_id, ...) and id. */
 export interface DocumentOwner {
@@ -8,40 +6,8 @@ export interface DocumentOwner {
   id: string;
 }
 
-/** The owners POST /documents/uploadfiles links documents to. */
+/** The owners POST /documents/uploadfiles links documents to (the upload itself: documents/api/upload-pdf). */
 export const DOCUMENT_OWNER_FIELDS = new Set(['pos_id', 'contract_id', 'ticket_id', 'invoice_id']);
-
-export interface UploadInput {
-  /** The relation tab to reload afterwards. */
-  relationApi: string;
-  owner: DocumentOwner;
-  /** The document's fields (name, type, sub type). */
-  fields: Record<string, unknown>;
-  file: File;
-}
-
-/**
- * Uploads one PDF for its owner: the fields first, the file last, as the
- * server reads them.
- */
-export async function uploadDocument({ owner, fields, file }: UploadInput): Promise<number> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) {
-    if (value !== null && value !== undefined && value !== '') form.append(name, String(value));
-  }
-  form.append(owner.field, owner.id);
-  form.append('files', file, file.name);
-  const answer = await api.upload<{ data: { document_id: number }[] }>('/documents/uploadfiles', form);
-  return answer.data[0].document_id;
-}
-
-export function useUploadDocument() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: uploadDocument,
-    onSuccess: (_id, input) => client.invalidateQueries({ queryKey: tableKeys.lists(input.relationApi) }),
-  });
-}
 
 /** The five URLs of a document, each with a link token valid 5 minutes. */
 export interface DocumentLinks {

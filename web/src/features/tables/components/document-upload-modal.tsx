@@ -1,17 +1,18 @@
 import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
-import { useEffect, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RecordForm } from '../../../components/form/record-form';
 import { applyFieldErrors } from '../../../components/form/server-errors';
 import { useRecordForm } from '../../../components/form/use-record-form';
 import { notifySuccess } from '../../../lib/notify';
 import type { AttributeDefinition, TableDefinition } from '../../../lib/table-definition';
-import { type DocumentOwner, useUploadDocument } from '../api/documents';
-import { serverDetail, toastError } from './table-errors';
+import { PdfUploadField, useNameFromFile, usePdfUploads } from '../../documents/components/pdf-uploads';
+import { type DocumentOwner } from '../api/documents';
+import { tableKeys } from '../api/keys';
 
-/** The document fields the upload form asks for; the file comes last. */
-const UPLOAD_FIELDS = ['document_name', 'documenttype_id', 'subdocumenttype_id', 'document_file'];
-const FILE_FIELD = 'document_file';
+/** The document fields the upload form asks for; the file is chosen below them (the shared PDF upload). */
+const UPLOAD_FIELDS = ['document_name', 'documenttype_id', 'subdocumenttype_id'];
 
 export interface DocumentUploadModalProps {
   /** The document definition (its fields, rules and labels). */
@@ -24,20 +25,17 @@ export interface DocumentUploadModalProps {
 /**
  * Uploads one PDF for the record of a documents tab: name (the file's name
  * unless typed), type and sub type from the document definition, the file
- * checked in the browser (type, size rule) and again by the server.
+ * through the shared PDF upload (progress, the browser's checks of type and
+ * size rule, the server's detail next to the file) and checked again by the
+ * server.
  */
 export function DocumentUploadModal({ documentDef, relationApi, owner, onClose }: DocumentUploadModalProps) {
   const { t } = useTranslation();
-  const upload = useUploadDocument();
+  const client = useQueryClient();
+  const uploads = usePdfUploads({ multiple: false });
+  const [fileError, setFileError] = useState<string | null>(null);
   const attributes = useMemo<AttributeDefinition[]>(
-    () =>
-      UPLOAD_FIELDS.flatMap((name) => {
-        const a = documentDef.attributes.find((x) => x.attribute === name);
-        if (!a) return [];
-        // The file is written by its upload, so the form lets the user pick it.
-        if (name === FILE_FIELD) return [{ ...a, read_only: false, hidden_on_create: false, required: true }];
-        return [a];
-      }),
+    () => UPLOAD_FIELDS.flatMap((name) => documentDef.attributes.filter((x) => x.attribute === name)),
     [documentDef],
   );
   const form = useRecordForm(attributes, 'create');
@@ -45,14 +43,8 @@ export function DocumentUploadModal({ documentDef, relationApi, owner, onClose }
   // "Please correct the marked fields" goes once nothing is marked any more.
   const shownError = formError === t('form.fix_errors') && Object.keys(form.errors).length === 0 ? null : formError;
   // A newly chosen file names the document unless the user named it already.
-  const chosen = form.values[FILE_FIELD];
   const { setValue } = form;
-  const named = Boolean(form.values.document_name);
-  useEffect(() => {
-    if (chosen instanceof File && !named) setValue('document_name', chosen.name.replace(/\.pdf$/i, ''));
-    // Only a new file names the document; clearing the name keeps it empty.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [chosen]);
+  useNameFromFile(uploads.items[0]?.file, form.values.document_name, (v) => setValue('document_name', v));
 
   const submit = async () => {
     setFormError(null);
@@ -60,22 +52,20 @@ export function DocumentUploadModal({ documentDef, relationApi, owner, onClose }
       setFormError(t('form.fix_errors'));
       return;
     }
-    const file = form.values[FILE_FIELD];
-    if (!(file instanceof File)) {
-      form.setServerErrors({ [FILE_FIELD]: t('documents.file_required') });
+    setFileError(null);
+    if (uploads.pending === 0) {
+      setFileError(t('documents.file_required'));
       return;
     }
-    const { [FILE_FIELD]: _file, ...fields } = form.payload();
-    try {
-      await upload.mutateAsync({ relationApi, owner, fields, file });
+    const { failures } = await uploads.uploadAll({ ...form.payload(), [owner.field]: owner.id });
+    if (failures.length === 0) {
+      void client.invalidateQueries({ queryKey: tableKeys.lists(relationApi) });
       notifySuccess(t('documents.uploaded'));
       onClose();
-    } catch (error) {
-      // The server names the file "files".
-      const message = applyFieldErrors(error, form, t('form.fix_errors'), { files: FILE_FIELD });
-      setFormError(message ?? serverDetail(error));
-      if (message === null) toastError(error);
+      return;
     }
+    // The server's detail stands next to the file; a field it names is marked too.
+    if (applyFieldErrors(failures[0].error, form, t('form.fix_errors')) === t('form.fix_errors')) setFormError(t('form.fix_errors'));
   };
 
   return (
@@ -91,16 +81,17 @@ export function DocumentUploadModal({ documentDef, relationApi, owner, onClose }
       >
         <Stack>
           <RecordForm form={form} columns={1} entity="document" />
+          <PdfUploadField uploads={uploads} label={t('documents.upload_list.file')} error={fileError} />
           {shownError && (
             <Alert color="red" role="alert" variant="light">
               {shownError}
             </Alert>
           )}
           <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={onClose} disabled={upload.isPending}>
+            <Button variant="default" onClick={onClose} disabled={uploads.busy}>
               {t('form.cancel')}
             </Button>
-            <Button type="submit" loading={upload.isPending}>
+            <Button type="submit" loading={uploads.busy}>
               {t('documents.upload')}
             </Button>
           </Group>
