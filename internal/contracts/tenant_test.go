@@ -32,7 +32,7 @@ func TestEveryPathStaysInItsTenant(t *testing.T) {
 			exec(`INSERT INTO access (access_kind, access_subject, access_action, role_code, access_teams, access_options)
 				VALUES ('table', ?, 'update', 'lead', '', '')`, rel)
 		}
-		ta := apptest.NewApp(t, d)
+		ta := apptest.NewAppOn(t, d)
 		foreign, version := contractOf(t, d, 1)
 		const missing = int64(999999)
 		calls := []struct {

@@ -33,19 +33,102 @@ func ForEachDB(t *testing.T, fn func(t *testing.T, d *db.DB)) {
 	t.Run("postgres", func(t *testing.T) { fn(t, NewPostgres(t)) })
 }
 
-// NewSQLite opens a migrated SQLite database in a temporary directory.
+// NewSQLite opens a migrated SQLite database in a temporary directory: a
+// byte copy of a database migrated once per test process, so every test
+// still gets a database of its own without paying for the migrations.
 func NewSQLite(t testing.TB) *db.DB {
 	t.Helper()
-	ctx := context.Background()
-	d, err := db.Open(ctx, "", t.TempDir())
+	sqliteTemplateOnce.Do(func() {
+		sqliteTemplate, sqliteTemplateErr = sqliteImage(context.Background(), nil, migrate)
+	})
+	if sqliteTemplateErr != nil {
+		t.Fatalf("sqlite template: %v", sqliteTemplateErr)
+	}
+	d, path := openSQLiteCopy(t, sqliteTemplate)
+	fresh.Store(d, freshDB{path: path})
+	t.Cleanup(func() { fresh.Delete(d) })
+	return d
+}
+
+var (
+	sqliteTemplateOnce sync.Once
+	sqliteTemplate     []byte
+	sqliteTemplateErr  error
+)
+
+func migrate(ctx context.Context, d *db.DB, _ string) error {
+	_, err := d.Migrate(ctx)
+	return err
+}
+
+// openSQLiteCopy writes image as the database file of a new temporary
+// directory and opens it.
+func openSQLiteCopy(t testing.TB, image []byte) (*db.DB, string) {
+	t.Helper()
+	dir := t.TempDir()
+	path := db.SQLitePath("", dir)
+	if err := os.WriteFile(path, image, 0o600); err != nil {
+		t.Fatalf("copy sqlite template: %v", err)
+	}
+	d, err := db.Open(context.Background(), "", dir)
 	if err != nil {
 		t.Fatalf("open sqlite: %v", err)
 	}
 	t.Cleanup(func() { d.Close() })
-	if _, err := d.Migrate(ctx); err != nil {
-		t.Fatalf("migrate sqlite: %v", err)
+	return d, path
+}
+
+// sqliteImage runs build on a SQLite database in a directory of its own
+// (starting from image when it is not nil) and returns the database file's
+// bytes with everything written checkpointed into it. build gets an empty
+// data directory of its own too, which must stay empty: files written there
+// would be missing from the copies.
+func sqliteImage(ctx context.Context, image []byte, build func(ctx context.Context, d *db.DB, dataDir string) error) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "portfolio-testdb-")
+	if err != nil {
+		return nil, err
 	}
-	return d
+	defer os.RemoveAll(dir)
+	path := db.SQLitePath("", filepath.Join(dir, "db"))
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return nil, err
+	}
+	if image != nil {
+		if err := os.WriteFile(path, image, 0o600); err != nil {
+			return nil, err
+		}
+	}
+	d, err := db.Open(ctx, "", filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	dataDir := filepath.Join(dir, "data")
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		d.Close()
+		return nil, err
+	}
+	if err := build(ctx, d, dataDir); err != nil {
+		d.Close()
+		return nil, err
+	}
+	var busy, logFrames, checkpointed int
+	if err := d.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logFrames, &checkpointed); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := d.Close(); err != nil {
+		return nil, err
+	}
+	if busy != 0 {
+		return nil, fmt.Errorf("checkpoint: the database was busy")
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+		return nil, fmt.Errorf("the write-ahead log still holds %d bytes after the checkpoint", fi.Size())
+	}
+	if err := noFiles(dataDir); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
 }
 
 var (
@@ -91,7 +174,9 @@ func NewPostgres(t testing.TB) *db.DB {
 	if err != nil {
 		t.Fatalf("open test database: %v", err)
 	}
+	fresh.Store(d, freshDB{pgName: name, admin: admin})
 	t.Cleanup(func() {
+		fresh.Delete(d)
 		d.Close()
 		cleanup, err := db.Open(context.Background(), admin, "")
 		if err != nil {

@@ -41,12 +41,52 @@ type AppOption func(*config.Config)
 // NewApp builds the app on d, migrated, with the demo data seeded, a real
 // SMTP server for its mail and an HTTP test server. Mail is delivered as soon
 // as it is queued.
+//
+// d must be fresh from testkit.NewSQLite or testkit.NewPostgres, with
+// nothing written to it yet: without options its contents are replaced by a
+// copy of a database migrated and seeded once per test process
+// (testkit.Seeded), which is what migrating and seeding d would give. A test
+// that writes to d first uses NewAppOn.
 func NewApp(t testing.TB, d *db.DB, opts ...AppOption) *TestApp {
 	t.Helper()
+	seeded := len(opts) == 0 && testkit.Seeded(t, d, "demo", seedDemo)
+	return newApp(t, d, !seeded, opts)
+}
+
+// NewAppOn is NewApp on d as it is: it migrates d and seeds the demo data
+// on top of what d already holds. It is slower than NewApp.
+func NewAppOn(t testing.TB, d *db.DB, opts ...AppOption) *TestApp {
+	t.Helper()
+	return newApp(t, d, true, opts)
+}
+
+// seedDemo migrates the app on d and seeds the demo data, as NewApp does
+// on a fresh database, for testkit.Seeded's snapshot.
+func seedDemo(ctx context.Context, d *db.DB, dataDir string) error {
+	a, err := app.NewWithDB(testConfig(dataDir), slog.New(slog.NewTextHandler(io.Discard, nil)), d)
+	if err != nil {
+		return err
+	}
+	defer a.Jobs.Close()
+	defer a.Events.Close()
+	if err := a.Migrate(ctx); err != nil {
+		return err
+	}
+	_, err = seed.Demo(ctx, a)
+	return err
+}
+
+func testConfig(dataDir string) config.Config {
 	cfg := config.Defaults()
-	cfg.DataDir = t.TempDir()
+	cfg.DataDir = dataDir
 	cfg.JWTSecret = "test-secret-test-secret-test-secret-0123"
 	cfg.PublicURL = "http://portfolio.test"
+	return cfg
+}
+
+func newApp(t testing.TB, d *db.DB, migrateAndSeed bool, opts []AppOption) *TestApp {
+	t.Helper()
+	cfg := testConfig(t.TempDir())
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -63,11 +103,13 @@ func NewApp(t testing.TB, d *db.DB, opts ...AppOption) *TestApp {
 		t.Fatalf("app: %v", err)
 	}
 	ctx := context.Background()
-	if err := a.Migrate(ctx); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	if _, err := seed.Demo(ctx, a); err != nil {
-		t.Fatalf("seed demo: %v", err)
+	if migrateAndSeed {
+		if err := a.Migrate(ctx); err != nil {
+			t.Fatalf("migrate: %v", err)
+		}
+		if _, err := seed.Demo(ctx, a); err != nil {
+			t.Fatalf("seed demo: %v", err)
+		}
 	}
 	smtpServer := testkit.NewSMTPServer(t)
 	a.Mail.Sender = mailer.NewSMTPSender(mailer.SMTPConfig{Host: smtpServer.Host, Port: smtpServer.Port, TLS: "none"})
