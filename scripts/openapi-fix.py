@@ -79,6 +79,15 @@ def nullable_to_31(lines):
         out[found] = f"{ind}type: [{t}, 'null']"
         drop.add(i)
         changed += 1
+    # The same inside one-line mappings: {type: string, ..., nullable: true}.
+    flow = re.compile(r"\{type: ([A-Za-z]+)((?:, (?!nullable)[^{}]*?)?), nullable: true((?:, [^{}]*)?)\}")
+    for i, line in enumerate(out):
+        if i in drop:
+            continue
+        new, n = flow.subn(lambda m: "{type: [" + m.group(1) + ", 'null']" + m.group(2) + m.group(3) + "}", line)
+        if n:
+            out[i] = new
+            changed += n
     return [l for k, l in enumerate(out) if k not in drop], changed
 
 
