@@ -86,7 +86,7 @@ Content-Transfer-Encoding: base64
 			{Name: "another group's mail", Method: "POST", Path: path, As: leadB, Body: body("pos_id", posB), Status: 404},
 			{Name: "a mail that does not exist", Method: "POST", Path: "/emails/999999/ticket", As: fm, Body: body(), Status: 404},
 			{Name: "a board fm does not see", Method: "POST", Path: path, As: fm, Status: 422,
-				Body: body("board_id", seed.DemoBoardNewBusiness, "columnx_id", 6), Contains: []string{`"loc":["body","board_id"]`, `"not_available"`}},
+				Body: body("board_id", seed.DemoBoardNewBusiness, "columnx_id", 6), Contains: []string{`"loc":["body","board_id"]`, `"unknown_reference"`}},
 			{Name: "a column of another board", Method: "POST", Path: path, As: fm, Status: 422,
 				Body: body("columnx_id", 6), Contains: []string{`"loc":["body","columnx_id"]`}},
 			{Name: "no board", Method: "POST", Path: path, As: fm, Status: 422,
