@@ -23,6 +23,7 @@ import (
 	"portfolio/internal/invoices"
 	"portfolio/internal/masterdata"
 	"portfolio/internal/tickets"
+	"runtime"
 	"sync"
 	"time"
 
@@ -163,7 +164,8 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 		a.errors.Observe(o)
 	}
 	a.Server = httpapi.New(httpapi.Options{Logger: log, Catalog: catalog, MaxBodyBytes: cfg.MaxBodyBytes, SPA: web.Dist(),
-		TrustedProxies: proxies, Observe: observe, MaxInFlight: cfg.MaxInFlight, QueueWait: cfg.QueueWait})
+		TrustedProxies: proxies, Observe: observe, MaxInFlight: cfg.MaxInFlight, QueueWait: cfg.QueueWait,
+		Turns: turnsOf(cfg.Turns), TurnSpill: cfg.TurnSpill})
 	a.Server.SetAuthenticator(a.Auth)
 	a.Jobs = jobs.New(database, log, jobs.Options{})
 	a.errors.Use(a.Jobs, a.Outbox)
@@ -456,3 +458,13 @@ func Bucket(cfg config.Config) (*storage.S3, error) {
 // StagingDir is the data directory's folder of uploads in flight when
 // the documents live in a bucket.
 const StagingDir = "documents-staging"
+
+// turnsOf is the number of turns the setting asks for: -1 means two per
+// CPU the process may use (what keeps two cores busy while a request
+// waits on the database or the network).
+func turnsOf(setting int) int {
+	if setting < 0 {
+		return 2 * runtime.GOMAXPROCS(0)
+	}
+	return setting
+}

@@ -33,6 +33,11 @@ type Config struct {
 	// waits up to QueueWait, then answers 503 with Retry-After (0: no bound).
 	MaxInFlight int
 	QueueWait   time.Duration
+	// Turns are the admitted requests that run at once, the others
+	// waiting in line in order, each at most TurnSpill (0: no line; -1:
+	// two per CPU the process may use).
+	Turns     int
+	TurnSpill time.Duration
 	// TrustedProxies are the reverse proxies (addresses or CIDR prefixes,
 	// comma-separated) whose X-Forwarded-For names the client.
 	TrustedProxies  string
@@ -115,6 +120,8 @@ func Defaults() Config {
 		MaxBodyBytes:       2 << 20,
 		MaxInFlight:        512,
 		QueueWait:          time.Second,
+		Turns:              -1,
+		TurnSpill:          100 * time.Millisecond,
 		ShutdownTimeout:    30 * time.Second,
 		SMTP:               SMTP{Port: 587, From: "Portfolio <no-reply@localhost>", TLS: "starttls"},
 		IMAP:               IMAP{Mailbox: "INBOX", TLS: "tls"},
@@ -206,6 +213,8 @@ func Register(fs *flag.FlagSet, c *Config) {
 	}
 	days(&c.MaxInFlight, "max-in-flight", "PORTFOLIO_MAX_IN_FLIGHT", "requests served at once; beyond it a request waits up to the queue wait, then answers 503 with Retry-After (0: no bound)")
 	dur(&c.QueueWait, "queue-wait", "PORTFOLIO_QUEUE_WAIT", "how long a request waits for a turn when the server is at its bound")
+	days(&c.Turns, "turns", "PORTFOLIO_TURNS", "admitted requests that run at once while the others wait in line in the order they came (-1: two per CPU; 0: no line)")
+	dur(&c.TurnSpill, "turn-spill", "PORTFOLIO_TURN_SPILL", "how long a request waits in line before it goes ahead without a turn")
 	days(&c.TrafficLight.Red, "deadline-red-days", "PORTFOLIO_DEADLINE_RED_DAYS", "a deadline's traffic light is red this many days before its notice date or less")
 	days(&c.TrafficLight.Yellow, "deadline-yellow-days", "PORTFOLIO_DEADLINE_YELLOW_DAYS", "a deadline's traffic light is yellow this many days before its notice date or less")
 }

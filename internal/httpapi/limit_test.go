@@ -83,3 +83,79 @@ func TestOverloadAnswers503(t *testing.T) {
 		res.Body.Close()
 	}
 }
+
+// TestTurnsKeepALine: with one turn, a second request waits in line while
+// the first holds it and runs once it is given back; with a short spill,
+// a request that waited that long goes ahead beside a turn still held
+// (answered, never turned away).
+func TestTurnsKeepALine(t *testing.T) {
+	serve := func(spill time.Duration) (url string, started chan string, release chan struct{}) {
+		s := httpapi.New(httpapi.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Catalog: i18n.MustLoad(),
+			MaxBodyBytes: 1024, Turns: 1, TurnSpill: spill})
+		started = make(chan string, 4)
+		release = make(chan struct{})
+		s.Handle("GET /api/hold", func(w http.ResponseWriter, r *http.Request) error {
+			started <- "hold"
+			<-release
+			httpapi.WriteJSON(w, http.StatusOK, map[string]string{"status": "done"})
+			return nil
+		}, httpapi.Public())
+		s.Handle("GET /api/next", func(w http.ResponseWriter, r *http.Request) error {
+			started <- "next"
+			httpapi.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+			return nil
+		}, httpapi.Public())
+		srv := httptest.NewServer(s.Handler())
+		t.Cleanup(srv.Close)
+		return srv.URL, started, release
+	}
+	get := func(url string, done chan<- int) {
+		res, err := http.Get(url)
+		if err != nil {
+			t.Errorf("GET %s: %v", url, err)
+			done <- 0
+			return
+		}
+		res.Body.Close()
+		done <- res.StatusCode
+	}
+
+	t.Run("in line", func(t *testing.T) {
+		url, started, release := serve(time.Hour)
+		holdDone, nextDone := make(chan int, 1), make(chan int, 1)
+		go get(url+"/api/hold", holdDone)
+		if got := <-started; got != "hold" {
+			t.Fatalf("first started: %s", got)
+		}
+		go get(url+"/api/next", nextDone)
+		select {
+		case got := <-started:
+			t.Fatalf("%s ran while the only turn was held", got)
+		case <-time.After(300 * time.Millisecond):
+		}
+		close(release)
+		if got := <-started; got != "next" {
+			t.Fatalf("after the turn came back: %s", got)
+		}
+		if a, b := <-holdDone, <-nextDone; a != http.StatusOK || b != http.StatusOK {
+			t.Fatalf("answers: %d %d", a, b)
+		}
+	})
+
+	t.Run("spilled", func(t *testing.T) {
+		url, started, release := serve(20 * time.Millisecond)
+		defer close(release)
+		holdDone, nextDone := make(chan int, 1), make(chan int, 1)
+		go get(url+"/api/hold", holdDone)
+		<-started
+		go get(url+"/api/next", nextDone)
+		select {
+		case status := <-nextDone:
+			if status != http.StatusOK {
+				t.Fatalf("the spilled request answered %d", status)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("a request waited past its spill while the turn was held")
+		}
+	})
+}

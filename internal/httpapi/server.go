@@ -41,6 +41,7 @@ type Server struct {
 	proxies  []netip.Prefix
 	observe  func(Observation)
 	limit    *limiter
+	turns    *turns
 }
 
 // Observation is what the server tells its observer (the metrics) about
@@ -79,6 +80,11 @@ type Options struct {
 	// Retry-After. Live event streams do not count.
 	MaxInFlight int
 	QueueWait   time.Duration
+	// Turns are the requests that run at once while others wait in line in
+	// the order they came (0: every admitted request runs at once); a
+	// request that waited TurnSpill goes ahead without a turn (limit.go).
+	Turns     int
+	TurnSpill time.Duration
 }
 
 // APIPaths are the paths the API owns: an entry ending in "/" owns every
@@ -107,6 +113,7 @@ func New(o Options) *Server {
 		proxies:  o.TrustedProxies,
 		observe:  o.Observe,
 		limit:    newLimiter(o.MaxInFlight, o.QueueWait),
+		turns:    newTurns(o.Turns, o.TurnSpill),
 	}
 	s.spa = newSPAHandler(o.SPA)
 	s.mux.HandleFunc("/", s.fallback)
