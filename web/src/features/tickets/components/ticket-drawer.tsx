@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/dates';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useAbility } from '../../../lib/ability-context';
 import { commentTicket } from '../api/comment-ticket';
 import { getTicket } from '../api/get-ticket';
 import { ticketKeys } from '../api/keys';
@@ -159,6 +160,9 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
   };
 
   // A comment goes on the timeline; the live stream reloads everyone's.
+  // The server asks for the note right (spec section 6); without it the
+  // box is not offered.
+  const canComment = useAbility().can('note', 'ticket');
   const [comment, setComment] = useState('');
   const [commentError, setCommentError] = useState<string | undefined>();
   const [commenting, setCommenting] = useState(false);
@@ -270,30 +274,32 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
           <Divider label={t('kanban.documents')} labelPosition="left" />
           <TicketDocuments ticketId={current.ticket_id} />
           <Divider label={t('kanban.timeline')} labelPosition="left" />
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              void addComment();
-            }}
-          >
-            <Stack gap={6}>
-              <Textarea
-                label={t('kanban.comment')}
-                placeholder={t('kanban.comment_placeholder')}
-                autosize
-                minRows={2}
-                maxLength={4000}
-                value={comment}
-                onChange={(e) => setComment(e.currentTarget.value)}
-                error={commentError}
-              />
-              <Group justify="flex-end">
-                <Button type="submit" size="xs" variant="light" disabled={!comment.trim()} loading={commenting}>
-                  {t('kanban.comment_add')}
-                </Button>
-              </Group>
-            </Stack>
-          </form>
+          {canComment && (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void addComment();
+              }}
+            >
+              <Stack gap={6}>
+                <Textarea
+                  label={t('kanban.comment')}
+                  placeholder={t('kanban.comment_placeholder')}
+                  autosize
+                  minRows={2}
+                  maxLength={4000}
+                  value={comment}
+                  onChange={(e) => setComment(e.currentTarget.value)}
+                  error={commentError}
+                />
+                <Group justify="flex-end">
+                  <Button type="submit" size="xs" variant="light" disabled={!comment.trim()} loading={commenting}>
+                    {t('kanban.comment_add')}
+                  </Button>
+                </Group>
+              </Stack>
+            </form>
+          )}
           {history.isLoading && <Loader size="sm" aria-label={t('kanban.loading')} />}
           {history.data && history.data.length === 0 && (
             <Text size="sm" c="dimmed">
