@@ -4,11 +4,11 @@
  * reject, the adjustment letter and a contract's payment schedule.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, type DownloadedFile, refreshIfStale, refreshSession, UPLOAD_TIMEOUT_MS } from '../../../lib/api-client';
+import { api, type DownloadedFile } from '../../../lib/api-client';
 import { dataProvider, type FilterNode } from '../../../lib/data-provider';
 import { i18n } from '../../../lib/i18n-instance';
-import { session } from '../../../lib/session';
 import type { Row } from '../../../lib/table-definition';
+import { uploadError, uploadWithProgress } from '../../../lib/upload';
 import { tableKeys } from '../../tables/api/keys';
 import type { Adjustment, ImportSummary, RunAnswer, Schedule } from '../model/types';
 
@@ -35,56 +35,20 @@ export function usePriceIndexValues(id: number) {
   });
 }
 
-/** One multipart POST with upload progress (0..1), answering its status and parsed body. */
-function postWithProgress(path: string, form: FormData, token: string | null, onProgress: (part: number) => void) {
-  return new Promise<{ status: number; data: unknown }>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', path);
-    xhr.timeout = UPLOAD_TIMEOUT_MS;
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.setRequestHeader('Accept-Language', i18n.resolvedLanguage ?? 'en');
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
-    };
-    xhr.onload = () => {
-      let data: unknown = null;
-      try {
-        data = xhr.responseText ? JSON.parse(xhr.responseText) : null;
-      } catch {
-        data = xhr.responseText;
-      }
-      resolve({ status: xhr.status, data });
-    };
-    xhr.onerror = () => reject(new ApiError(0, null, 'network_error'));
-    xhr.ontimeout = () => reject(new ApiError(408, i18n.t('general.timeout'), 'client_timeout'));
-    xhr.send(form);
-  });
-}
-
 /**
  * Uploads an index file (multipart field `file`) with upload progress (0..1).
  * XMLHttpRequest, since fetch reports no upload progress; the token is the
  * session's, refreshed once when the server answers 401, as the API client does.
  */
 export async function uploadIndexFile(id: number, file: File, onProgress: (part: number) => void): Promise<ImportSummary> {
-  await refreshIfStale();
   const form = new FormData();
   form.append('file', file);
-  const path = `/priceindexes/${id}/import`;
-  let token = session.getAccessToken();
-  let answer = await postWithProgress(path, form, token, onProgress);
-  if (answer.status === 401 && token) {
-    token = await refreshSession();
-    onProgress(0);
-    answer = await postWithProgress(path, form, token, onProgress);
-  }
+  const answer = await uploadWithProgress(`/priceindexes/${id}/import`, form, onProgress);
   if (answer.status >= 200 && answer.status < 300) {
     onProgress(1);
     return answer.data as ImportSummary;
   }
-  const body = (answer.data && typeof answer.data === 'object' ? answer.data : {}) as { detail?: ApiError['detail']; code?: string };
-  throw new ApiError(answer.status, body.detail ?? (typeof answer.data === 'string' ? answer.data : null), body.code ?? null);
+  throw uploadError(answer);
 }
 
 /** Index adjustments matching `filter` (with their labels), oldest effective date first. */
