@@ -190,44 +190,26 @@ func (s *Service) boardsOf(ctx context.Context, q db.Querier) (boardAccess, erro
 	if !ok || p == nil || p.IsAdmin() {
 		return boardAccess{all: true}, nil
 	}
-	teams := map[int64]bool{}
-	var own []any
-	for _, id := range p.TeamIDs() {
-		teams[id] = true
-		own = append(own, id)
-	}
-	out := boardAccess{ids: map[int64]bool{}}
-	if len(own) == 0 {
-		return out, nil
-	}
-	sys := system(ctx)
-	parents, err := s.rows(sys, q, tables.ListQuery{Entity: "team", Data: map[string]any{"team_id": own}, Columns: []string{"parent_id"}})
-	if err != nil {
-		return boardAccess{}, fmt.Errorf("tickets: teams of user %d: %w", p.UserID, err)
-	}
-	for _, t := range parents {
-		if parent := idOf(t["parent_id"]); parent != 0 {
-			teams[parent] = true
-		}
-	}
-	boards, err := s.rows(sys, q, tables.ListQuery{Entity: "board", Columns: []string{"board_id"}})
+	// The boards the engine's scope lets the caller see: the row rule
+	// boardRows, so the ticket calls and the generic reads cannot drift.
+	src, err := s.engine.Scoped(ctx, "board", "b")
 	if err != nil {
 		return boardAccess{}, err
 	}
-	for _, b := range boards {
-		id := idOf(b["board_id"])
-		bc, err := s.columns(ctx, q, id)
-		if err != nil {
-			return boardAccess{}, err
-		}
-		for _, c := range bc {
-			if c.Team != 0 && teams[c.Team] {
-				out.ids[id] = true
-				break
-			}
-		}
+	rows, err := q.QueryContext(ctx, "SELECT b.board_id FROM "+src.SQL, src.Args...)
+	if err != nil {
+		return boardAccess{}, fmt.Errorf("tickets: boards of user %d: %w", p.UserID, err)
 	}
-	return out, nil
+	defer rows.Close()
+	out := boardAccess{ids: map[int64]bool{}}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return boardAccess{}, fmt.Errorf("tickets: boards of user %d: %w", p.UserID, err)
+		}
+		out.ids[id] = true
+	}
+	return out, rows.Err()
 }
 
 // mustSeeBoard answers 404 when the caller of ctx does not see board id,
