@@ -2,8 +2,11 @@ package db_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"portfolio/internal/db"
 	"portfolio/internal/testkit"
@@ -114,4 +117,48 @@ func TestInlineInts(t *testing.T) {
 	if sql, args := db.InlineInts(db.Postgres, "SELECT ?", []any{1, 2}); sql != "SELECT ?" || len(args) != 2 {
 		t.Errorf("mismatch changed: %s %v", sql, args)
 	}
+}
+
+// A statement a transaction missed is prepared in the background; closing
+// the database waits for that work, so nothing opens a connection (and
+// with it SQLite's -wal and -shm files) after Close returned.
+func TestCloseWaitsForBackgroundPreparing(t *testing.T) {
+	ctx := context.Background()
+	for round := 0; round < 5; round++ {
+		dir := t.TempDir()
+		d, err := db.Open(ctx, "", dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 16; i++ {
+			err := d.InTx(ctx, func(tx *db.Tx) error {
+				_, err := tx.ExecContext(ctx, fmt.Sprintf("SELECT %d", i))
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := d.Close(); err != nil {
+			t.Fatal(err)
+		}
+		before := dirNames(t, dir)
+		time.Sleep(50 * time.Millisecond)
+		if after := dirNames(t, dir); after != before {
+			t.Fatalf("round %d: files changed after Close: %q, then %q", round, before, after)
+		}
+	}
+}
+
+func dirNames(t *testing.T, dir string) string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, ",")
 }

@@ -20,8 +20,13 @@ type stmtCache struct {
 	stmts map[string]*sql.Stmt
 	limit int
 	// warming are the queries being prepared in the background for
-	// transactions (warm).
-	warming map[string]bool
+	// transactions (forTx); close cancels and waits for them, so none
+	// opens a connection after the pool closed.
+	warming  map[string]bool
+	warmers  sync.WaitGroup
+	warmCtx  context.Context
+	stopWarm context.CancelFunc
+	closed   bool
 }
 
 // Statements longer than maxCachedQuery are not cached: long texts are the
@@ -32,7 +37,9 @@ const (
 )
 
 func newStmtCache(pool *sql.DB) *stmtCache {
-	return &stmtCache{pool: pool, stmts: map[string]*sql.Stmt{}, limit: maxCachedStatements, warming: map[string]bool{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &stmtCache{pool: pool, stmts: map[string]*sql.Stmt{}, limit: maxCachedStatements,
+		warming: map[string]bool{}, warmCtx: ctx, stopWarm: cancel}
 }
 
 // stmt returns the prepared statement for query, preparing it on first
@@ -53,6 +60,10 @@ func (c *stmtCache) stmt(ctx context.Context, query string) (s *sql.Stmt, ok boo
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.closed {
+		s.Close()
+		return nil, false, nil
+	}
 	if have := c.stmts[query]; have != nil {
 		s.Close()
 		return have, true, nil
@@ -79,10 +90,12 @@ func (c *stmtCache) forTx(query string) *sql.Stmt {
 	if s := c.stmts[query]; s != nil {
 		return s
 	}
-	if !c.warming[query] && len(c.warming) < 16 {
+	if !c.closed && !c.warming[query] && len(c.warming) < 16 {
 		c.warming[query] = true
+		c.warmers.Add(1)
 		go func() {
-			_, _, _ = c.stmt(context.Background(), query)
+			defer c.warmers.Done()
+			_, _, _ = c.stmt(c.warmCtx, query)
 			c.mu.Lock()
 			delete(c.warming, query)
 			c.mu.Unlock()
@@ -113,8 +126,14 @@ func (c *stmtCache) evictOne() {
 	}
 }
 
-// close closes every cached statement.
+// close stops the background preparing, waits for it and closes every
+// cached statement.
 func (c *stmtCache) close() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.stopWarm()
+	c.warmers.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for q, s := range c.stmts {
