@@ -395,6 +395,37 @@ func (d *DB) Optimize(ctx context.Context, full bool) error {
 	if _, err := d.pool.ExecContext(ctx, stmt); err != nil {
 		return fmt.Errorf("db: %s: %w", stmt, err)
 	}
+	if d.dialect == SQLite {
+		return d.dropTextIndexSamples(ctx)
+	}
+	return nil
+}
+
+// dropTextIndexSamples removes ANALYZE's STAT4 samples of the FTS5 term
+// indexes (the <table>_idx shadow table of every FTS5 table) and reloads
+// the statistics. FTS5 looks terms up through a statement of its own,
+// "... WHERE segid=? AND term<=?"; with samples for that table SQLite
+// marks the statement to be planned again for every value bound to it,
+// so every keyword query re-parsed it once per segment: two thirds of the
+// time of a text index lookup. Without samples the plan (the primary key)
+// is the same and is kept. The table statistics (sqlite_stat1) stay, so
+// PRAGMA optimize does not analyze the tables again.
+func (d *DB) dropTextIndexSamples(ctx context.Context) error {
+	const stmt = `DELETE FROM sqlite_stat4 WHERE tbl IN (SELECT name || '_idx' FROM sqlite_schema
+		WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%')`
+	var has int
+	if err := d.pool.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_schema WHERE name = 'sqlite_stat4'`).Scan(&has); err != nil {
+		return fmt.Errorf("db: look for sqlite_stat4: %w", err)
+	}
+	if has == 0 {
+		return nil
+	}
+	if _, err := d.pool.ExecContext(ctx, stmt); err != nil {
+		return fmt.Errorf("db: drop the text indexes' samples: %w", err)
+	}
+	if _, err := d.pool.ExecContext(ctx, "ANALYZE sqlite_schema"); err != nil {
+		return fmt.Errorf("db: reload the statistics: %w", err)
+	}
 	return nil
 }
 

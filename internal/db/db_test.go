@@ -162,3 +162,62 @@ func dirNames(t *testing.T, dir string) string {
 	}
 	return strings.Join(names, ",")
 }
+
+// Optimize keeps no STAT4 samples of FTS5 term indexes (with them SQLite
+// re-plans FTS5's term lookup on every keyword query) and keeps those of
+// ordinary indexes.
+func TestOptimizeDropsTextIndexSamples(t *testing.T) {
+	ctx := context.Background()
+	d, err := db.Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, stmt := range []string{
+		`CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT)`,
+		`CREATE INDEX note_body ON note (body)`,
+		`CREATE VIRTUAL TABLE note_search USING fts5(body, tokenize = 'trigram')`,
+	} {
+		if _, err := d.ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 3000; i++ {
+		body := fmt.Sprintf("note %d about store %d in city %d", i, i%97, i%13)
+		if _, err := d.ExecContext(ctx, `INSERT INTO note (id, body) VALUES (?, ?)`, i+1, body); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.ExecContext(ctx, `INSERT INTO note_search (rowid, body) VALUES (?, ?)`, i+1, body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	samples := func(table string) int {
+		var n int
+		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_stat4 WHERE tbl = ?`, table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// Plain ANALYZE samples both: the case Optimize repairs.
+	if _, err := d.ExecContext(ctx, "ANALYZE"); err != nil {
+		t.Fatal(err)
+	}
+	if samples("note_search_idx") == 0 || samples("note") == 0 {
+		t.Fatalf("ANALYZE took no samples (idx %d, note %d): the test proves nothing", samples("note_search_idx"), samples("note"))
+	}
+	for _, full := range []bool{true, false} {
+		if err := d.Optimize(ctx, full); err != nil {
+			t.Fatal(err)
+		}
+		if n := samples("note_search_idx"); n != 0 {
+			t.Errorf("Optimize(%v) kept %d samples of the FTS5 term index", full, n)
+		}
+		if samples("note") == 0 {
+			t.Errorf("Optimize(%v) dropped the samples of an ordinary index", full)
+		}
+	}
+	var hits int
+	if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM note_search WHERE note_search MATCH ?`, `"city 7"`).Scan(&hits); err != nil || hits == 0 {
+		t.Fatalf("the text index answers nothing after Optimize: %d, %v", hits, err)
+	}
+}
