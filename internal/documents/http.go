@@ -2,6 +2,7 @@ package documents
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -246,9 +247,8 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, err = w.Write(out)
-	return err
+	httpapi.WriteJSON(w, http.StatusOK, json.RawMessage(out))
+	return nil
 }
 
 // queryID reads a record key from v; 422 naming it when it is missing
@@ -276,26 +276,16 @@ func (h *handler) linkPos(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var cmd PosCommand
-	if cmd.DocumentID, err = b.TakeID("document_id", true); err != nil {
-		return err
-	}
-	if cmd.PosID, err = b.TakeID("pos_id", true); err != nil {
-		return err
-	}
-	if cmd.TypeID, err = b.TakeID("documenttype_id", false); err != nil {
-		return err
-	}
-	if cmd.SubtypeID, err = b.TakeID("subdocumenttype_id", false); err != nil {
+	if err := b.TakeKeys(reqbody.Required("document_id", &cmd.DocumentID), reqbody.Required("pos_id", &cmd.PosID),
+		reqbody.Optional("documenttype_id", &cmd.TypeID), reqbody.Optional("subdocumenttype_id", &cmd.SubtypeID)); err != nil {
 		return err
 	}
 	out, err := h.s.LinkPos(r.Context(), cmd)
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusCreated)
-	_, err = w.Write(out)
-	return err
+	httpapi.WriteJSON(w, http.StatusCreated, json.RawMessage(out))
+	return nil
 }
 
 // listPos serves GET /documents/pos?pos_id=: a point of sale's documents.
@@ -382,10 +372,7 @@ func (h *handler) sendMail(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var cmd SendCommand
-	if cmd.TicketID, err = b.TakeID("ticket_id", false); err != nil {
-		return err
-	}
-	if cmd.PosID, err = b.TakeID("pos_id", false); err != nil {
+	if err := b.TakeKeys(reqbody.Optional("ticket_id", &cmd.TicketID), reqbody.Optional("pos_id", &cmd.PosID)); err != nil {
 		return err
 	}
 	if cmd.Attachments, err = b.TakeIDs("email_attachements"); err != nil {
@@ -458,9 +445,8 @@ func (h *handler) mail(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, err = w.Write(out)
-	return err
+	httpapi.WriteJSON(w, http.StatusOK, json.RawMessage(out))
+	return nil
 }
 
 // classify serves POST /emails/{id}/confirm ({row_version, pos_id,
@@ -480,13 +466,8 @@ func (h *handler) classify(archive bool) httpapi.HandlerFunc {
 			return err
 		}
 		if !archive {
-			if cmd.PosID, err = b.TakeID("pos_id", false); err != nil {
-				return err
-			}
-			if cmd.ContractID, err = b.TakeID("contract_id", false); err != nil {
-				return err
-			}
-			if cmd.Ticket, err = b.TakeID("ticket_id", false); err != nil {
+			if err := b.TakeKeys(reqbody.Optional("pos_id", &cmd.PosID), reqbody.Optional("contract_id", &cmd.ContractID),
+				reqbody.Optional("ticket_id", &cmd.Ticket)); err != nil {
 				return err
 			}
 		}
@@ -494,9 +475,8 @@ func (h *handler) classify(archive bool) httpapi.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		w.Header().Set("Content-Type", "application/json")
-		_, err = w.Write(out)
-		return err
+		httpapi.WriteJSON(w, http.StatusOK, json.RawMessage(out))
+		return nil
 	}
 }
 

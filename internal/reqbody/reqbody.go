@@ -61,6 +61,33 @@ func (b Body) TakeID(name string, required bool) (int64, error) {
 	return ID(v, nil, name)
 }
 
+// Key is a record key a call takes out of its body into a variable
+// (Required or Optional).
+type Key struct {
+	name     string
+	required bool
+	into     *int64
+}
+
+// Required is key name, which the body must hold, read into into.
+func Required(name string, into *int64) Key { return Key{name: name, required: true, into: into} }
+
+// Optional is key name, 0 when absent or null, read into into.
+func Optional(name string, into *int64) Key { return Key{name: name, into: into} }
+
+// TakeKeys takes out each key (TakeID) in order and stops at the first
+// error.
+func (b Body) TakeKeys(keys ...Key) error {
+	for _, k := range keys {
+		v, err := b.TakeID(k.name, k.required)
+		if err != nil {
+			return err
+		}
+		*k.into = v
+	}
+	return nil
+}
+
 // RowVersion removes row_version, which an update needs (422 otherwise).
 func (b Body) RowVersion() (int64, error) {
 	return b.TakeID("row_version", true)

@@ -149,17 +149,10 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	id, err := b.TakeID("ticket_id", true)
-	if err != nil {
-		return err
-	}
-	version, err := b.TakeID("row_version", true)
-	if err != nil {
-		return err
-	}
 	_, place := b[fieldBefore]
-	before, err := b.TakeID(fieldBefore, false)
-	if err != nil {
+	var id, version, before int64
+	if err := b.TakeKeys(reqbody.Required("ticket_id", &id), reqbody.Required("row_version", &version),
+		reqbody.Optional(fieldBefore, &before)); err != nil {
 		return err
 	}
 	ctx := r.Context()
