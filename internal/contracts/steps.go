@@ -87,25 +87,13 @@ const (
 // updated, rows without created; the contract's other rows are kept,
 // except those named in remove_ids, which are deleted. All or nothing.
 func (h *handler) savePayments(w http.ResponseWriter, r *http.Request) error {
-	b, err := reqbody.Read(r)
-	if err != nil {
-		return err
-	}
-	contract, err := b.TakeID("contract_id", true)
-	if err != nil {
-		return err
-	}
-	rows, err := b.TakeList(fieldPayments)
-	if err != nil {
-		return err
-	}
-	remove, err := b.TakeIDs(fieldRemoveIDs)
-	if err != nil {
-		return err
-	}
-	ctx := r.Context()
-	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
-		if err := h.s.engine.MustSeeIn(ctx, tx, entityContract, contract); err != nil {
+	return h.contractStep(w, r, func(ctx context.Context, tx *db.Tx, b reqbody.Body, contract int64) error {
+		rows, err := b.TakeList(fieldPayments)
+		if err != nil {
+			return err
+		}
+		remove, err := b.TakeIDs(fieldRemoveIDs)
+		if err != nil {
 			return err
 		}
 		for i, row := range rows {
@@ -119,6 +107,27 @@ func (h *handler) savePayments(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		return nil
+	})
+}
+
+// contractStep serves a step that writes rows of the contract contract_id
+// of the body: write runs in one transaction once the caller is known to
+// see the contract (404 otherwise), and the answer is the contract.
+func (h *handler) contractStep(w http.ResponseWriter, r *http.Request, write func(ctx context.Context, tx *db.Tx, b reqbody.Body, contract int64) error) error {
+	b, err := reqbody.Read(r)
+	if err != nil {
+		return err
+	}
+	contract, err := b.TakeID("contract_id", true)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
+		if err := h.s.engine.MustSeeIn(ctx, tx, entityContract, contract); err != nil {
+			return err
+		}
+		return write(ctx, tx, b, contract)
 	})
 	if err != nil {
 		return err
@@ -196,21 +205,9 @@ func (s *Service) removePayment(ctx context.Context, tx *db.Tx, contract int64, 
 // document's type and sub type. A document the caller does not see (of
 // another tenant) answers 404. All or nothing.
 func (h *handler) linkDocuments(w http.ResponseWriter, r *http.Request) error {
-	b, err := reqbody.Read(r)
-	if err != nil {
-		return err
-	}
-	contract, err := b.TakeID("contract_id", true)
-	if err != nil {
-		return err
-	}
-	objs, err := b.TakeList(fieldDocuments)
-	if err != nil {
-		return err
-	}
-	ctx := r.Context()
-	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
-		if err := h.s.engine.MustSeeIn(ctx, tx, entityContract, contract); err != nil {
+	return h.contractStep(w, r, func(ctx context.Context, tx *db.Tx, b reqbody.Body, contract int64) error {
+		objs, err := b.TakeList(fieldDocuments)
+		if err != nil {
 			return err
 		}
 		for i, o := range objs {
@@ -220,10 +217,6 @@ func (h *handler) linkDocuments(w http.ResponseWriter, r *http.Request) error {
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	return h.s.answerContract(ctx, w, http.StatusOK, contract)
 }
 
 // linkDocument links entry i of documentsobjects to contract.
