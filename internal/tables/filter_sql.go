@@ -261,10 +261,6 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 			continue
 		}
 		if indexed && c.kind == kindLabel {
-			if m, ok := walkLabelMatch(c, s, keyword); ok {
-				alts = append(alts, m)
-				continue
-			}
 			if fk, refs, ok := labelSearch(c, s, keyword); ok {
 				if keySet && !c.onLink {
 					k := s.n.next("k")
@@ -313,38 +309,6 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 		alts = append(alts, frag{sql: col(s.alias, s.base.PK) + " IN (" + union.sql + ")", args: union.args})
 	}
 	return or(alts), nil
-}
-
-// walkLabelMatch renders, for a page that walks the sort index on SQLite,
-// the per-row test of reference column c's label: the label the page
-// joins anyway, folded as its text index folds it. Asking the referenced
-// entity's text index instead costs an FTS5 query per request, and FTS5
-// prepares its own segment lookup anew on every query (its statement
-// binds a range over the %_idx table, which SQLite's STAT4 statistics
-// mark for re-preparing): a third of a keyword page's CPU. ok is false
-// when the page does not walk or the label is not one expression of the
-// page's own joins.
-func walkLabelMatch(c *colSpec, s *source, keyword string) (frag, bool) {
-	if !s.walkSearch || s.env.dialect != db.SQLite || c.onLink {
-		return frag{}, false
-	}
-	// A label of one text field is tested on that column, not on the
-	// label's NULLIF(concat_ws(…)), which the test would build three times
-	// per row.
-	if ref, ok := s.env.reg.Entity(c.field.Ref); ok {
-		if x := s.env.search[ref.Name]; x != nil && len(x.label) == 1 {
-			if lf, ok := ref.Field(x.label[0]); ok && !s.hidesField(ref, lf) {
-				if a, _, err := s.joinRef(s.alias, c.field.Name, c.field.Ref); err == nil {
-					return scanMatch(col(a, lf.Name), keyword), true
-				}
-			}
-		}
-	}
-	ef, err := c.expr(s)
-	if err != nil || len(ef.args) > 0 {
-		return frag{}, false
-	}
-	return scanMatch(ef.sql, keyword), true
 }
 
 // labelSearch renders "the label of reference column c matches keyword"
