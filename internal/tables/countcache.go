@@ -50,7 +50,15 @@ type countCache struct {
 	// counting holds the counts under way by key: one request counts, the
 	// others wait for its total (countFresh).
 	counting map[string]*pendingCount
+	// readsOf remembers, per count statement text, the tables it reads
+	// (nil: not cacheable): finding them takes three regular expressions
+	// over the text, and the same few statements repeat on every page.
+	readsMu sync.Mutex
+	readsOf map[string][]string
 }
+
+// readsCacheSize bounds readsOf; a full map starts over.
+const readsCacheSize = 4096
 
 // pendingCount is a count under way; done closes when n and err are set.
 type pendingCount struct {
@@ -86,21 +94,9 @@ type countKey struct {
 }
 
 func (c *countCache) keyOf(st frag) (countKey, bool) {
-	found := quotedTable.FindAllStringSubmatch(st.sql, -1)
-	if len(found)+len(subquery.FindAllStringIndex(st.sql, -1)) != len(anyFromOrJoin.FindAllStringIndex(st.sql, -1)) {
-		return countKey{}, false // a FROM or JOIN this parser does not understand
-	}
-	seen := map[string]bool{}
-	var tables []string
-	for _, m := range found {
-		t, ok := c.tracked[strings.ReplaceAll(m[1], `""`, `"`)]
-		if !ok {
-			return countKey{}, false
-		}
-		if !seen[t] {
-			seen[t] = true
-			tables = append(tables, t)
-		}
+	tables := c.reads(st.sql)
+	if tables == nil {
+		return countKey{}, false
 	}
 	var b strings.Builder
 	b.WriteString(st.sql)
@@ -118,6 +114,46 @@ func (c *countCache) keyOf(st frag) (countKey, bool) {
 		}
 	}
 	return countKey{key: b.String(), tables: tables}, true
+}
+
+// reads answers the tables with a generation that statement sql reads, or
+// nil when it reads one without (or a FROM or JOIN this parser does not
+// understand).
+func (c *countCache) reads(sql string) []string {
+	c.readsMu.Lock()
+	tables, ok := c.readsOf[sql]
+	c.readsMu.Unlock()
+	if ok {
+		return tables
+	}
+	tables = c.parseReads(sql)
+	c.readsMu.Lock()
+	if c.readsOf == nil || len(c.readsOf) >= readsCacheSize {
+		c.readsOf = map[string][]string{}
+	}
+	c.readsOf[sql] = tables
+	c.readsMu.Unlock()
+	return tables
+}
+
+func (c *countCache) parseReads(sql string) []string {
+	found := quotedTable.FindAllStringSubmatch(sql, -1)
+	if len(found)+len(subquery.FindAllStringIndex(sql, -1)) != len(anyFromOrJoin.FindAllStringIndex(sql, -1)) {
+		return nil
+	}
+	seen := map[string]bool{}
+	tables := []string{}
+	for _, m := range found {
+		t, ok := c.tracked[strings.ReplaceAll(m[1], `""`, `"`)]
+		if !ok {
+			return nil
+		}
+		if !seen[t] {
+			seen[t] = true
+			tables = append(tables, t)
+		}
+	}
+	return tables
 }
 
 // generation renders the data generation of k's tables as a scalar
