@@ -328,7 +328,8 @@ func (s *Service) fieldChoices(ctx context.Context, ent *schema.Entity) ([]Field
 	return out, nil
 }
 
-// list serves GET /imports: the caller's imports, newest first.
+// list serves GET /imports: the caller's imports, newest first (commits
+// that lost their job recovered, as read does).
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 	p, err := principal(r.Context())
 	if err != nil {
@@ -339,6 +340,9 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	for i := range out {
+		if _, err := h.s.recoverIfLost(r.Context(), &out[i]); err != nil {
+			return err
+		}
 		out[i].Progress = h.s.progress(&out[i])
 	}
 	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"data": out})
@@ -346,10 +350,15 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 }
 
 // read serves GET /imports/{id}: the import with its report and, while
-// its commit runs, the progress.
+// its commit runs, the progress; a commit that lost its job is recovered
+// first (RecoverLost), so the uploader sees the reason, not a progress
+// bar that never moves.
 func (h *handler) read(w http.ResponseWriter, r *http.Request) error {
 	im, err := h.load(r)
 	if err != nil {
+		return err
+	}
+	if _, err := h.s.recoverIfLost(r.Context(), im); err != nil {
 		return err
 	}
 	im.Progress = h.s.progress(im)

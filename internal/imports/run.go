@@ -476,19 +476,38 @@ func (s *Service) CommitLater(ctx context.Context, im *Import) error {
 	// The state moves from valid to committing once: a second request (of
 	// any instance) finds nothing to move and answers 409.
 	res, err := s.db.ExecContext(ctx, `UPDATE data_import SET import_state = ?, import_done_count = 0, import_lang = ?,
-		import_commit_error = NULL WHERE import_id = ? AND import_state = ?`, stateCommitting, i18n.LangFrom(ctx), im.ID, stateValid)
+		import_commit_error = NULL, import_job_id = NULL, import_committing_at = ? WHERE import_id = ? AND import_state = ?`,
+		stateCommitting, i18n.LangFrom(ctx), s.now().UTC().Truncate(time.Second), im.ID, stateValid)
 	if err != nil {
 		return fmt.Errorf("imports: mark committing: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		return apperr.Conflict("server.imports.running").WithCode("running")
 	}
-	if _, err := s.queue.EnqueueArg(ctx, CommitJob, strconv.FormatInt(im.ID, 10)); err != nil {
+	run, err := s.queue.EnqueueArg(ctx, CommitJob, strconv.FormatInt(im.ID, 10))
+	if err != nil {
 		if _, rerr := s.db.ExecContext(context.WithoutCancel(ctx), `UPDATE data_import SET import_state = ? WHERE import_id = ? AND import_state = ?`,
 			stateValid, im.ID, stateCommitting); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 		return err
+	}
+	// The run is enqueued and will commit the import: a failure to note
+	// its id must not answer an error. The run notes it itself when it
+	// starts (recordRun); until then RecoverLost gives it lostAfter.
+	if err := s.recordRun(ctx, im.ID, run); err != nil {
+		s.log.Warn("import commit run not noted", "import", im.ID, "run", run, "err", err)
+	}
+	return nil
+}
+
+// recordRun notes run as the queue's run committing import id, while it
+// is committing without one noted.
+func (s *Service) recordRun(ctx context.Context, id, run int64) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE data_import SET import_job_id = ? WHERE import_id = ? AND import_state = ? AND import_job_id IS NULL`,
+		run, id, stateCommitting)
+	if err != nil {
+		return fmt.Errorf("imports: note the commit run of import %d: %w", id, err)
 	}
 	return nil
 }
@@ -516,6 +535,14 @@ func (s *Service) RunCommitJob(ctx context.Context, run jobs.Run) error {
 	}
 	if im.State != stateCommitting {
 		return nil
+	}
+	if run.ID != 0 && im.jobID != 0 && im.jobID != run.ID {
+		return nil // a run the import no longer waits for (it was found lost and committed anew)
+	}
+	if run.ID != 0 && im.jobID == 0 {
+		if err := s.recordRun(ctx, im.ID, run.ID); err != nil {
+			return err
+		}
 	}
 	lang := im.lang
 	if lang == "" {
