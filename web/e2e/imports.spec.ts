@@ -15,7 +15,7 @@ function posCsv(year: number): { name: string; mimeType: string; buffer: Buffer 
   return { name: 'points-of-sale.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n') + '\r\n', 'utf-8') };
 }
 
-test('an administrator imports points of sale, sees the bad row, fixes the file and finds the rows in the list', async ({ page }) => {
+test('an administrator imports points of sale, sees the bad row, fixes the file, imports again and sees them on the map', async ({ page }) => {
   await logIn(page, 'admin@demo.test');
   await page.goto('/app/import');
   await page.getByRole('combobox', { name: 'What to import' }).click();
@@ -46,7 +46,59 @@ test('an administrator imports points of sale, sees the bad row, fixes the file 
   await page.getByRole('textbox', { name: 'Search' }).fill('E2E Import');
   await expect(page.getByText('Nordhandel E2E Import Hafen')).toBeVisible();
   await expect(page.getByText('Nordhandel E2E Import Markt')).toBeVisible();
+
+  // The workbook names no site: the map counts the new stores as without a postal code.
+  await page.goto('/app');
+  const before = await mapCounts(page);
+  expect(before.unplaced).toBeGreaterThanOrEqual(2);
+  // The new store Hafen opened in the building of a store the map shows: its location.
+  const neighbour = page.getByTestId('map-point').filter({ has: page.locator('title', { hasText: /^Nordhandel / }) }).first();
+  const neighbourName = (await neighbour.getAttribute('aria-label')) ?? '';
+  const placesBefore = await page.getByTestId('map-place').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  await neighbour.click();
+  await expect(page).toHaveURL(/\/app\/table\/pos\/view\/\d+/);
+  await page.getByRole('tab', { name: 'Locations' }).click();
+  const site = page.getByRole('tabpanel').getByRole('row').nth(1).locator('td[data-column="location_name"]');
+  await expect(site).toBeVisible({ timeout: 30_000 });
+  const siteName = (await site.textContent()) ?? '';
+  expect(siteName).not.toBe('');
+
+  // The imported store is linked to that location on its own page.
+  await page.goto('/app/table/pos');
+  await page.getByRole('textbox', { name: 'Search' }).fill('E2E Import Hafen');
+  await page.getByText('Nordhandel E2E Import Hafen').click();
+  await expect(page).toHaveURL(/\/app\/table\/pos\/view\/\d+/);
+  await page.getByRole('tab', { name: 'Locations' }).click();
+  await page.getByRole('button', { name: 'Add link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add link: Locations' });
+  await dialog.getByRole('combobox', { name: 'Locations' }).fill(siteName);
+  await page.getByRole('option', { name: siteName, exact: true }).click();
+  await dialog.getByRole('button', { name: 'Add link' }).click();
+  await expect(page.getByText('Linked', { exact: true })).toBeVisible();
+
+  // On the map it now shares its neighbour's place: one more placed, one fewer without.
+  await page.goto('/app');
+  await expect.poll(async () => mapCounts(page), { timeout: 30_000 }).toEqual({ placed: before.placed + 1, unplaced: before.unplaced - 1 });
+  await expect(page.getByTestId('map-point').filter({ has: page.locator('title', { hasText: neighbourName }) })).toHaveCount(0);
+  const places = page.getByTestId('map-place');
+  const labels = await places.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  const added = labels.filter((l) => !placesBefore.includes(l));
+  expect(added).toHaveLength(1);
+  expect(added[0]).toMatch(/^2 points of sale in /);
+  await places.filter({ has: page.locator('title', { hasText: added[0] ?? '' }) }).click();
+  const list = page.getByRole('dialog');
+  await expect(list.getByTestId('map-place-pos')).toHaveCount(2);
+  await expect(list.getByTestId('map-place-pos').filter({ hasText: neighbourName })).toHaveCount(1);
+  await list.getByTestId('map-place-pos').filter({ hasText: 'Nordhandel E2E Import Hafen' }).click();
+  await expect(page).toHaveURL(/\/app\/table\/pos\/view\/\d+/);
 });
+
+/** The map's counts: points of sale on the map and without a known postal code. */
+async function mapCounts(page: import('@playwright/test').Page): Promise<{ placed: number; unplaced: number }> {
+  const text = (await page.getByText(/points of sale on the map/).textContent({ timeout: 30_000 })) ?? '';
+  const [placed, unplaced] = (text.match(/\d[\d,]*/g) ?? []).map((n) => Number(n.replace(/,/g, '')));
+  return { placed: placed ?? -1, unplaced: unplaced ?? -1 };
+}
 
 test('an administrator imports a contract workbook with its area, deadline and payment', async ({ page }) => {
   await logIn(page, 'admin@demo.test');
