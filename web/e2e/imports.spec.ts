@@ -51,7 +51,7 @@ test('an administrator imports points of sale, sees the bad row, fixes the file,
   await page.goto('/app');
   const before = await mapCounts(page);
   expect(before.unplaced).toBeGreaterThanOrEqual(2);
-  // The new store Hafen opened in the building of a store the map shows: its location.
+  // Both new stores opened in the building of a store the map shows: its location.
   const neighbour = page.getByTestId('map-point').filter({ has: page.locator('title', { hasText: /^Nordhandel / }) }).first();
   const neighbourName = (await neighbour.getAttribute('aria-label')) ?? '';
   const placesBefore = await page.getByTestId('map-place').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
@@ -63,34 +63,43 @@ test('an administrator imports points of sale, sees the bad row, fixes the file,
   const siteName = (await site.textContent()) ?? '';
   expect(siteName).not.toBe('');
 
-  // The imported store is linked to that location on its own page.
-  await page.goto('/app/table/pos');
-  await page.getByRole('textbox', { name: 'Search' }).fill('E2E Import Hafen');
-  await page.getByText('Nordhandel E2E Import Hafen').click();
-  await expect(page).toHaveURL(/\/app\/table\/pos\/view\/\d+/);
-  await page.getByRole('tab', { name: 'Locations' }).click();
-  await page.getByRole('button', { name: 'Add link' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add link: Locations' });
-  await dialog.getByRole('combobox', { name: 'Locations' }).fill(siteName);
-  await page.getByRole('option', { name: siteName, exact: true }).click();
-  await dialog.getByRole('button', { name: 'Add link' }).click();
-  await expect(page.getByText('Linked', { exact: true })).toBeVisible();
+  // Each imported store is linked to that location on its own page.
+  const imported = ['Nordhandel E2E Import Hafen', 'Nordhandel E2E Import Markt'];
+  for (const name of imported) {
+    await page.goto('/app/table/pos');
+    await page.getByRole('textbox', { name: 'Search' }).fill(name);
+    await page.getByText(name, { exact: true }).click();
+    await expect(page).toHaveURL(/\/app\/table\/pos\/view\/\d+/);
+    await page.getByRole('tab', { name: 'Locations' }).click();
+    await page.getByRole('button', { name: 'Add link' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add link: Locations' });
+    await dialog.getByRole('combobox', { name: 'Locations' }).fill(siteName);
+    await page.getByRole('option', { name: siteName, exact: true }).click();
+    await dialog.getByRole('button', { name: 'Add link' }).click();
+    await expect(page.getByText('Linked', { exact: true })).toBeVisible();
+    await expect(page.getByRole('tabpanel').getByText(siteName, { exact: true })).toBeVisible();
+  }
 
-  // On the map it now shares its neighbour's place: one more placed, one fewer without.
+  // On the map they now share their neighbour's place: two more placed, two fewer without.
   await page.goto('/app');
-  await expect.poll(async () => mapCounts(page), { timeout: 30_000 }).toEqual({ placed: before.placed + 1, unplaced: before.unplaced - 1 });
+  await expect
+    .poll(async () => mapCounts(page), { timeout: 30_000 })
+    .toEqual({ placed: before.placed + 2, unplaced: before.unplaced - 2 });
   await expect(page.getByTestId('map-point').filter({ has: page.locator('title', { hasText: neighbourName }) })).toHaveCount(0);
   const places = page.getByTestId('map-place');
   const labels = await places.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
   const added = labels.filter((l) => !placesBefore.includes(l));
   expect(added).toHaveLength(1);
-  expect(added[0]).toMatch(/^2 points of sale in /);
+  expect(added[0]).toMatch(/^3 points of sale in /);
   await places.filter({ has: page.locator('title', { hasText: added[0] ?? '' }) }).click();
   const list = page.getByRole('dialog');
-  await expect(list.getByTestId('map-place-pos')).toHaveCount(2);
-  await expect(list.getByTestId('map-place-pos').filter({ hasText: neighbourName })).toHaveCount(1);
-  await list.getByTestId('map-place-pos').filter({ hasText: 'Nordhandel E2E Import Hafen' }).click();
+  await expect(list.getByTestId('map-place-pos')).toHaveCount(3);
+  for (const name of [neighbourName, ...imported]) {
+    await expect(list.getByTestId('map-place-pos').filter({ hasText: name })).toHaveCount(1);
+  }
+  await list.getByTestId('map-place-pos').filter({ hasText: imported[0] }).click();
   await expect(page).toHaveURL(/\/app\/table\/pos\/view\/\d+/);
+  await expect(page.getByText(imported[0]).first()).toBeVisible();
 });
 
 /** The map's counts: points of sale on the map and without a known postal code. */
