@@ -307,7 +307,8 @@ func (s *Service) checkParent(ctx context.Context, ent *schema.Entity, parent in
 }
 
 // fieldChoices lists the fields of ent an import may fill, with their
-// labels in the request's language.
+// labels in the request's language, then the relations it may link
+// (LinkColumns) that the caller may link.
 func (s *Service) fieldChoices(ctx context.Context, ent *schema.Entity) ([]FieldChoice, error) {
 	labels, err := s.engine.FieldLabels(ctx, ent.Name, i18n.LangFrom(ctx))
 	if err != nil {
@@ -324,6 +325,18 @@ func (s *Service) fieldChoices(ctx context.Context, ent *schema.Entity) ([]Field
 			label = f.Name
 		}
 		out = append(out, FieldChoice{Name: f.Name, Label: label, Required: f.Required.Always() && f.Default.IsZero() && f.Type != schema.TypeBool, Reference: f.Ref})
+	}
+	linkNames, err := s.linkLabels(ctx, ent, i18n.LangFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	links, err := s.linkable(ctx, ent)
+	if err != nil {
+		return nil, err
+	}
+	for _, rel := range links {
+		api := rel.APIName(ent.Name)
+		out = append(out, FieldChoice{Name: api, Label: linkNames[api][0], Reference: rel.Target})
 	}
 	return out, nil
 }
