@@ -105,5 +105,26 @@ func TestImportLinksLocations(t *testing.T) {
 		if p, u := f.mapCounts(t); p != placed || u != unplaced {
 			t.Fatalf("map after undo: %d placed, %d unplaced; before %d, %d", p, u, placed, unplaced)
 		}
+
+		// A user who may create points of sale but not link their locations
+		// is neither offered nor suggested the column, and a mapping to it
+		// is refused.
+		const teamLead = "team_lead@demo.test"
+		if _, err := d.ExecContext(context.Background(), `DELETE FROM access WHERE role_code = 'team_lead' AND access_subject = 'pos_location_rel'`); err != nil {
+			t.Fatal(err)
+		}
+		up = f.mustUpload(t, teamLead, "pos", workbook(t, rows(site)))
+		if _, ok := up.SuggestedMapping["Standort"]; ok {
+			t.Fatalf("suggested without the right to link: %v", up.SuggestedMapping)
+		}
+		for _, c := range up.Fields {
+			if c.Name == "pos_location_rel" {
+				t.Fatalf("offered without the right to link: %+v", up.Fields)
+			}
+		}
+		if status, _, body := f.validate(t, teamLead, up.ImportID, mapping); status != http.StatusUnprocessableEntity ||
+			!strings.Contains(string(body), "not_writable") || !strings.Contains(string(body), `"loc":["body","mapping","Standort"]`) {
+			t.Fatalf("a mapping to locations without the right to link: %d %s", status, body)
+		}
 	})
 }
