@@ -42,9 +42,13 @@ type FailedImport struct {
 var ErrNoSuchFailure = errors.New("imports: no such failed import")
 
 // FailedImports answers the newest failed imports not dismissed, at most
-// limit, of every user: the caller (the error dashboard) checks who may
-// see them.
+// limit, of every user, after recovering the commits that lost their job
+// (RecoverLost): the caller (the error dashboard) checks who may see
+// them.
 func (s *Service) FailedImports(ctx context.Context, limit int) ([]FailedImport, error) {
+	if err := s.RecoverLost(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT i.import_id, i.user_id, u.user_email, i.import_entity, i.import_file_name, i.import_row_count,
 		i.import_state, i.created_at, i.import_failed_at, i.import_commit_error
 		FROM data_import i JOIN users u ON u.user_id = i.user_id
@@ -126,4 +130,103 @@ func (s *Service) DismissFailed(ctx context.Context, id int64) error {
 		return ErrNoSuchFailure
 	}
 	return nil
+}
+
+// lostAfter is how long an import may be committing without a noted run
+// of the queue before its commit counts as lost: the request notes the
+// run right after enqueuing it, and the run notes itself when it starts.
+const lostAfter = 5 * time.Minute
+
+// RecoverLost puts back every import whose commit lost its job: still
+// committing, but its run of the queue finished without ending the
+// commit, or is gone (deleted, a process that died between moving the
+// import and enqueuing it). Such an import would otherwise show its
+// progress bar forever. Its commit wrote nothing (one transaction, rolled
+// back with its process), so it is valid again with the reason, and
+// listed on the error dashboard to be retried or dismissed, as a commit
+// that failed for good. A run still waiting or running (River rescues a
+// run whose instance died and retries it) is left alone.
+func (s *Service) RecoverLost(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT import_id FROM data_import WHERE import_state = ?`, stateCommitting)
+	if err != nil {
+		return fmt.Errorf("imports: committing imports: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return fmt.Errorf("imports: committing imports: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("imports: committing imports: %w", err)
+	}
+	for _, id := range ids {
+		im, err := loadAnyImport(ctx, s.db, id)
+		if apperr.IsKind(err, apperr.KindNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := s.recoverIfLost(ctx, im); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recoverIfLost puts im back to valid, with the reason, when its commit
+// lost its job (RecoverLost), and says whether it did; im is changed to
+// match.
+func (s *Service) recoverIfLost(ctx context.Context, im *Import) (bool, error) {
+	if im.State != stateCommitting || s.progressOf(im.ID) != nil {
+		return false, nil
+	}
+	lost, err := s.lost(ctx, im)
+	if err != nil || !lost {
+		return false, err
+	}
+	lang := im.lang
+	if lang == "" {
+		lang = "en"
+	}
+	msg := s.catalog.T(lang, "server.imports.commit_lost", nil)
+	now := s.now().UTC().Truncate(time.Second)
+	// Only while it still waits for the same run: a run that ended the
+	// commit meanwhile, or a new commit, wins.
+	res, err := s.db.ExecContext(ctx, `UPDATE data_import SET import_state = ?, import_commit_error = ?, import_failed_at = ?,
+		import_failure_dismissed_at = NULL, import_done_count = 0
+		WHERE import_id = ? AND import_state = ? AND COALESCE(import_job_id, 0) = ?`,
+		stateValid, msg, now, im.ID, stateCommitting, im.jobID)
+	if err != nil {
+		return false, fmt.Errorf("imports: recover the lost commit of import %d: %w", im.ID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("imports: recover the lost commit of import %d: %w", im.ID, err)
+	}
+	if n != 1 {
+		return false, nil
+	}
+	s.log.Warn("import commit lost its job", "import", im.ID, "run", im.jobID)
+	im.State, im.CommitError, im.done, im.Progress = stateValid, msg, 0, nil
+	return true, nil
+}
+
+// lost says whether the commit of im (committing) has no run of the
+// queue left to end it.
+func (s *Service) lost(ctx context.Context, im *Import) (bool, error) {
+	if im.jobID != 0 && s.queue != nil {
+		alive, err := s.queue.Alive(ctx, im.jobID)
+		return !alive, err
+	}
+	since := im.committingAt
+	if since.IsZero() {
+		since = im.CreatedAt // moved to committing before the time was kept
+	}
+	return s.now().Sub(since) > lostAfter, nil
 }

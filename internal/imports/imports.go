@@ -307,7 +307,8 @@ func (s *Service) checkParent(ctx context.Context, ent *schema.Entity, parent in
 }
 
 // fieldChoices lists the fields of ent an import may fill, with their
-// labels in the request's language.
+// labels in the request's language, then the relations it may link
+// (LinkColumns) that the caller may link.
 func (s *Service) fieldChoices(ctx context.Context, ent *schema.Entity) ([]FieldChoice, error) {
 	labels, err := s.engine.FieldLabels(ctx, ent.Name, i18n.LangFrom(ctx))
 	if err != nil {
@@ -325,10 +326,23 @@ func (s *Service) fieldChoices(ctx context.Context, ent *schema.Entity) ([]Field
 		}
 		out = append(out, FieldChoice{Name: f.Name, Label: label, Required: f.Required.Always() && f.Default.IsZero() && f.Type != schema.TypeBool, Reference: f.Ref})
 	}
+	linkNames, err := s.linkLabels(ctx, ent, i18n.LangFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	links, err := s.linkable(ctx, ent)
+	if err != nil {
+		return nil, err
+	}
+	for _, rel := range links {
+		api := rel.APIName(ent.Name)
+		out = append(out, FieldChoice{Name: api, Label: linkNames[api][0], Reference: rel.Target})
+	}
 	return out, nil
 }
 
-// list serves GET /imports: the caller's imports, newest first.
+// list serves GET /imports: the caller's imports, newest first (commits
+// that lost their job recovered, as read does).
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 	p, err := principal(r.Context())
 	if err != nil {
@@ -339,6 +353,9 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	for i := range out {
+		if _, err := h.s.recoverIfLost(r.Context(), &out[i]); err != nil {
+			return err
+		}
 		out[i].Progress = h.s.progress(&out[i])
 	}
 	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"data": out})
@@ -346,10 +363,15 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 }
 
 // read serves GET /imports/{id}: the import with its report and, while
-// its commit runs, the progress.
+// its commit runs, the progress; a commit that lost its job is recovered
+// first (RecoverLost), so the uploader sees the reason, not a progress
+// bar that never moves.
 func (h *handler) read(w http.ResponseWriter, r *http.Request) error {
 	im, err := h.load(r)
 	if err != nil {
+		return err
+	}
+	if _, err := h.s.recoverIfLost(r.Context(), im); err != nil {
 		return err
 	}
 	im.Progress = h.s.progress(im)

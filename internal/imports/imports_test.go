@@ -71,6 +71,9 @@ type uploadAnswer struct {
 	Columns          []string          `json:"columns"`
 	SuggestedMapping map[string]string `json:"suggested_mapping"`
 	Rows             int               `json:"rows"`
+	Fields           []struct {
+		Name, Label, Reference string
+	} `json:"fields"`
 }
 
 type rowError struct {
@@ -507,7 +510,8 @@ func TestImports(t *testing.T) {
 				}
 				rows, err := wb.GetRows(wb.GetSheetName(0))
 				wb.Close()
-				if err != nil || len(rows) != 1 || len(rows[0]) != 8 {
+				// The fields, then the locations a point of sale is linked to (LinkColumns).
+				if err != nil || len(rows) != 1 || len(rows[0]) != 9 {
 					t.Fatalf("%s: template rows %v %v", lang, rows, err)
 				}
 				heads := make([]any, len(rows[0]))
@@ -515,7 +519,7 @@ func TestImports(t *testing.T) {
 					heads[i] = h
 				}
 				up := f.mustUpload(t, "team_lead@demo.test", "pos", workbook(t, [][]any{heads, {"Nordhandel Retail GmbH"}}))
-				if len(up.SuggestedMapping) != 8 {
+				if len(up.SuggestedMapping) != 9 || up.SuggestedMapping[rows[0][8]] != "pos_location_rel" {
 					t.Errorf("%s: template headings map to %v", lang, up.SuggestedMapping)
 				}
 			}

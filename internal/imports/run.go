@@ -29,11 +29,14 @@ type ValidateAnswer struct {
 	Errors     []RowError `json:"errors"`
 }
 
-// column is one mapped column: its position, heading and field.
+// column is one mapped column: its position, heading and field, or the
+// relation it links (LinkColumns; field is then a stand-in named by the
+// relation's API name, referring to the entity it links).
 type column struct {
 	idx     int
 	heading string
 	field   *schema.Field
+	rel     *schema.Relation
 }
 
 // plan is a checked mapping with the references of the rows resolved.
@@ -91,8 +94,11 @@ func (s *Service) checkMapping(ctx context.Context, im *Import, mapping map[stri
 		if field == "" {
 			continue
 		}
-		f, ok := ent.Field(field)
-		if !ok || !importField(ent, f) {
+		f, rel, err := s.mappedTo(ctx, ent, field)
+		if err != nil {
+			return nil, err
+		}
+		if f == nil {
 			errs = append(errs, apperr.FieldError{Field: "mapping", Loc: loc, Key: "server.imports.not_writable", Type: "not_writable",
 				Args: map[string]string{"field": field, "column": h}})
 			continue
@@ -103,7 +109,7 @@ func (s *Service) checkMapping(ctx context.Context, im *Import, mapping map[stri
 			continue
 		}
 		used[field] = h
-		pl.cols = append(pl.cols, column{idx: idx, heading: h, field: f})
+		pl.cols = append(pl.cols, column{idx: idx, heading: h, field: f, rel: rel})
 	}
 	if len(errs) > 0 {
 		return nil, apperr.Validation(errs...)
@@ -114,6 +120,31 @@ func (s *Service) checkMapping(ctx context.Context, im *Import, mapping map[stri
 	}
 	slices.SortFunc(pl.cols, func(a, b column) int { return a.idx - b.idx })
 	return pl, nil
+}
+
+// mappedTo resolves what a column mapped to target fills: a field an
+// import fills, or a relation it links that the caller may link (with a
+// stand-in field referring to the linked entity); nil when the caller may
+// fill neither.
+func (s *Service) mappedTo(ctx context.Context, ent *schema.Entity, target string) (*schema.Field, *schema.Relation, error) {
+	if f, ok := ent.Field(target); ok {
+		if importField(ent, f) {
+			return f, nil, nil
+		}
+		return nil, nil, nil
+	}
+	rel := importLink(ent, target)
+	if rel == nil {
+		return nil, nil, nil
+	}
+	err := s.engine.RequireLink(ctx, target)
+	if apperr.IsKind(err, apperr.KindForbidden) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return &schema.Field{Name: target, Ref: rel.Target}, rel, nil
 }
 
 // resolve looks up, within the caller's tenant, the rows the reference
@@ -219,10 +250,12 @@ func (pl *plan) resolveExternal(ctx context.Context, q db.Querier, values []stri
 	return nil
 }
 
-// data turns a stored row into the values of a create, or the row's
+// data turns a stored row into the values of a create and the records
+// its new record is to be linked to (by relation API name), or the row's
 // errors (references unknown or ambiguous).
-func (pl *plan) data(r storedRow) (map[string]any, []RowError) {
+func (pl *plan) data(r storedRow) (map[string]any, map[string]int64, []RowError) {
 	data := map[string]any{}
+	var links map[string]int64
 	if pl.parentField != "" {
 		data[pl.parentField] = pl.parent
 	}
@@ -250,6 +283,11 @@ func (pl *plan) data(r storedRow) (map[string]any, []RowError) {
 		text := strings.TrimSpace(cell)
 		ids := pl.refs[c.field.Name][text]
 		switch {
+		case len(ids) == 1 && c.rel != nil:
+			if links == nil {
+				links = map[string]int64{}
+			}
+			links[c.field.Name] = ids[0]
 		case len(ids) == 1:
 			data[c.field.Name] = ids[0]
 			if ext, ok := pl.external[text]; ok && c.field.Ref == costTypeEntity {
@@ -258,14 +296,14 @@ func (pl *plan) data(r storedRow) (map[string]any, []RowError) {
 		case len(ids) > 1:
 			errs = append(errs, pl.rowError(r.Line, c, "server.imports.ambiguous_reference", "ambiguous_reference", map[string]string{"value": text, "count": strconv.Itoa(len(ids))}))
 		default:
-			if n, err := strconv.ParseInt(text, 10, 64); err == nil && n > 0 {
+			if n, err := strconv.ParseInt(text, 10, 64); err == nil && n > 0 && c.rel == nil {
 				data[c.field.Name] = n // a key; the engine checks it is the caller's
 				continue
 			}
 			errs = append(errs, pl.rowError(r.Line, c, "server.imports.unknown_reference", "unknown_reference", map[string]string{"value": text}))
 		}
 	}
-	return data, errs
+	return data, links, errs
 }
 
 func (pl *plan) rowError(line int, c column, key, typ string, args map[string]string) RowError {
@@ -344,7 +382,7 @@ func (s *Service) Validate(ctx context.Context, im *Import, mapping map[string]s
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
 		err := eachChunk(ctx, tx, im.ID, func(_ int, rows []storedRow, _ []int64) error {
 			for _, r := range rows {
-				data, errs := pl.data(r)
+				data, _, errs := pl.data(r)
 				if errs == nil {
 					cerr := batch.Check(ctx, tx, r.Line, data)
 					if cerr != nil {
@@ -476,19 +514,38 @@ func (s *Service) CommitLater(ctx context.Context, im *Import) error {
 	// The state moves from valid to committing once: a second request (of
 	// any instance) finds nothing to move and answers 409.
 	res, err := s.db.ExecContext(ctx, `UPDATE data_import SET import_state = ?, import_done_count = 0, import_lang = ?,
-		import_commit_error = NULL WHERE import_id = ? AND import_state = ?`, stateCommitting, i18n.LangFrom(ctx), im.ID, stateValid)
+		import_commit_error = NULL, import_job_id = NULL, import_committing_at = ? WHERE import_id = ? AND import_state = ?`,
+		stateCommitting, i18n.LangFrom(ctx), s.now().UTC().Truncate(time.Second), im.ID, stateValid)
 	if err != nil {
 		return fmt.Errorf("imports: mark committing: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		return apperr.Conflict("server.imports.running").WithCode("running")
 	}
-	if _, err := s.queue.EnqueueArg(ctx, CommitJob, strconv.FormatInt(im.ID, 10)); err != nil {
+	run, err := s.queue.EnqueueArg(ctx, CommitJob, strconv.FormatInt(im.ID, 10))
+	if err != nil {
 		if _, rerr := s.db.ExecContext(context.WithoutCancel(ctx), `UPDATE data_import SET import_state = ? WHERE import_id = ? AND import_state = ?`,
 			stateValid, im.ID, stateCommitting); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 		return err
+	}
+	// The run is enqueued and will commit the import: a failure to note
+	// its id must not answer an error. The run notes it itself when it
+	// starts (recordRun); until then RecoverLost gives it lostAfter.
+	if err := s.recordRun(ctx, im.ID, run); err != nil {
+		s.log.Warn("import commit run not noted", "import", im.ID, "run", run, "err", err)
+	}
+	return nil
+}
+
+// recordRun notes run as the queue's run committing import id, while it
+// is committing without one noted.
+func (s *Service) recordRun(ctx context.Context, id, run int64) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE data_import SET import_job_id = ? WHERE import_id = ? AND import_state = ? AND import_job_id IS NULL`,
+		run, id, stateCommitting)
+	if err != nil {
+		return fmt.Errorf("imports: note the commit run of import %d: %w", id, err)
 	}
 	return nil
 }
@@ -516,6 +573,14 @@ func (s *Service) RunCommitJob(ctx context.Context, run jobs.Run) error {
 	}
 	if im.State != stateCommitting {
 		return nil
+	}
+	if run.ID != 0 && im.jobID != 0 && im.jobID != run.ID {
+		return nil // a run the import no longer waits for (it was found lost and committed anew)
+	}
+	if run.ID != 0 && im.jobID == 0 {
+		if err := s.recordRun(ctx, im.ID, run.ID); err != nil {
+			return err
+		}
 	}
 	lang := im.lang
 	if lang == "" {
@@ -631,8 +696,9 @@ func (s *Service) commit(ctx context.Context, im *Import, p *Progress) error {
 	total := 0
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
 		err := eachChunk(ctx, tx, im.ID, func(no int, rows []storedRow, _ []int64) error {
+			added := make([]rowLinks, 0, len(rows))
 			for _, r := range rows {
-				data, errs := pl.data(r)
+				data, links, errs := pl.data(r)
 				if errs != nil {
 					report = errs
 					return errRowRefused
@@ -643,9 +709,13 @@ func (s *Service) commit(ctx context.Context, im *Import, p *Progress) error {
 					}
 					return errRowRefused
 				}
+				added = append(added, rowLinks{line: r.Line, links: links})
 			}
 			ids, err := batch.Flush(ctx, tx)
 			if err != nil {
+				return err
+			}
+			if report, err = pl.link(tables.WithHistoryNote(ctx, note), tx, added, ids); err != nil {
 				return err
 			}
 			b, err := json.Marshal(ids)
@@ -694,6 +764,48 @@ func (s *Service) commit(ctx context.Context, im *Import, p *Progress) error {
 	return nil
 }
 
+// rowLinks are the links of one added row (its line in the file).
+type rowLinks struct {
+	line  int
+	links map[string]int64
+}
+
+// link links the records a chunk created (ids, in the order of added) to
+// what their rows named, through the engine (LinkIn: the tab's right, the
+// tenant, the link's checks and history). A link the engine refuses ends
+// the commit with the row's report (errRowRefused).
+func (pl *plan) link(ctx context.Context, tx *db.Tx, added []rowLinks, ids []int64) ([]RowError, error) {
+	if len(ids) != len(added) {
+		return nil, fmt.Errorf("imports: %d keys for %d rows", len(ids), len(added))
+	}
+	for i, a := range added {
+		for _, c := range pl.cols {
+			other, ok := a.links[c.field.Name]
+			if !ok {
+				continue
+			}
+			target, ok := pl.s.engine.Registry().Entity(c.rel.Target)
+			if !ok {
+				return nil, fmt.Errorf("imports: no entity %s", c.rel.Target)
+			}
+			_, err := pl.s.engine.LinkIn(ctx, tx, tables.LinkCommand{Relation: c.field.Name, OwnerID: ids[i], Data: map[string]any{target.PK: other}})
+			if err == nil {
+				continue
+			}
+			ae, isApp := apperr.As(err)
+			if !isApp || ae.Kind != apperr.KindValidation && ae.Kind != apperr.KindForbidden && ae.Kind != apperr.KindNotFound && ae.Kind != apperr.KindConflict {
+				return nil, fmt.Errorf("imports: row %d: link: %w", a.line, err)
+			}
+			msg := pl.s.catalog.T(pl.lang, ae.Key, ae.Args)
+			if len(ae.Fields) > 0 {
+				msg = pl.s.fieldMessage(pl.lang, ae.Fields[0])
+			}
+			return []RowError{{Row: a.line, Loc: []any{"rows", a.line, c.field.Name}, Column: c.heading, Type: "link_refused", Msg: msg}}, errRowRefused
+		}
+	}
+	return nil, nil
+}
+
 // errRowRefused ends a commit whose row the engine refused.
 var errRowRefused = errors.New("imports: a row was refused")
 
@@ -740,6 +852,9 @@ func (s *Service) Undo(ctx context.Context, im *Import) error {
 		}
 		undo := tables.WithHistoryNote(ctx, fmt.Sprintf("undo import %d: %s", im.ID, im.FileName))
 		for i := len(all) - 1; i >= 0; i-- {
+			if err := s.unlinkAll(undo, tx, ent, all[i]); err != nil {
+				return err
+			}
 			if err := s.engine.DeleteIn(undo, tx, im.Entity, all[i], 1); err != nil {
 				if apperr.IsKind(err, apperr.KindConflict) || apperr.IsKind(err, apperr.KindNotFound) {
 					return apperr.Conflict("server.imports.changed").WithCode("changed").Wrap(err)
@@ -754,6 +869,40 @@ func (s *Service) Undo(ctx context.Context, im *Import) error {
 		}
 		return nil
 	})
+}
+
+// unlinkAll removes the links of record id of ent over the relations an
+// import links (LinkColumns), through the engine (UnlinkIn, with history),
+// so that undo can remove the record.
+func (s *Service) unlinkAll(ctx context.Context, tx *db.Tx, ent *schema.Entity, id int64) error {
+	for _, rel := range importLinks(ent) {
+		api := rel.APIName(ent.Name)
+		target, ok := s.engine.Registry().Entity(rel.Target)
+		if !ok {
+			return fmt.Errorf("imports: no entity %s", rel.Target)
+		}
+		cur, err := s.engine.ListIn(ctx, tx, tables.ListQuery{Entity: api, Data: map[string]any{ent.PK: id}, PerPage: 1000})
+		if err != nil {
+			return err
+		}
+		var others []int64
+		for cur.Next() {
+			if other, ok := cur.Record()[target.PK].(int64); ok {
+				others = append(others, other)
+			}
+		}
+		err = cur.Err()
+		cur.Close()
+		if err != nil {
+			return err
+		}
+		for _, other := range others {
+			if err := s.engine.UnlinkIn(ctx, tx, tables.LinkCommand{Relation: api, OwnerID: id, Data: map[string]any{target.PK: other}}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // unchanged answers 409 unless every record ids of ent is still in the

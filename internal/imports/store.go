@@ -49,6 +49,10 @@ type Import struct {
 	done int
 	// lang is the language the commit job reports in.
 	lang string
+	// jobID is the queue's run committing the import (0: none recorded),
+	// committingAt when the import moved to committing (RecoverLost).
+	jobID        int64
+	committingAt time.Time
 }
 
 // Progress counts the rows a running commit has written.
@@ -177,19 +181,21 @@ func eachChunk(ctx context.Context, q db.Querier, id int64, fn func(no int, rows
 
 const importColumns = `i.import_id, i.user_id, u.user_email, i.import_entity, i.import_parent_id, i.import_file_name, i.import_state, i.import_columns,
 	i.import_mapping, i.import_row_count, i.import_valid_count, i.import_error_count, i.import_created_count, i.import_report,
-	i.created_at, i.validated_at, i.committed_at, i.undone_at, i.import_done_count, i.import_lang, i.import_commit_error`
+	i.created_at, i.validated_at, i.committed_at, i.undone_at, i.import_done_count, i.import_lang, i.import_commit_error,
+	i.import_job_id, i.import_committing_at`
 
 func scanImport(sc interface{ Scan(...any) error }, withReport bool) (*Import, error) {
 	var im Import
 	var cols string
 	var mapping, report, lang, commitErr sql.NullString
-	var validated, committed, undone sql.NullTime
-	var parent sql.NullInt64
+	var validated, committed, undone, committing sql.NullTime
+	var parent, job sql.NullInt64
 	if err := sc.Scan(&im.ID, &im.UserID, &im.UserEmail, &im.Entity, &parent, &im.FileName, &im.State, &cols, &mapping, &im.Rows,
-		&im.Valid, &im.Errors, &im.Created, &report, &im.CreatedAt, &validated, &committed, &undone, &im.done, &lang, &commitErr); err != nil {
+		&im.Valid, &im.Errors, &im.Created, &report, &im.CreatedAt, &validated, &committed, &undone, &im.done, &lang, &commitErr,
+		&job, &committing); err != nil {
 		return nil, err
 	}
-	im.ParentID = parent.Int64
+	im.ParentID, im.jobID, im.committingAt = parent.Int64, job.Int64, committing.Time.UTC()
 	im.lang, im.CommitError = lang.String, commitErr.String
 	if err := json.Unmarshal([]byte(cols), &im.Columns); err != nil {
 		return nil, fmt.Errorf("imports: decode headings: %w", err)

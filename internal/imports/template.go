@@ -70,8 +70,8 @@ func (s *Service) Template(ctx context.Context, entity string) ([]byte, error) {
 		if err := f.SetCellStyle(sheet, cell, cell, bold); err != nil {
 			return nil, fmt.Errorf("imports: template: %w", err)
 		}
-		field, _ := ent.Field(fc.Name)
-		if len(field.Options) == 0 {
+		field, ok := ent.Field(fc.Name)
+		if !ok || len(field.Options) == 0 { // a relation's column (LinkColumns) names records, not options
 			continue
 		}
 		if lists == "" {

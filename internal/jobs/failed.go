@@ -88,3 +88,28 @@ func (q *Queue) failedRun(ctx context.Context, id int64) (backendClient, error) 
 	}
 	return c, nil
 }
+
+// Alive says whether run id may still be worked: it waits (available,
+// scheduled, to be retried) or an instance works it (running; a run whose
+// instance died stays running until River rescues it and retries or
+// discards it). A run that finished (completed, cancelled, discarded) or
+// is gone (deleted, or removed after its retention) is not alive: a
+// module waiting for it would wait forever.
+func (q *Queue) Alive(ctx context.Context, id int64) (bool, error) {
+	c, err := q.serving(ctx)
+	if err != nil {
+		return false, err
+	}
+	row, err := c.JobGet(ctx, id)
+	if errors.Is(err, rivertype.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("jobs: run %d: %w", id, err)
+	}
+	switch row.State {
+	case rivertype.JobStateCompleted, rivertype.JobStateCancelled, rivertype.JobStateDiscarded:
+		return false, nil
+	}
+	return true, nil
+}

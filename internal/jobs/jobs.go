@@ -257,6 +257,8 @@ func (q *Queue) EnqueueOnce(ctx context.Context, name string) error {
 // Run is one enqueued run of a job with an argument: the argument and
 // which attempt this is (1 for the first) of how many.
 type Run struct {
+	// ID is the run's id, as EnqueueArg answered it.
+	ID          int64
 	Arg         string
 	Attempt     int
 	MaxAttempts int
@@ -465,7 +467,7 @@ type worker struct {
 // Work runs the job's work function.
 func (w *worker) Work(ctx context.Context, rj *river.Job[jobArgs]) error {
 	if w.job.Perform != nil {
-		return w.job.Perform(ctx, Run{Arg: rj.Args.Arg, Attempt: rj.Attempt, MaxAttempts: rj.MaxAttempts})
+		return w.job.Perform(ctx, Run{ID: rj.ID, Arg: rj.Args.Arg, Attempt: rj.Attempt, MaxAttempts: rj.MaxAttempts})
 	}
 	return w.job.Work(ctx)
 }

@@ -375,3 +375,56 @@ func TestEnqueueArgRefusesAJobWithoutArgument(t *testing.T) {
 		t.Fatal("a scheduled job with an argument was registered")
 	}
 }
+
+// TestAliveUntilARunEndsOrIsGone: a run waiting for a worker is alive and
+// knows its id when it runs; once completed, discarded, or deleted it is
+// not.
+func TestAliveUntilARunEndsOrIsGone(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		ran := make(chan jobs.Run, 4)
+		q := newQueue(t, d, jobs.Options{}, jobs.Job{
+			Name: "commit", MaxAttempts: 1,
+			Perform: func(_ context.Context, r jobs.Run) error {
+				ran <- r
+				if r.Arg == "fail" {
+					return errors.New("lost")
+				}
+				return nil
+			},
+		})
+		alive := func(id int64) bool {
+			t.Helper()
+			ok, err := q.Alive(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok
+		}
+		ids := map[string]int64{}
+		for _, arg := range []string{"done", "fail", "deleted"} {
+			id, err := q.EnqueueArg(ctx, "commit", arg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !alive(id) {
+				t.Fatalf("waiting run %s is not alive", arg)
+			}
+			ids[arg] = id
+		}
+		if _, err := d.ExecContext(ctx, `DELETE FROM river_job WHERE id = ?`, ids["deleted"]); err != nil {
+			t.Fatal(err)
+		}
+		if alive(ids["deleted"]) || alive(ids["deleted"]+1000) {
+			t.Fatal("a run that is gone is alive")
+		}
+		start(t, q)
+		for range 2 {
+			r := <-ran
+			if r.ID != ids[r.Arg] {
+				t.Errorf("run %s got id %d, enqueued as %d", r.Arg, r.ID, ids[r.Arg])
+			}
+		}
+		waitFor(t, "both runs to end", func() bool { return !alive(ids["done"]) && !alive(ids["fail"]) })
+	})
+}

@@ -324,6 +324,26 @@ func (e *Engine) Require(ctx context.Context, action, entity string) error {
 	return c.require(action, ent)
 }
 
+// RequireLink answers 403 unless the caller may add links of the
+// many-to-many relation api (pos_location_rel), exactly as LinkIn decides
+// it (the tab's update right); a module checks it before it promises
+// links it will write later (an import's validation).
+func (e *Engine) RequireLink(ctx context.Context, api string) error {
+	c, err := e.callerOf(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := e.resolveTarget(api)
+	if err != nil {
+		return err
+	}
+	if t.rel == nil || t.link == nil {
+		return apperr.Validation(apperr.FieldError{Field: "entity", Key: "server.tables.not_linkable", Type: "value_error",
+			Args: map[string]string{"field": "entity"}})
+	}
+	return c.requireTab(access.ActionUpdate, t)
+}
+
 // CreateIn validates and stores a new record of entity inside tx exactly as
 // a generic create does (create right, refusals, rules, references,
 // history); opts add what only the module knows (WithValues, Referring).
