@@ -34,9 +34,14 @@ type Engine struct {
 	shares     tenantShares        // measured tenant shares, see scopeFor
 	estimates  searchEstimates     // keyword match counts, see walkSearch
 	walkForced *bool               // tests: walk (or not) whenever a keyword page could
-	labelCache labelCache          // attribute labels per language
-	rights     *access.Cache       // computed rights per rights generation
-	linkHooks  map[string]LinkHook // module rules on links, by relation API name
+	// labelWalkForced (tests) walks a label sort whenever its order and
+	// labels allow, or never (labelsort.go); labelChecks caches whether a
+	// referenced table's labels are distinct.
+	labelWalkForced *bool
+	labelChecks     labelChecks
+	labelCache      labelCache          // attribute labels per language
+	rights          *access.Cache       // computed rights per rights generation
+	linkHooks       map[string]LinkHook // module rules on links, by relation API name
 	// choiceRules are the modules' limits on list field choices (OnChoices).
 	// by entity name, "" for every entity.
 	choiceRules map[string][]ChoiceRule

@@ -542,7 +542,14 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	if cached != nil {
 		extra = key.generation()
 	}
-	st, err := p.selectWith(x, e.scopeFor(ctx, q, c, p), extra, e.walkSearch(ctx, q, p))
+	sc := e.scopeFor(ctx, q, c, p)
+	var st frag
+	var err error
+	if w, ok := e.labelWalkFor(ctx, q, sc, p); ok {
+		st, err = p.labelWalkSelect(x, sc, extra, w)
+	} else {
+		st, err = p.selectWith(x, sc, extra, e.walkSearch(ctx, q, p))
+	}
 	if err != nil {
 		return nil, err
 	}
