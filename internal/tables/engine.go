@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"portfolio/internal/access"
+	"sync/atomic"
 	"time"
 
 	"portfolio/internal/db"
@@ -39,9 +40,11 @@ type Engine struct {
 	// referenced table's labels are distinct.
 	labelWalkForced *bool
 	labelChecks     labelChecks
-	labelCache      labelCache          // attribute labels per language
-	rights          *access.Cache       // computed rights per rights generation
-	linkHooks       map[string]LinkHook // module rules on links, by relation API name
+	// labelWalks counts the pages read by the label walk (tests).
+	labelWalks atomic.Int64
+	labelCache labelCache          // attribute labels per language
+	rights     *access.Cache       // computed rights per rights generation
+	linkHooks  map[string]LinkHook // module rules on links, by relation API name
 	// choiceRules are the modules' limits on list field choices (OnChoices).
 	// by entity name, "" for every entity.
 	choiceRules map[string][]ChoiceRule

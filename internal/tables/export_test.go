@@ -21,6 +21,12 @@ func ForceWalkSearch(e *Engine, on bool) { e.walkForced = &on }
 // (on) or none (off), whatever the filter, keyword and tenant share.
 func ForceLabelWalk(e *Engine, on bool) { e.labelWalkForced = &on }
 
+// UnforceLabelWalk lets e decide again which label sorts it walks.
+func UnforceLabelWalk(e *Engine) { e.labelWalkForced = nil }
+
+// LabelWalks is the number of pages e read by the label walk.
+func LabelWalks(e *Engine) int64 { return e.labelWalks.Load() }
+
 // UseCountCache switches the count cache of e on or off.
 func UseCountCache(e *Engine, on bool) {
 	if on {

@@ -546,6 +546,7 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	var st frag
 	var err error
 	if w, ok := e.labelWalkFor(ctx, q, sc, p); ok {
+		e.labelWalks.Add(1)
 		st, err = p.labelWalkSelect(x, sc, extra, w)
 	} else {
 		st, err = p.selectWith(x, sc, extra, e.walkSearch(ctx, q, p))
