@@ -108,8 +108,14 @@ type labelCheck struct {
 // table (migration 0013's triggers bump it on every write), so each
 // request costs one key lookup. A write that makes two labels equal
 // between that lookup and the page's statement can order that one label's
-// rows by reference before key on the pages read meanwhile.
+// rows by reference before key on the pages read meanwhile. Inside a
+// transaction (module calls) the labels are checked without the cache: a
+// generation seen there may be rolled back and reached again by other
+// writes.
 func (e *Engine) labelsDistinct(ctx context.Context, q db.Querier, w labelWalk) (bool, error) {
+	if _, outside := q.(*db.DB); !outside {
+		return checkLabels(ctx, q, w)
+	}
 	var gen int64
 	if err := q.QueryRowContext(ctx, "SELECT generation FROM data_generation WHERE table_name = ?", w.ref.Table).Scan(&gen); err != nil {
 		return false, fmt.Errorf("tables: data generation of %s: %w", w.ref.Table, err)
@@ -120,13 +126,11 @@ func (e *Engine) labelsDistinct(ctx context.Context, q db.Querier, w labelWalk) 
 	if ok && c.generation == gen {
 		return c.distinct, nil
 	}
-	l := ident(w.label)
-	var all, distinct int64
-	st := "SELECT COUNT(*), COUNT(DISTINCT NULLIF(" + l + ", '')) FROM " + ident(w.ref.Table)
-	if err := q.QueryRowContext(ctx, st).Scan(&all, &distinct); err != nil {
-		return false, fmt.Errorf("tables: check the labels of %s: %w", w.ref.Table, err)
+	distinct, err := checkLabels(ctx, q, w)
+	if err != nil {
+		return false, err
 	}
-	c = labelCheck{generation: gen, distinct: all == distinct}
+	c = labelCheck{generation: gen, distinct: distinct}
 	e.labelChecks.mu.Lock()
 	if e.labelChecks.m == nil {
 		e.labelChecks.m = map[string]labelCheck{}
@@ -134,6 +138,17 @@ func (e *Engine) labelsDistinct(ctx context.Context, q db.Querier, w labelWalk) 
 	e.labelChecks.m[w.ref.Table] = c
 	e.labelChecks.mu.Unlock()
 	return c.distinct, nil
+}
+
+// checkLabels reports whether the labels of the referenced table are
+// distinct, non-empty and not NULL.
+func checkLabels(ctx context.Context, q db.Querier, w labelWalk) (bool, error) {
+	var all, distinct int64
+	st := "SELECT COUNT(*), COUNT(DISTINCT NULLIF(" + ident(w.label) + ", '')) FROM " + ident(w.ref.Table)
+	if err := q.QueryRowContext(ctx, st).Scan(&all, &distinct); err != nil {
+		return false, fmt.Errorf("tables: check the labels of %s: %w", w.ref.Table, err)
+	}
+	return all == distinct, nil
 }
 
 // labelWalkSelect renders the page of plan p read by the label walk w:
