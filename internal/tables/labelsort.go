@@ -65,10 +65,11 @@ func (p *listPlan) labelWalkOf(s *source) (labelWalk, bool) {
 // labelWalkFor decides whether the page is read by the label walk: the
 // order allows it (labelWalkOf), no keyword or filter narrows the rows
 // (a selective condition is better served by collecting the matching rows
-// and sorting them, as the plain statement does), on SQLite the caller's
-// rows are walked rather than collected (a small tenant's few rows are
-// sorted faster than found one by one on a walk of the whole table, see
-// scopeFor), and the referenced labels are distinct (labelsDistinct).
+// and sorting them, as the plain statement does), no row rule limits the
+// caller's rows, the caller's tenant owns enough of the table to be walked
+// (walksTenant: a small tenant's few rows are sorted faster than found one
+// by one on a walk of the whole table), and the referenced labels are
+// distinct (labelsDistinct).
 func (e *Engine) labelWalkFor(ctx context.Context, q db.Querier, sc Scope, p *listPlan) (labelWalk, bool) {
 	w, ok := p.labelWalkOf(newSource(e.env(), sc, p.t.ent))
 	if !ok {
@@ -78,8 +79,8 @@ func (e *Engine) labelWalkFor(ctx context.Context, q db.Querier, sc Scope, p *li
 		if !*e.labelWalkForced {
 			return labelWalk{}, false
 		}
-	} else if p.filter != nil || p.search != "" || p.t.owner != nil ||
-		(q.Dialect() == db.SQLite && sc.tenantLimits(p.t.ent) && !sc.correlate) {
+	} else if p.filter != nil || p.search != "" || p.t.owner != nil || sc.rows[p.t.ent.Name].Limited ||
+		!e.walksTenant(ctx, q, sc, p) {
 		return labelWalk{}, false
 	}
 	distinct, err := e.labelsDistinct(ctx, q, w)
@@ -88,6 +89,27 @@ func (e *Engine) labelWalkFor(ctx context.Context, q db.Querier, sc Scope, p *li
 		return labelWalk{}, false
 	}
 	return w, distinct
+}
+
+// walksTenant reports whether the caller's rows are many enough to be
+// found by walking the table (CorrelateScope, from the tenant's measured
+// share). Both databases need it here: the walk fixes the join order, and
+// PostgreSQL walked 50 of a small tenant's contracts per contract type
+// through the whole (type, key) index (44 req/s instead of 914 for the
+// sort of its few rows).
+func (e *Engine) walksTenant(ctx context.Context, q db.Querier, sc Scope, p *listPlan) bool {
+	if !sc.tenantLimits(p.t.ent) {
+		return true
+	}
+	if q.Dialect() == db.SQLite {
+		return sc.correlate // scopeFor measured the share already
+	}
+	mine, all, err := e.tenantShare(ctx, q, sc, p.t.ent)
+	if err != nil {
+		e.log.WarnContext(ctx, "tables: measuring the tenant share failed; sorting", "entity", p.t.ent.Name, "error", err)
+		return false
+	}
+	return CorrelateScope(mine, all, p.limit)
 }
 
 // labelChecks caches, per referenced table, whether its labels were
