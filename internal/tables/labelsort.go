@@ -183,19 +183,26 @@ func checkLabels(ctx context.Context, q db.Querier, w labelWalk) (bool, error) {
 //
 // where n is the page's last position. Each part stops after n rows; the
 // outer sort orders at most 2n rows. g puts the NULL part where NULL labels
-// sort. The NULL part is left out when the foreign key is never NULL.
+// sort. The NULL part is left out when the foreign key is never NULL; the
+// labelled part then skips the offset itself (a deep page walks to it
+// without sorting what it skips) and the outer sort orders one page.
 func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra frag, w labelWalk) (frag, error) {
 	dir := " ASC"
 	if p.desc {
 		dir = " DESC"
 	}
 	n := p.limit + 1 + p.offset
-	byLabel, err := p.labelPart(x, sc, extra, w, dir, n)
+	nullable := !neverNull(w.fk)
+	limit, offset := p.limit+1, p.offset
+	if nullable {
+		limit, offset = n, 0
+	}
+	byLabel, err := p.labelPart(x, sc, extra, w, dir, n, limit, offset)
 	if err != nil {
 		return frag{}, err
 	}
 	parts := []frag{byLabel}
-	if !neverNull(w.fk) {
+	if nullable {
 		nulls, err := p.nullPart(x, sc, extra, w, dir, n)
 		if err != nil {
 			return frag{}, err
@@ -218,7 +225,7 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra frag, w labelWalk) (f
 		b.add("SELECT * FROM (").frag(part).add(") a" + strconv.Itoa(i))
 	}
 	b.add(") u ORDER BY u.g, u.o1" + dir + ", u.o2" + dir + ", u.o3" + dir)
-	b.add(" LIMIT ? OFFSET ?", p.limit+1, p.offset)
+	b.add(" LIMIT ? OFFSET ?", p.limit+1, p.offset-offset)
 	return b.done(), nil
 }
 
@@ -300,8 +307,9 @@ func (p *listPlan) nullPart(x *env, sc Scope, extra frag, w labelWalk, dir strin
 // table's foreign-key index (which ends in the rowid, the key) give the
 // order without a sort. PostgreSQL: a LATERAL sub-query per referenced row
 // takes its first n listed rows by key from the (foreign key, key) index,
-// and an incremental sort orders them by the referenced row's label.
-func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir string, n int) (frag, error) {
+// and an incremental sort orders them by the referenced row's label. The
+// part ends with LIMIT limit OFFSET offset.
+func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir string, n, limit, offset int) (frag, error) {
 	s, cols, where, err := p.partRows(x, sc, extra, func(a string) frag {
 		return frag{sql: col(a, w.fk.Name) + " = " + col("r", w.ref.PK)}
 	})
@@ -316,7 +324,7 @@ func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir stri
 		b.add("SELECT ").frag(join(cols, ", "))
 		b.add(", " + g + " AS g, " + label + " AS o1, " + refKey + " AS o2, " + pk + " AS o3")
 		b.add(" FROM " + ident(w.ref.Table) + " r CROSS JOIN " + s.from() + " WHERE ").frag(where)
-		b.add(" ORDER BY "+label+dir+", "+refKey+dir+", "+pk+dir+" LIMIT ?", n)
+		b.add(" ORDER BY "+label+dir+", "+refKey+dir+", "+pk+dir+" LIMIT ? OFFSET ?", limit, offset)
 		return b.done(), nil
 	}
 	names := make([]string, len(cols))
@@ -327,6 +335,6 @@ func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir stri
 	b.add(" FROM " + ident(w.ref.Table) + " r CROSS JOIN LATERAL (SELECT ").frag(join(cols, ", "))
 	b.add(", " + pk + " AS o3 FROM " + s.from() + " WHERE ").frag(where)
 	b.add(" ORDER BY "+pk+dir+" LIMIT ?", n)
-	b.add(") x ORDER BY "+label+dir+", "+refKey+dir+", x.o3"+dir+" LIMIT ?", n)
+	b.add(") x ORDER BY "+label+dir+", "+refKey+dir+", x.o3"+dir+" LIMIT ? OFFSET ?", limit, offset)
 	return b.done(), nil
 }
