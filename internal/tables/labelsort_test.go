@@ -107,6 +107,20 @@ func TestLabelWalkEqualsSort(t *testing.T) {
 		if next := nextToken(t, e, lead, body); next != "" {
 			t.Errorf("a next token for a label order: %s", next)
 		}
+		// A filter is walked when the page's total shows enough matches,
+		// sorted when the request asks for no total.
+		filtered := obj{"entity": "pos", "order_by": "company_id__label", "per_page": 5,
+			"filter": []obj{{"field": "pos_first_year", "op": "gte", "value": 1900}}}
+		before = walked()
+		e.list(admin, filtered)
+		if walked() != before {
+			t.Errorf("a filtered page without a total was walked")
+		}
+		filtered["count"] = true
+		e.list(admin, filtered)
+		if walked() == before {
+			t.Errorf("a filtered page matching every row was sorted, not walked")
+		}
 
 		// Two companies with one name: the walk would order their rows by
 		// company before key, so the page is sorted (the next request sees

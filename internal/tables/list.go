@@ -545,7 +545,14 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	sc := e.scopeFor(ctx, q, c, p)
 	var st frag
 	var err error
-	if w, ok := e.labelWalkFor(ctx, q, sc, p); ok {
+	matches := int64(-1)
+	switch {
+	case total != nil:
+		matches = *total
+	case cached != nil:
+		matches = cached.n
+	}
+	if w, ok := e.labelWalkFor(ctx, q, sc, p, matches); ok {
 		e.labelWalks.Add(1)
 		st, err = p.labelWalkSelect(x, sc, extra, w)
 	} else {
