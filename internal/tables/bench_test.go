@@ -12,6 +12,7 @@ import (
 
 	"portfolio/internal/db"
 	"portfolio/internal/seed"
+	"portfolio/internal/tables"
 	"portfolio/internal/testkit"
 )
 
@@ -33,7 +34,10 @@ func benchPOS() int {
 //     as an administrator (answer read and discarded by the client);
 //   - PagePos50External: a filtered, sorted page of 50 with its count as
 //     an external user who sees one customer group (about 5,000 rows);
-//   - CreatePos: one create (validation, reference checks, history).
+//   - CreatePos: one create (validation, reference checks, history);
+//   - PageContractTypeLabel50/walk and /sort: a page of 50 contracts by
+//     their type's label with its count as the administrator, read by the
+//     label walk (labelsort.go) and by the plain sort of every row.
 //
 // Run: go test ./internal/tables -run '^$' -bench Engine -benchmem
 func BenchmarkEngine(b *testing.B) {
@@ -73,6 +77,15 @@ func benchEngine(b *testing.B, d *db.DB) {
 	s := newSampler(e, b)
 	create := obj{"action": "create", "entity": "pos", "data": s.data(mustEntity("pos"), obj{"company_id": 1})}
 	b.Run("CreatePos", func(b *testing.B) { benchPost(b, e, admin, create) })
+	byType := obj{"action": "read-rich", "entity": "contract", "per_page": 50, "count": true, "order_by": "contracttype_id__label"}
+	for _, walk := range []bool{true, false} {
+		name := map[bool]string{true: "walk", false: "sort"}[walk]
+		b.Run("PageContractTypeLabel50/"+name, func(b *testing.B) {
+			tables.ForceLabelWalk(e.Engine, walk)
+			defer tables.UnforceLabelWalk(e.Engine)
+			benchPost(b, e, admin, byType)
+		})
+	}
 }
 
 // benchPost posts body b.N times, reading each answer into io.Discard (no

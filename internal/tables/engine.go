@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"portfolio/internal/access"
+	"sync/atomic"
 	"time"
 
 	"portfolio/internal/db"
@@ -34,6 +35,13 @@ type Engine struct {
 	shares     tenantShares        // measured tenant shares, see scopeFor
 	estimates  searchEstimates     // keyword match counts, see walkSearch
 	walkForced *bool               // tests: walk (or not) whenever a keyword page could
+	// labelWalkForced (tests) walks a label sort whenever its order and
+	// labels allow, or never (labelsort.go); labelChecks caches whether a
+	// referenced table's labels are distinct.
+	labelWalkForced *bool
+	labelChecks     labelChecks
+	// labelWalks counts the pages read by the label walk (tests).
+	labelWalks atomic.Int64
 	labelCache labelCache          // attribute labels per language
 	rights     *access.Cache       // computed rights per rights generation
 	linkHooks  map[string]LinkHook // module rules on links, by relation API name

@@ -17,6 +17,16 @@ func UseSearchIndexes(e *Engine, on bool) {
 // walk it (on) or use the text index (off), whatever the estimate says.
 func ForceWalkSearch(e *Engine, on bool) { e.walkForced = &on }
 
+// ForceLabelWalk makes e walk every label sort its order and labels allow
+// (on) or none (off), whatever the filter, keyword and tenant share.
+func ForceLabelWalk(e *Engine, on bool) { e.labelWalkForced = &on }
+
+// UnforceLabelWalk lets e decide again which label sorts it walks.
+func UnforceLabelWalk(e *Engine) { e.labelWalkForced = nil }
+
+// LabelWalks is the number of pages e read by the label walk.
+func LabelWalks(e *Engine) int64 { return e.labelWalks.Load() }
+
 // UseCountCache switches the count cache of e on or off.
 func UseCountCache(e *Engine, on bool) {
 	if on {

@@ -542,7 +542,22 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	if cached != nil {
 		extra = key.generation()
 	}
-	st, err := p.selectWith(x, e.scopeFor(ctx, q, c, p), extra, e.walkSearch(ctx, q, p))
+	sc := e.scopeFor(ctx, q, c, p)
+	var st frag
+	var err error
+	matches := int64(-1)
+	switch {
+	case total != nil:
+		matches = *total
+	case cached != nil:
+		matches = cached.n
+	}
+	if w, ok := e.labelWalkFor(ctx, q, sc, p, matches); ok {
+		e.labelWalks.Add(1)
+		st, err = p.labelWalkSelect(x, sc, extra, w)
+	} else {
+		st, err = p.selectWith(x, sc, extra, e.walkSearch(ctx, q, p))
+	}
 	if err != nil {
 		return nil, err
 	}

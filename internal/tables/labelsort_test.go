@@ -1,0 +1,148 @@
+package tables_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"portfolio/internal/db"
+	"portfolio/internal/tables"
+	"portfolio/internal/testkit"
+)
+
+// TestLabelWalkEqualsSort: a page sorted by a reference's label read by the
+// label walk (labelsort.go) holds the rows of the plain sort in the same
+// order, on both databases: NULL references (tickets without a team or
+// contract), ties (many contracts of one type, many tickets of one
+// contract), both directions, filters and keywords, deep pages, the
+// administrator and both customer groups' leads. Labels of several fields
+// (a ticket's user) and references whose labels are not distinct are
+// sorted as before, and a write that makes two labels equal is seen by the
+// next page.
+func TestLabelWalkEqualsSort(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		engine := e.Engine
+		ctx := context.Background()
+		for _, st := range []string{
+			// Contract names distinct, so the walk may serve tickets by contract.
+			`UPDATE contract SET contract_name = contract_name || ' ' || CAST(contract_id AS TEXT)`,
+			// A third of the tickets on the first contract of their point of
+			// sale (ties), the others without a contract (NULLs).
+			`UPDATE ticket SET contract_id = (SELECT MIN(c.contract_id) FROM contract c WHERE c.pos_id = ticket.pos_id)
+			  WHERE ticket_id % 3 = 0`,
+		} {
+			if _, err := d.ExecContext(ctx, st); err != nil {
+				t.Fatal(err)
+			}
+		}
+		type list struct {
+			body obj
+			walk bool // the walk can serve it
+		}
+		var lists []list
+		for _, dir := range []string{"ASC", "DESC"} {
+			add := func(walk bool, entity, order string, more obj) {
+				b := obj{"entity": entity, "pk": entity + "_id", "order_by": order, "order_dir": dir, "count": true}
+				for k, v := range more {
+					b[k] = v
+				}
+				lists = append(lists, list{b, walk})
+			}
+			add(true, "contract", "contracttype_id__label", nil)
+			add(true, "contract", "company_id__label", nil)
+			add(true, "pos", "company_id__label", nil)
+			add(true, "ticket", "team_id__label", nil)
+			add(true, "ticket", "contract_id__label", nil)
+			add(true, "pos", "company_id__label", obj{"filter": []obj{{"field": "pos_first_year", "op": "gte", "value": 1990}}})
+			add(true, "ticket", "team_id__label", obj{"filter": []obj{{"field": "team_id", "op": "is_null"}}})
+			add(true, "pos", "company_id__label", obj{"filter_all": "a"})
+			add(false, "ticket", "user_id__label", nil)       // first and last name
+			add(false, "pos", "contactperson_id__label", nil) // first and last name
+		}
+		walked := func() int64 { return tables.LabelWalks(engine) }
+		for _, as := range []string{admin, lead, leadB} {
+			for _, l := range lists {
+				tables.ForceLabelWalk(engine, false)
+				want := offsetIDs(t, e, as, l.body)
+				tables.ForceLabelWalk(engine, true)
+				before := walked()
+				got := offsetIDs(t, e, as, l.body)
+				if !slices.Equal(got, want) {
+					t.Errorf("%s %v: walked %v, sorted %v", as, l.body, got, want)
+				}
+				if w := walked() > before; w != l.walk {
+					t.Errorf("%s %v: walked %v, want %v", as, l.body, w, l.walk)
+				}
+				// Pages of 3 (LIMIT and OFFSET over the walk) and their totals.
+				for page := 1; page <= 4; page++ {
+					b := obj{"per_page": 3, "current_page": page}
+					for k, v := range l.body {
+						b[k] = v
+					}
+					a := e.list(as, b)
+					var ids []int64
+					for _, r := range a.Data.Data {
+						ids = append(ids, id(r, l.body["pk"].(string)))
+					}
+					from, to := min((page-1)*3, len(want)), min(page*3, len(want))
+					if !slices.Equal(ids, want[from:to]) {
+						t.Errorf("%s %v page %d: %v, want %v", as, l.body, page, ids, want[from:to])
+					}
+					if a.Data.HasMore != (to < len(want)) || a.Data.Total == nil || *a.Data.Total != int64(len(want)) {
+						t.Errorf("%s %v page %d: has_more %v, total %v; %d rows", as, l.body, page, a.Data.HasMore, a.Data.Total, len(want))
+					}
+				}
+			}
+		}
+		// The walk is taken by default for a large tenant's page without
+		// filter; no next token (keyset paging is off for label orders).
+		tables.UnforceLabelWalk(engine)
+		before := walked()
+		body := obj{"entity": "contract", "order_by": "contracttype_id__label", "per_page": 5}
+		e.list(lead, body)
+		if walked() == before {
+			t.Errorf("a page of contracts by type was sorted, not walked")
+		}
+		if next := nextToken(t, e, lead, body); next != "" {
+			t.Errorf("a next token for a label order: %s", next)
+		}
+		// A filter is walked when the page's total shows enough matches,
+		// sorted when the request asks for no total.
+		filtered := obj{"entity": "pos", "order_by": "company_id__label", "per_page": 5,
+			"filter": []obj{{"field": "pos_first_year", "op": "gte", "value": 1900}}}
+		before = walked()
+		e.list(admin, filtered)
+		if walked() != before {
+			t.Errorf("a filtered page without a total was walked")
+		}
+		filtered["count"] = true
+		e.list(admin, filtered)
+		if walked() == before {
+			t.Errorf("a filtered page matching every row was sorted, not walked")
+		}
+
+		// Two companies with one name: the walk would order their rows by
+		// company before key, so the page is sorted (the next request sees
+		// the write).
+		if _, err := d.ExecContext(ctx, `UPDATE company SET company_name = (SELECT MIN(company_name) FROM company)
+			WHERE company_id = (SELECT MAX(company_id) FROM company)`); err != nil {
+			t.Fatal(err)
+		}
+		tables.ForceLabelWalk(engine, true)
+		for _, dir := range []string{"ASC", "DESC"} {
+			l := obj{"entity": "pos", "pk": "pos_id", "order_by": "company_id__label", "order_dir": dir}
+			before := walked()
+			got := offsetIDs(t, e, admin, l)
+			if walked() != before {
+				t.Errorf("%s: pos by company label walked with two equal company names", dir)
+			}
+			tables.ForceLabelWalk(engine, false)
+			if want := offsetIDs(t, e, admin, l); !slices.Equal(got, want) {
+				t.Errorf("%s: %v, want %v", dir, got, want)
+			}
+			tables.ForceLabelWalk(engine, true)
+		}
+		t.Logf("pages walked: %d", walked())
+	})
+}
