@@ -80,8 +80,11 @@ func (w *writer) run(ctx context.Context, pool *sql.DB, stmts *stmtCache, fn fun
 	if panicked != nil {
 		panic(panicked)
 	}
-	if own != nil || lost != nil || g.discard {
+	if lost != nil {
 		return errors.Join(own, lost)
+	}
+	if own != nil {
+		return own // as it is: callers compare it
 	}
 	<-g.done
 	if g.err != nil {
