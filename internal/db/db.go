@@ -37,6 +37,9 @@ type DB struct {
 	dialect Dialect
 	stmts   *stmtCache // SQLite only; nil on PostgreSQL
 	pgURL   string     // PostgreSQL only: the URL the pool was opened with
+	// writer queues SQLite's transactions and commits consecutive ones
+	// together (group commit, decision 0040); nil on PostgreSQL.
+	writer *writer
 }
 
 // Querier is what both DB and Tx offer, so stores can run inside or outside a
@@ -135,7 +138,7 @@ func openSQLite(rawURL, dataDir string) (*DB, error) {
 	pool.SetMaxOpenConns(8)
 	pool.SetMaxIdleConns(8)
 	pool.SetConnMaxIdleTime(0)
-	return &DB{pool: pool, dialect: SQLite, stmts: newStmtCache(pool)}, nil
+	return &DB{pool: pool, dialect: SQLite, stmts: newStmtCache(pool), writer: newWriter()}, nil
 }
 
 // Dialect reports the SQL flavour.
@@ -194,6 +197,19 @@ type Tx struct {
 	stmts *stmtCache
 	// committed run, in order, once the transaction has committed.
 	committed []func()
+	// shared marks a member of a group commit: its statements ignore the
+	// cancellation of the caller's context, because SQLite answers an
+	// interrupted write by rolling back the whole transaction, which the
+	// other members share. A member runs for milliseconds.
+	shared bool
+}
+
+// stmtCtx is the context a statement of the transaction runs with.
+func (t *Tx) stmtCtx(ctx context.Context) context.Context {
+	if t.shared {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
 }
 
 // AfterCommit runs fn once the transaction has committed (never when it
@@ -224,6 +240,7 @@ func (t *Tx) stmt(ctx context.Context, query string) *sql.Stmt {
 
 // ExecContext runs a statement inside the transaction.
 func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = t.stmtCtx(ctx)
 	if s := t.stmt(ctx, query); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
@@ -234,6 +251,7 @@ func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Re
 // transaction (a bulk write: SQLite parses and plans each statement
 // anew otherwise). The caller closes it before the transaction ends.
 func (t *Tx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	ctx = t.stmtCtx(ctx)
 	s, err := t.tx.PrepareContext(ctx, Rebind(t.dialect, query))
 	if err != nil {
 		return nil, fmt.Errorf("db: prepare: %w", err)
@@ -243,6 +261,7 @@ func (t *Tx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error
 
 // QueryContext runs a query inside the transaction.
 func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = t.stmtCtx(ctx)
 	if s := t.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -251,6 +270,7 @@ func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.
 
 // QueryRowContext runs a single-row query inside the transaction.
 func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = t.stmtCtx(ctx)
 	if s := t.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}
@@ -260,7 +280,15 @@ func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sq
 // InTx runs fn in a transaction: committed when fn returns nil, rolled back
 // otherwise (and on panic, which is re-raised), so no partial write survives
 // a failed request.
+//
+// On SQLite, consecutive transactions of concurrent callers share one
+// database transaction, each in its own savepoint (group commit, see
+// writer): a caller's failure undoes its savepoint only, and InTx returns
+// nil only once the shared transaction has committed.
 func (d *DB) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	if d.writer != nil {
+		return d.writer.run(ctx, d.pool, d.stmts, fn)
+	}
 	sqlTx, err := d.pool.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("db: begin: %w", err)
