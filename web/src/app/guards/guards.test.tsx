@@ -47,6 +47,19 @@ describe('route guards', () => {
     expect(await screen.findByRole('grid', { name: 'Tickets' })).toHaveAttribute('aria-rowcount', '2');
   });
 
+  it('leads the old generic list of recurring payments to the payments list, filters kept', async () => {
+    const payer = makeUser([
+      { action: 'read', subject: 'menu_contract' },
+      { action: 'list', subject: 'recurringpayment' },
+    ]);
+    loginAs(payer);
+    const payments = fakeTables({ recurringpayment: { def: fakeDefinition('recurringpayment'), rows: [] } });
+    const { router } = renderApp('/app/table/recurringpayment?sort=recurringpayment_name', payer, payments);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/payments-list'));
+    expect(router.state.location.search).toBe('?sort=recurringpayment_name');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Payments list' })).toBeInTheDocument();
+  });
+
   it('sends a logged-in user without the right to /not-authorized', async () => {
     loginAs(ticketReader);
     const { router } = renderApp('/app/table/board', ticketReader);

@@ -10,6 +10,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Row } from '../../lib/table-definition';
 import classes from './data-table.module.css';
+import { headerWidth } from './format';
 
 /** One column of the grid. */
 export interface DataTableColumn {
@@ -80,7 +81,7 @@ const SELECT_WIDTH = 44;
  */
 export function DataTable({
   rows,
-  columns,
+  columns: given,
   rowKey,
   label,
   sort,
@@ -102,6 +103,13 @@ export function DataTable({
   const [activeCol, setActiveCol] = useState(0);
   const [editing, setEditing] = useState<{ row: number; col: string } | null>(null);
   const selectable = Boolean(selection && onSelectionChange);
+  // A column is at least as wide as its header (German and French titles run
+  // longer than the English ones the widths were chosen for).
+  const sortable = Boolean(onSortChange);
+  const columns = useMemo(
+    () => given.map((c) => ({ ...c, width: Math.max(c.width, headerWidth(c.header, Boolean(c.sortable) && sortable)) })),
+    [given, sortable],
+  );
   const inlineEdit = Boolean(onCellCommit) && columns.some((c) => c.editable);
 
   const columnDefs = useMemo<ColumnDef<Row>[]>(
