@@ -51,6 +51,17 @@ describe('DataTable', () => {
     expect(screen.getByRole('columnheader', { name: /Nom/ }).style.width).toBe('300px');
   });
 
+  it('gives the spare room to the text columns, not to numbers or short columns', async () => {
+    renderUi(<DataTable rows={ROWS.slice(0, 3)} columns={COLUMNS} rowKey={(r) => String(r.id)} label="Grow" />);
+    const grows = (name: string) => screen.getByRole('columnheader', { name }).style.flexGrow;
+    await screen.findByRole('grid', { name: 'Grow' });
+    expect(grows('Name')).toBe('200');
+    expect(grows('Id')).toBe('0');
+    expect(grows('City')).toBe('0');
+    const cells = screen.getByText('Point of sale 1').closest('tr')?.querySelectorAll('td');
+    expect([...(cells ?? [])].map((td) => td.style.flexGrow)).toEqual(['0', '200', '0']);
+  });
+
   it('renders a window of rows, not 100,000', async () => {
     renderUi(<DataTable rows={ROWS} columns={COLUMNS} rowKey={(r) => String(r.id)} label="Points of sale" height={600} />);
     const grid = await screen.findByRole('grid', { name: 'Points of sale' });

@@ -61,7 +61,7 @@ export function isNumeric(attr: AttributeDefinition): boolean {
 }
 
 /** Average width of a header character (14 px semibold, wide fallback fonts included). */
-const HEADER_CHAR_PX = 8.6;
+const HEADER_CHAR_PX = 10;
 /** The cell's padding (2 × 10 px) and, for sortable columns, the sort mark and its gap. */
 const HEADER_PADDING_PX = 22;
 const SORT_MARK_PX = 18;
