@@ -80,7 +80,8 @@ describe('route guards', () => {
   it('needs read for a view and update for ?edit=true', async () => {
     loginAs(ticketReader);
     const first = renderApp('/app/table/ticket/view/12', ticketReader, tables);
-    expect(await screen.findByRole('heading', { name: /^Leaking roof/ })).toBeInTheDocument();
+    // The title, then the record's number, a word apart.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Leaking roof #12' })).toBeInTheDocument();
     first.unmount();
     const second = renderApp('/app/table/ticket/view/12?edit=true', ticketReader);
     await waitFor(() => expect(second.router.state.location.pathname).toBe('/app/not-authorized'));
