@@ -87,6 +87,13 @@ describe('route guards', () => {
     await waitFor(() => expect(second.router.state.location.pathname).toBe('/app/not-authorized'));
   });
 
+  it('keeps a heading on the page of a record that is not there', async () => {
+    loginAs(ticketReader);
+    renderApp('/app/table/ticket/view/99', ticketReader, tables);
+    expect(await screen.findByText('This record does not exist, or you may not see it.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Tickets' })).toBeInTheDocument();
+  });
+
   it('needs create for the create form', async () => {
     loginAs(ticketReader);
     const { router } = renderApp('/app/table/ticket/create', ticketReader);
