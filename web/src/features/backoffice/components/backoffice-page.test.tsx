@@ -60,6 +60,7 @@ describe('the Back Office', SLOW, () => {
     loginAs(admin);
     renderApp('/app/backoffice', admin, jobsApi([SWEEP, PURGE]));
     const table = await screen.findByRole('table', { name: 'Background jobs' }, WAIT);
+    expect(screen.getByRole('heading', { level: 1, name: 'Back Office' })).toBeInTheDocument();
     const sweep = within(table).getByText('Document file sweep').closest('tr')!;
     expect(sweep).toHaveTextContent('Daily at 03:00 UTC');
     expect(sweep).toHaveTextContent('Completed');

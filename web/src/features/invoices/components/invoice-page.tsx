@@ -113,7 +113,7 @@ function InvoiceHeader({ invoice, def }: { invoice: Invoice; def: TableDefinitio
           <span>{title}</span>
         </Breadcrumbs>
         <Title order={1} size="h2">
-          {title}
+          {title}{' '}
           <Text span c="dimmed" fw={500} fz="lg" ml="xs">
             #{invoice.invoice_id}
           </Text>
