@@ -6,7 +6,7 @@ test('the administrator opens the Back Office, runs the document sweep now and s
   await expect(page).toHaveURL(/\/app$/);
   await expect(mainMenu(page).getByText('Back Office', { exact: true }).first()).toBeVisible();
   await page.goto('/app/backoffice');
-  await expect(page.getByRole('heading', { name: 'Back Office' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Back Office' })).toBeVisible();
 
   const table = page.getByRole('table', { name: 'Background jobs' });
   const sweep = table.getByRole('row').filter({ hasText: 'document_sweep' });

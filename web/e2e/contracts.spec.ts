@@ -48,6 +48,16 @@ test('an administrator creates a contract in three steps and adds a deadline who
   await choose(page, basic, /^Company/, 'Nordhandel Retail GmbH');
   await choose(page, basic, /^Point of sale/);
   await choose(page, basic, /^Location/);
+  // Another point of sale: the location chosen for the first one goes at once (not on save),
+  // and only the new point of sale's location is offered.
+  const location = basic.getByRole('combobox', { name: /^Location/ });
+  await expect(location).not.toHaveValue('');
+  await choose(page, basic, /^Point of sale/, 'Nordhandel Gare de Amiens');
+  await expect(location).toHaveValue('');
+  await location.click();
+  await expect(page.getByRole('option')).toHaveText(['Gare de Amiens']);
+  await page.getByRole('option', { name: 'Gare de Amiens' }).click();
+  await expect(location).toHaveValue('Gare de Amiens');
   await choose(page, basic, /^Currency/);
   await typeDate(basic, /^Start date/, '01.01.2026');
   await typeDate(basic, /^End date/, '31.12.2035');

@@ -51,6 +51,29 @@ for (const skin of ['light', 'dark'] as const) {
   });
 }
 
+// German and French titles run longer than the English ones: no column header is cut.
+for (const [lang, title] of [
+  ['de', 'Fristenliste'],
+  ['fr', 'Liste des échéances'],
+] as const) {
+  test(`the deadline list's headers read in full in ${lang}`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.addInitScript((value) => window.localStorage.setItem('portfolio.language', value), lang);
+    await openAs(page, 'team_lead@demo.test', '/app/deadline-list');
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible({ timeout: 30_000 });
+    const grid = page.getByRole('grid');
+    await expect(grid.locator('td[data-column="contract_id"]').first()).toHaveText(/\S/, { timeout: 30_000 });
+    const cutHeaders = await grid.getByRole('columnheader').evaluateAll((cells) =>
+      cells
+        .map((el) => el.querySelector('span') ?? el)
+        .filter((text) => text.scrollWidth > text.clientWidth)
+        .map((text) => text.textContent),
+    );
+    expect(cutHeaders).toEqual([]);
+    await snap(page, `deadline-list-${lang}`);
+  });
+}
+
 test('the profile shows the digest settings and makes a calendar link that serves an .ics', async ({ page }) => {
   test.setTimeout(180_000);
   await openAs(page, 'team_lead@demo.test', '/app/user/profile');

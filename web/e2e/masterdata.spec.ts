@@ -71,7 +71,7 @@ test.describe('master data', () => {
 
   test('an administrator edits a company; the address state fills itself from the zip code', async ({ page }) => {
     await openAs(page, 'admin@demo.test', '/app/table/company/view/2');
-    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
     const form = page.getByRole('form', { name: 'Company' });
     await form.getByRole('textbox', { name: /^Short name/ }).fill('NHO2');
     await form.getByRole('textbox', { name: /^Street/ }).fill('Invalidenstraße');

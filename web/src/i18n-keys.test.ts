@@ -98,6 +98,11 @@ describe('translations', () => {
     expect(en['general.unauthorized']).toBe('This action is not authorized');
   });
 
+  it('calls a company by one German name, as its menu entry and fields do ("Gesellschaft", not also "Firma")', () => {
+    expect(de['table.company']).toBe('Gesellschaften');
+    expect(Object.entries(de).filter(([, text]) => /\bFirm(a|en)/.test(text))).toEqual([]);
+  });
+
   it('uses the same placeholders in every language', () => {
     const vars = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
     for (const key of keys) {

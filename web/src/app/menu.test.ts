@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildAbility } from '../lib/ability';
-import { MASTER_DATA_TABLES, MENU, searchableScreens, visibleMasterData, visibleMenu } from './menu';
+import { MASTER_DATA_ENTRIES, MASTER_DATA_TABLES, MENU, searchableScreens, visibleMasterData, visibleMenu } from './menu';
 
 const ids = (ability: ReturnType<typeof buildAbility>) =>
   visibleMenu(ability).map((section) => `${section.id}:${section.entries.map((e) => e.id).join(',')}`);
@@ -13,6 +13,18 @@ describe('visibleMenu', () => {
     expect(new Set(targets)).toEqual(new Set(MENU.flatMap((s) => s.entries.map((e) => e.to))));
     // "Facility" only repeated the tickets and service objects: it goes.
     expect(all.map((s) => s.id)).not.toContain('facility');
+  });
+
+  it('defines no two entries to one screen, nor one to an address that moved (aliases aside)', () => {
+    // Addresses that lead to another screen's rows (routes.tsx MovedTo).
+    const moved: Record<string, string> = { '/app/table/recurringpayment': '/app/payments-list' };
+    const screens = [...MENU.flatMap((s) => s.entries), ...MASTER_DATA_ENTRIES]
+      .filter((e) => !e.alias)
+      .map((e) => moved[e.to] ?? e.to);
+    const twice = screens.filter((to, i) => screens.indexOf(to) !== i);
+    expect(twice).toEqual([]);
+    const all = MENU.flatMap((s) => s.entries).map((e) => e.to);
+    expect(all.filter((to) => to in moved)).toEqual([]);
   });
 
   it('lists recurring payments once: the payments list, not also the generic table', () => {

@@ -23,6 +23,16 @@ function UnknownPath() {
   return <Navigate to={tokens ? '/app/error-404' : '/error-404'} replace />;
 }
 
+/**
+ * An old address of a screen that now lives at `to`: links and bookmarks
+ * (filters and sort in the query string) lead there.
+ */
+function MovedTo({ to }: { to: string }) {
+  const [search] = useSearchParams();
+  const query = search.toString();
+  return <Navigate to={query ? `${to}?${query}` : to} replace />;
+}
+
 /** A route that needs `permissions`, showing the placeholder named by `screenKey`. */
 function gated(path: string, permissions: Permission[], screenKey: string): RouteObject {
   return {
@@ -385,6 +395,8 @@ export const routes: RouteObject[] = [
                   tableRoute('table/contract/view/:id', 'view', contractRecordPage, 'contract'),
                   tableRoute('table/priceindex/view/:id', 'view', priceIndexPage, 'priceindex'),
                   tableRoute('table/recurringpayment/view/:id', 'view', paymentRecordPage, 'recurringpayment'),
+                  // The generic list of recurring payments is the payments list (one screen for those rows).
+                  { path: 'table/recurringpayment', element: <MovedTo to="/app/payments-list" /> },
                   tableRoute('table/:table', 'list', tableListPage),
                   tableRoute('table/:table/view/:id', 'view', tableRecordPage),
                   tableRoute('table/:table/create', 'create', tableRecordPage),

@@ -47,6 +47,19 @@ describe('route guards', () => {
     expect(await screen.findByRole('grid', { name: 'Tickets' })).toHaveAttribute('aria-rowcount', '2');
   });
 
+  it('leads the old generic list of recurring payments to the payments list, filters kept', async () => {
+    const payer = makeUser([
+      { action: 'read', subject: 'menu_contract' },
+      { action: 'list', subject: 'recurringpayment' },
+    ]);
+    loginAs(payer);
+    const payments = fakeTables({ recurringpayment: { def: fakeDefinition('recurringpayment'), rows: [] } });
+    const { router } = renderApp('/app/table/recurringpayment?sort=recurringpayment_name', payer, payments);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/payments-list'));
+    expect(router.state.location.search).toBe('?sort=recurringpayment_name');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Payments list' })).toBeInTheDocument();
+  });
+
   it('sends a logged-in user without the right to /not-authorized', async () => {
     loginAs(ticketReader);
     const { router } = renderApp('/app/table/board', ticketReader);
@@ -67,10 +80,18 @@ describe('route guards', () => {
   it('needs read for a view and update for ?edit=true', async () => {
     loginAs(ticketReader);
     const first = renderApp('/app/table/ticket/view/12', ticketReader, tables);
-    expect(await screen.findByRole('heading', { name: /^Leaking roof/ })).toBeInTheDocument();
+    // The title, then the record's number, a word apart.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Leaking roof #12' })).toBeInTheDocument();
     first.unmount();
     const second = renderApp('/app/table/ticket/view/12?edit=true', ticketReader);
     await waitFor(() => expect(second.router.state.location.pathname).toBe('/app/not-authorized'));
+  });
+
+  it('keeps a heading on the page of a record that is not there', async () => {
+    loginAs(ticketReader);
+    renderApp('/app/table/ticket/view/99', ticketReader, tables);
+    expect(await screen.findByText('This record does not exist, or you may not see it.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Tickets' })).toBeInTheDocument();
   });
 
   it('needs create for the create form', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Row } from '../../lib/table-definition';
 import { renderUi } from '../../test/render-ui';
 import { DataTable, type DataTableColumn } from './data-table';
+import { headerWidth } from './format';
 
 const ROWS: Row[] = Array.from({ length: 100_000 }, (_, i) => ({ id: i + 1, name: `Point of sale ${i + 1}`, city: i % 2 ? 'Basel' : 'Zürich' }));
 const COLUMNS: DataTableColumn[] = [
@@ -29,7 +30,38 @@ beforeAll(() => {
 });
 afterAll(() => restore());
 
+describe('headerWidth', () => {
+  it('grows with the title and its sort mark, within a cap', () => {
+    expect(headerWidth('Kündigungsdatum', true)).toBeGreaterThan(headerWidth('Notice date', true));
+    expect(headerWidth('Date limite de préavis', true)).toBeGreaterThan(headerWidth('Kündigungsdatum', true));
+    expect(headerWidth('Status', true)).toBeGreaterThan(headerWidth('Status', false));
+    expect(headerWidth('x'.repeat(200), true)).toBe(320);
+  });
+});
+
 describe('DataTable', () => {
+  it('widens a column to its header, never narrows one', async () => {
+    const columns: DataTableColumn[] = [
+      { id: 'notice', header: 'Date limite de préavis', text: () => '31/05/2024', width: 120, sortable: true },
+      { id: 'name', header: 'Nom', text: (r) => String(r.name), width: 300, sortable: true },
+    ];
+    renderUi(<DataTable rows={ROWS.slice(0, 3)} columns={columns} rowKey={(r) => String(r.id)} label="Deadlines" onSortChange={() => undefined} />);
+    const notice = await screen.findByRole('columnheader', { name: /Date limite de préavis/ });
+    expect(notice.style.width).toBe(`${headerWidth('Date limite de préavis', true)}px`);
+    expect(screen.getByRole('columnheader', { name: /Nom/ }).style.width).toBe('300px');
+  });
+
+  it('gives the spare room to the text columns, not to numbers or short columns', async () => {
+    renderUi(<DataTable rows={ROWS.slice(0, 3)} columns={COLUMNS} rowKey={(r) => String(r.id)} label="Grow" />);
+    const grows = (name: string) => screen.getByRole('columnheader', { name }).style.flexGrow;
+    await screen.findByRole('grid', { name: 'Grow' });
+    expect(grows('Name')).toBe('200');
+    expect(grows('Id')).toBe('0');
+    expect(grows('City')).toBe('0');
+    const cells = screen.getByText('Point of sale 1').closest('tr')?.querySelectorAll('td');
+    expect([...(cells ?? [])].map((td) => td.style.flexGrow)).toEqual(['0', '200', '0']);
+  });
+
   it('renders a window of rows, not 100,000', async () => {
     renderUi(<DataTable rows={ROWS} columns={COLUMNS} rowKey={(r) => String(r.id)} label="Points of sale" height={600} />);
     const grid = await screen.findByRole('grid', { name: 'Points of sale' });

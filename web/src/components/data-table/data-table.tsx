@@ -10,6 +10,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Row } from '../../lib/table-definition';
 import classes from './data-table.module.css';
+import { headerWidth } from './format';
 
 /** One column of the grid. */
 export interface DataTableColumn {
@@ -20,6 +21,12 @@ export interface DataTableColumn {
   /** A richer cell than the text (swatches, badges). */
   render?: (row: Row, text: string) => ReactNode;
   width: number;
+  /**
+   * Takes a share of the room the grid has beyond its columns' widths (by
+   * default the text columns do: names, references; not numbers, dates or
+   * flags), so a wide screen shows long names in full instead of a gap.
+   */
+  grow?: boolean;
   sortable?: boolean;
   align?: 'left' | 'right';
   /** Cells of this column can be edited in place (see DataTableProps.onCellCommit). */
@@ -70,6 +77,13 @@ export interface DataTableProps {
 }
 
 const SELECT_WIDTH = 44;
+/** Columns this wide or wider (text, references) grow by default; narrower ones hold codes, dates, flags. */
+const GROW_FROM = 180;
+
+/** A cell's size: its width, plus a share of the spare room in proportion to it when the column grows. */
+function cellStyle(col: DataTableColumn) {
+  return { width: col.width, flexGrow: col.grow ? col.width : 0 };
+}
 
 /**
  * The generic grid: TanStack Table for the column model, TanStack Virtual for
@@ -80,7 +94,7 @@ const SELECT_WIDTH = 44;
  */
 export function DataTable({
   rows,
-  columns,
+  columns: given,
   rowKey,
   label,
   sort,
@@ -102,6 +116,18 @@ export function DataTable({
   const [activeCol, setActiveCol] = useState(0);
   const [editing, setEditing] = useState<{ row: number; col: string } | null>(null);
   const selectable = Boolean(selection && onSelectionChange);
+  // A column is at least as wide as its header (German and French titles run
+  // longer than the English ones the widths were chosen for).
+  const sortable = Boolean(onSortChange);
+  const columns = useMemo(
+    () =>
+      given.map((c) => ({
+        ...c,
+        width: Math.max(c.width, headerWidth(c.header, Boolean(c.sortable) && sortable)),
+        grow: c.grow ?? (c.align !== 'right' && c.width >= GROW_FROM),
+      })),
+    [given, sortable],
+  );
   const inlineEdit = Boolean(onCellCommit) && columns.some((c) => c.editable);
 
   const columnDefs = useMemo<ColumnDef<Row>[]>(
@@ -289,7 +315,7 @@ export function DataTable({
       <table className={classes.table} role="grid" aria-label={label} aria-rowcount={rows.length + 1} aria-busy={busy || undefined}>
         <thead className={classes.thead}>
           {headerGroups.map((group) => (
-            <tr key={group.id} className={classes.tr} style={{ width: totalWidth }} aria-rowindex={1}>
+            <tr key={group.id} className={classes.tr} style={{ width: '100%', minWidth: totalWidth }} aria-rowindex={1}>
               {selectable && (
                 <th className={classes.th} style={{ width: SELECT_WIDTH }}>
                   <input
@@ -312,7 +338,7 @@ export function DataTable({
                   <th
                     key={header.id}
                     className={`${classes.th} ${col.align === 'right' ? classes.right : ''}`}
-                    style={{ width: col.width }}
+                    style={cellStyle(col)}
                     aria-sort={col.sortable ? ariaSort : undefined}
                     scope="col"
                   >
@@ -345,7 +371,7 @@ export function DataTable({
             </tr>
           ))}
         </thead>
-        <tbody className={classes.tbody} style={{ height: virtualizer.getTotalSize(), width: totalWidth }}>
+        <tbody className={classes.tbody} style={{ height: virtualizer.getTotalSize(), width: '100%', minWidth: totalWidth }}>
           {virtualizer.getVirtualItems().map((item) => {
             const data = rows[item.index];
             const key = rowKey(data);
@@ -434,7 +460,7 @@ const BodyRow = memo(function BodyRow({
   return (
     <tr
       className={`${classes.tr} ${classes.bodyRow}`}
-      style={{ transform: `translateY(${start}px)`, height: rowHeight, width }}
+      style={{ transform: `translateY(${start}px)`, height: rowHeight, width: '100%', minWidth: width }}
       aria-rowindex={index + 2}
       aria-selected={selectable ? selected : undefined}
       data-focused={focused}
@@ -462,7 +488,7 @@ const BodyRow = memo(function BodyRow({
           <td
             key={col.id}
             className={`${classes.td} ${col.align === 'right' ? classes.right : ''}`}
-            style={{ width: col.width }}
+            style={cellStyle(col)}
             data-active={activeCol === ci}
             data-column={col.id}
             onClick={() => {

@@ -60,7 +60,24 @@ export function isNumeric(attr: AttributeDefinition): boolean {
   return (attr.type === 'int' || attr.type === 'decimal') && !attr.ref && !attr.options;
 }
 
-/** A sensible column width in pixels for an attribute. */
+/** Average width of a header character (14 px semibold, wide fallback fonts included). */
+const HEADER_CHAR_PX = 10;
+/** The cell's padding (2 × 10 px) and, for sortable columns, the sort mark and its gap. */
+const HEADER_PADDING_PX = 22;
+const SORT_MARK_PX = 18;
+/** Headers longer than this much show cut, in full on hover (the width goes to the data). */
+const HEADER_MAX_PX = 320;
+
+/**
+ * The width a column needs for its header in full ("Kündigungsdatum" with its
+ * sort mark), whatever the language: the grid never makes a column narrower.
+ */
+export function headerWidth(header: string, sortable: boolean): number {
+  const text = Math.ceil([...header].length * HEADER_CHAR_PX);
+  return Math.min(HEADER_MAX_PX, text + HEADER_PADDING_PX + (sortable ? SORT_MARK_PX : 0));
+}
+
+/** A sensible column width in pixels for an attribute's values (see headerWidth for its title). */
 export function columnWidth(attr: AttributeDefinition): number {
   if (attr.type === 'id' && !attr.ref) return 110;
   if (attr.type === 'bool') return 90;

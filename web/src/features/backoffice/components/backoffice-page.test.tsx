@@ -1,10 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { TFunction } from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { session } from '../../../lib/session';
 import { json, type RecordedCall } from '../../../test/fetch-mock';
 import { loginAs, makeUser, renderApp } from '../../../test/render-app';
 import type { JobStatus } from '../api/list-jobs';
+import de from '../../../../../internal/i18n/locales/de.json';
+import en from '../../../../../internal/i18n/locales/en.json';
+import fr from '../../../../../internal/i18n/locales/fr.json';
+import { jobTitle } from './backoffice-page';
 
 afterEach(() => {
   session.clear();
@@ -55,6 +60,7 @@ describe('the Back Office', SLOW, () => {
     loginAs(admin);
     renderApp('/app/backoffice', admin, jobsApi([SWEEP, PURGE]));
     const table = await screen.findByRole('table', { name: 'Background jobs' }, WAIT);
+    expect(screen.getByRole('heading', { level: 1, name: 'Back Office' })).toBeInTheDocument();
     const sweep = within(table).getByText('Document file sweep').closest('tr')!;
     expect(sweep).toHaveTextContent('Daily at 03:00 UTC');
     expect(sweep).toHaveTextContent('Completed');
@@ -84,5 +90,25 @@ describe('the Back Office', SLOW, () => {
     empty.unmount();
     renderApp('/app/backoffice', admin, jobsApi('broken'));
     expect(await screen.findByText('The jobs could not be loaded', {}, { timeout: 15_000 })).toBeInTheDocument();
+  });
+});
+
+describe('job titles', () => {
+  // The jobs the server runs: internal/app (scheduled), indexation.JobName, imports.CommitJob.
+  const JOBS = [
+    'document_sweep',
+    'mail_fetch',
+    'session_purge',
+    'planner_statistics',
+    'deadline_notice_dates',
+    'deadline_alerts',
+    'index_adjustments',
+    'import_commit',
+  ];
+  it('names every job in words in each language, never by its code', () => {
+    for (const texts of [en, de, fr] as Record<string, string>[]) {
+      const titles = JOBS.map((name) => jobTitle(((key: string) => texts[key]) as unknown as TFunction, (key) => key in texts, name));
+      expect(titles.filter((title, i) => title === JOBS[i] || !title)).toEqual([]);
+    }
   });
 });

@@ -62,7 +62,7 @@ export default function BackofficePage() {
   const { t } = useTranslation();
   return (
     <Stack gap="sm">
-      <Title order={2} size="h3">
+      <Title order={1} size="h2">
         {t('backoffice.title')}
       </Title>
       <Tabs defaultValue="jobs" keepMounted={false}>

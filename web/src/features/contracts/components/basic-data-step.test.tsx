@@ -23,6 +23,8 @@ describe('BasicDataStep', () => {
     const onSaved = vi.fn();
     renderUi(<BasicDataStep def={def} contract={contract} onDirtyChange={() => undefined} onSaved={onSaved} last={false} />);
     const name = await screen.findByRole('textbox', { name: /^Name/ });
+    // The contract's number shows in the title, not as a field of the form.
+    expect(screen.queryByRole('textbox', { name: /^Id/ })).toBeNull();
     await user.clear(name);
     await user.type(name, 'Lease Mannheim (mine)');
     await user.click(screen.getByRole('button', { name: 'Save' }));

@@ -99,7 +99,8 @@ export function BasicDataStep({ def, contract, onDirtyChange, onSaved, onBack, l
       }}
     >
       <Stack gap="md">
-        <RecordForm form={form} row={contract} entity="contract" columns={2} />
+        {/* The saved contract's number is in the page title ("#12"), not a field. */}
+        <RecordForm form={form} row={contract} entity="contract" columns={2} primaryKey={def.primary_key} />
         {shownError && (
           <Alert color="red" role="alert" variant="light">
             {shownError}

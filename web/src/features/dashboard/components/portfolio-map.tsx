@@ -178,8 +178,9 @@ export function PortfolioMap() {
           </svg>
         )}
       </Box>
+      {/* The attribution in the interface's language (the server's is English). */}
       <Text size="xs" c="dimmed" mt={6}>
-        {t('dashboard.map_attribution', { source: map.data?.attribution ?? '' })}
+        {t('dashboard.map_attribution')}
       </Text>
       <PlaceList place={place} onClose={() => setPlace(null)} />
     </Card>

@@ -26,7 +26,8 @@ const OWN_RELATIONS = new Set(['invoice_positions_rel', 'invoice_contradiction_r
 /** A labelled value of the invoice's header. */
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div>
+    // Long German labels ("Abrechnungszeitraum von") wrap inside their cell instead of running into the next.
+    <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
       <Text size="xs" c="dimmed" fw={600} tt="uppercase">
         {label}
       </Text>
@@ -112,7 +113,7 @@ function InvoiceHeader({ invoice, def }: { invoice: Invoice; def: TableDefinitio
           <span>{title}</span>
         </Breadcrumbs>
         <Title order={1} size="h2">
-          {title}
+          {title}{' '}
           <Text span c="dimmed" fw={500} fz="lg" ml="xs">
             #{invoice.invoice_id}
           </Text>

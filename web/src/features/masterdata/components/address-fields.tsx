@@ -25,6 +25,7 @@ export interface AddressFieldsProps {
   storedState?: string;
   /** The postal code stored with the address: its state is known, so it is not looked up again. */
   storedZip?: string;
+  /** Shows the fields read-only (the page's view mode), readable, not greyed out. */
   disabled?: boolean;
   /** The address may stay empty: its fields are required only once one is filled in. */
   optional?: boolean;
@@ -49,20 +50,20 @@ export function AddressFields({ value, onChange, countries, errors = {}, storedS
   const stateText = state.data?.state ?? (zip === '' || state.isError ? '' : storedState);
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }}>
-      <TextInput required={required} disabled={disabled} label={t('masterdata.address.street')} value={value.street}
+      <TextInput required={required} readOnly={disabled} variant={disabled ? 'filled' : 'default'} label={t('masterdata.address.street')} value={value.street}
         onChange={(e) => set('street')(e.currentTarget.value)} error={err('address_street')} />
-      <TextInput required={required} disabled={disabled} label={t('masterdata.address.house_number')} value={value.house}
+      <TextInput required={required} readOnly={disabled} variant={disabled ? 'filled' : 'default'} label={t('masterdata.address.house_number')} value={value.house}
         onChange={(e) => set('house')(e.currentTarget.value)} error={err('address_house_number')} />
-      <TextInput disabled={disabled} label={t('masterdata.address.extra')} value={value.extra}
+      <TextInput readOnly={disabled} variant={disabled ? 'filled' : 'default'} label={t('masterdata.address.extra')} value={value.extra}
         onChange={(e) => set('extra')(e.currentTarget.value)} error={err('address_extra')} />
-      <Select required={required} disabled={disabled} searchable label={t('masterdata.address.country')}
+      <Select required={required} readOnly={disabled} variant={disabled ? 'filled' : 'default'} searchable label={t('masterdata.address.country')}
         data={optionsOf(countries, 'country_id', ['country_name'])} value={country.id} onChange={set('country')} error={err('country_id')} />
-      <TextInput required={required} disabled={disabled} label={t('masterdata.address.zip')} value={value.zip}
+      <TextInput required={required} readOnly={disabled} variant={disabled ? 'filled' : 'default'} label={t('masterdata.address.zip')} value={value.zip}
         onChange={(e) => set('zip')(e.currentTarget.value)}
         error={err('city_zip') ?? (state.isError && zip ? t('masterdata.address.zip_unknown') : undefined)} />
-      <TextInput required={required} disabled={disabled} label={t('masterdata.address.city')} value={value.city}
+      <TextInput required={required} readOnly={disabled} variant={disabled ? 'filled' : 'default'} label={t('masterdata.address.city')} value={value.city}
         onChange={(e) => set('city')(e.currentTarget.value)} placeholder={state.data?.places[0]} error={err('city_name')} />
-      <TextInput readOnly disabled={disabled} label={t('masterdata.address.state')} value={stateText} />
+      <TextInput readOnly variant="filled" label={t('masterdata.address.state')} value={stateText} />
     </SimpleGrid>
   );
 }

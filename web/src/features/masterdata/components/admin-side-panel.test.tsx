@@ -4,6 +4,7 @@ import { session } from '../../../lib/session';
 import { json, type RecordedCall } from '../../../test/fetch-mock';
 import { fakeDefinition, fakeTables } from '../../../test/fake-tables';
 import { loginAs, makeUser, renderApp } from '../../../test/render-app';
+import { factValue } from './admin-side-panel';
 
 afterEach(() => {
   session.clear();
@@ -35,6 +36,14 @@ function api(historyStatus = 200) {
     return tables(call);
   };
 }
+
+describe('a key fact', () => {
+  it('shows dates in the interface language, labels for references, a dash for nothing', () => {
+    expect(factValue(pos, 'pos_opening_date', 'de')).toBe('01.01.2020');
+    expect(factValue(pos, 'company_id', 'de')).toBe('Nordhandel Retail GmbH');
+    expect(factValue({ ...pos, pos_branchnumber: '' }, 'pos_branchnumber', 'fr')).toBe('–');
+  });
+});
 
 describe('the administrator side panel', SLOW, () => {
   it('shows key facts, creation, last change, the row version and a link to the history', async () => {

@@ -20,9 +20,11 @@ export function hasAdminSidePanel(entity: string): boolean {
   return entity in KEY_FACTS;
 }
 
-function factValue(row: Row, field: string): string {
+/** A fact as the forms show it: its label, or a date in the interface's format ("31.07.2029" in German). */
+export function factValue(row: Row, field: string, lang: string): string {
   const v = row[`${field}__label`] ?? row[field];
-  return v === null || v === undefined || v === '' ? '–' : String(v);
+  if (v === null || v === undefined || v === '') return '–';
+  return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? formatDate(v, lang) : String(v);
 }
 
 /**
@@ -61,7 +63,7 @@ export function AdminSidePanel({ entity, id }: { entity: string; id: number }) {
                     {t(`masterdata.side_panel.fact.${f}`)}
                   </Text>
                   <Text component="dd" size="sm" m={0} ta="right">
-                    {factValue(facts.data.row, f)}
+                    {factValue(facts.data.row, f, i18n.language)}
                   </Text>
                 </Group>
               ))}

@@ -132,24 +132,24 @@ function AreaForm({ row, editing, onDone, onCreated, onReload }: AreaFormProps) 
     <form onSubmit={submit} aria-label={t('masterdata.area.form')}>
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Select required searchable disabled={readOnly} label={t('masterdata.area.location')} value={v.location} onChange={set('location')}
+          <Select required searchable readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.area.location')} value={v.location} onChange={set('location')}
             data={withStored(optionsOf(locations.data, 'location_id', ['location_name']), v.location, row?.location_id__label)}
             error={errors.location_id} />
-          <Select required disabled={readOnly} label={t('masterdata.area.type')} value={v.areatype} onChange={set('areatype')}
+          <Select required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.area.type')} value={v.areatype} onChange={set('areatype')}
             data={withStored(optionsOf(areatypes.data, 'areatype_id', ['areatype_name']), v.areatype, row?.areatype_id__label)}
             error={errors.areatype_id} />
-          <TextInput required disabled={readOnly} label={t('masterdata.area.name')} value={v.name}
+          <TextInput required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.area.name')} value={v.name}
             onChange={(e) => set('name')(e.currentTarget.value)} error={errors.area_name} />
-          <TextInput disabled={readOnly} label={t('masterdata.area.name_external')} value={v.external}
+          <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.area.name_external')} value={v.external}
             onChange={(e) => set('external')(e.currentTarget.value)} error={errors.area_name_external} />
-          <NumberInput required disabled={readOnly} label={t('masterdata.area.space')} value={v.space} onChange={set('space')} min={0}
+          <NumberInput required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.area.space')} value={v.space} onChange={set('space')} min={0}
             decimalScale={2} rightSection={<Text size="sm" c="dimmed">m²</Text>} error={errors.area_space_value} />
-          <Select required disabled={readOnly} label={t('masterdata.area.usagetype')} value={v.usagetype} onChange={set('usagetype')}
+          <Select required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.area.usagetype')} value={v.usagetype} onChange={set('usagetype')}
             data={withStored(optionsOf(usagetypes.data, 'usagetype_id', ['usagetype_name']), v.usagetype, row?.usagetype_id__label)}
             error={errors.usagetype_id} />
-          <TextInput required disabled={readOnly} type="date" label={t('masterdata.area.valid_from')} value={v.from}
+          <TextInput required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} type="date" label={t('masterdata.area.valid_from')} value={v.from}
             onChange={(e) => set('from')(e.currentTarget.value)} error={errors.area_usage_valid_from} />
-          <TextInput disabled={readOnly} type="date" label={t('masterdata.area.valid_to')} value={v.to} min={v.from || undefined}
+          <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} type="date" label={t('masterdata.area.valid_to')} value={v.to} min={v.from || undefined}
             onChange={(e) => set('to')(e.currentTarget.value)}
             error={errors.area_usage_valid_to ?? (toBeforeFrom ? t('masterdata.area.to_before_from') : undefined)} />
         </SimpleGrid>

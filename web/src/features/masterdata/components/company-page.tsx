@@ -167,13 +167,13 @@ function CompanyForm({ answer, editing, onDone, onCreated, onReload }: CompanyFo
     <form onSubmit={submit} aria-label={t('masterdata.company.form')}>
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput required disabled={readOnly} label={t('masterdata.company.name')} value={v.name}
+          <TextInput required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.company.name')} value={v.name}
             onChange={(e) => set('name')(e.currentTarget.value)} error={errors.company_name} />
-          <TextInput required disabled={readOnly} label={t('masterdata.company.shortname')} value={v.shortname}
+          <TextInput required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.company.shortname')} value={v.shortname}
             onChange={(e) => set('shortname')(e.currentTarget.value)} error={errors.company_shortname} />
-          <Select required disabled={readOnly} searchable label={t('masterdata.company.customergroup')} data={groupOptions}
+          <Select required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} searchable label={t('masterdata.company.customergroup')} data={groupOptions}
             value={v.customergroup} onChange={set('customergroup')} error={errors.customergroup_id} />
-          <TextInput disabled={readOnly} label={t('masterdata.company.buchungskreis')} value={v.buchungskreis}
+          <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.company.buchungskreis')} value={v.buchungskreis}
             onChange={(e) => set('buchungskreis')(e.currentTarget.value)} error={errors.company_buchungskreis} />
         </SimpleGrid>
         <AddressFields value={address} onChange={setAddress} countries={countries.data} errors={errors}

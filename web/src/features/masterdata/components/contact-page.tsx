@@ -113,26 +113,26 @@ function ContactForm({ answer, editing, onDone, onCreated, onReload }: ContactFo
     <form onSubmit={submit} aria-label={t('masterdata.contact.form')}>
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Select required disabled={readOnly} label={t('masterdata.contact.salutation')} value={v.contact.salutation} onChange={set('salutation')}
+          <Select required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.salutation')} value={v.contact.salutation} onChange={set('salutation')}
             data={withStored(optionsOf(salutations.data, 'contactsalutation_id', ['contactsalutation_name']), v.contact.salutation, row?.contactsalutation_id__label)}
             error={errors.contactsalutation_id} />
-          <Select clearable disabled={readOnly} label={t('masterdata.contact.title')} value={v.contact.title || null} onChange={set('title')}
+          <Select clearable readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.title')} value={v.contact.title || null} onChange={set('title')}
             data={withStored(optionsOf(titles.data, 'contacttitle_id', ['contacttitle_name']), v.contact.title, row?.contacttitle_id__label)}
             error={errors.contacttitle_id} />
-          <TextInput required disabled={readOnly} label={t('masterdata.contact.firstname')} value={v.contact.firstname}
+          <TextInput required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.firstname')} value={v.contact.firstname}
             onChange={(e) => set('firstname')(e.currentTarget.value)} error={errors.contactperson_firstname} />
-          <TextInput required disabled={readOnly} label={t('masterdata.contact.lastname')} value={v.contact.lastname}
+          <TextInput required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.lastname')} value={v.contact.lastname}
             onChange={(e) => set('lastname')(e.currentTarget.value)} error={errors.contactperson_lastname} />
-          <TextInput readOnly disabled={readOnly} label={t('masterdata.contact.shortname')} description={editing ? t('masterdata.contact.shortname_hint') : undefined}
+          <TextInput readOnly variant="filled" label={t('masterdata.contact.shortname')} description={editing ? t('masterdata.contact.shortname_hint') : undefined}
             value={shortname} />
-          <TextInput disabled={readOnly} label={t('masterdata.contact.function')} value={v.contact.function}
+          <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.function')} value={v.contact.function}
             onChange={(e) => set('function')(e.currentTarget.value)} error={errors.contactperson_function} />
-          <TextInput disabled={readOnly} label={t('masterdata.contact.department')} value={v.contact.department}
+          <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.department')} value={v.contact.department}
             onChange={(e) => set('department')(e.currentTarget.value)} error={errors.contactperson_department} />
-          <Select clearable searchable disabled={readOnly} label={t('masterdata.contact.company')} value={v.contact.company || null} onChange={set('company')}
+          <Select clearable searchable readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.company')} value={v.contact.company || null} onChange={set('company')}
             data={withStored(optionsOf(companies.data, 'company_id', ['company_name']), v.contact.company, row?.company_id__label)}
             error={errors.company_id} />
-          <Select clearable searchable disabled={readOnly} label={t('masterdata.contact.partnercompany')} value={v.contact.partnercompany || null}
+          <Select clearable searchable readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.partnercompany')} value={v.contact.partnercompany || null}
             onChange={set('partnercompany')}
             data={withStored(optionsOf(partners.data, 'partnercompany_id', ['partnercompany_name']), v.contact.partnercompany, row?.partnercompany_id__label)}
             error={errors.partnercompany_id} />
@@ -143,15 +143,15 @@ function ContactForm({ answer, editing, onDone, onCreated, onReload }: ContactFo
           <Text c="dimmed" data-testid="empty-state">{t('masterdata.contact.details_empty')}</Text>
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput type="email" disabled={readOnly} label={t('masterdata.contact.email')} value={v.details.email}
+            <TextInput type="email" readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.email')} value={v.details.email}
               onChange={(e) => setDetail('email')(e.currentTarget.value)} error={detailError('contactdetails_email')} />
-            <TextInput disabled={readOnly} label={t('masterdata.contact.phone')} value={v.details.phone}
+            <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.phone')} value={v.details.phone}
               onChange={(e) => setDetail('phone')(e.currentTarget.value)} error={detailError('contactdetails_phone')} />
-            <TextInput disabled={readOnly} label={t('masterdata.contact.mobile')} value={v.details.mobile}
+            <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.mobile')} value={v.details.mobile}
               onChange={(e) => setDetail('mobile')(e.currentTarget.value)} error={detailError('contactdetails_mobile')} />
-            <TextInput disabled={readOnly} label={t('masterdata.contact.fax')} value={v.details.fax}
+            <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.fax')} value={v.details.fax}
               onChange={(e) => setDetail('fax')(e.currentTarget.value)} error={detailError('contactdetails_fax')} />
-            <TextInput disabled={readOnly} label={t('masterdata.contact.website')} value={v.details.website}
+            <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.contact.website')} value={v.details.website}
               onChange={(e) => setDetail('website')(e.currentTarget.value)} error={detailError('contactdetails_website')} />
           </SimpleGrid>
         )}

@@ -117,15 +117,15 @@ function LocationForm({ answer, editing, onDone }: { answer: LocationAnswer; edi
     <form onSubmit={submit} aria-label={t('masterdata.location.form')}>
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput required disabled={readOnly} label={t('masterdata.location.name')} value={v.name}
+          <TextInput required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.location.name')} value={v.name}
             onChange={(e) => set('name')(e.currentTarget.value)} error={errors.location_name} />
-          <Select required disabled={readOnly} searchable label={t('masterdata.location.company')} data={companyOptions}
+          <Select required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} searchable label={t('masterdata.location.company')} data={companyOptions}
             value={v.company} onChange={set('company')} error={errors.company_id} />
-          <Select required disabled={readOnly} label={t('masterdata.location.type')}
+          <Select required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.location.type')}
             data={optionsOf(types.data, 'locationtype_id', ['locationtype_name'])} value={v.type} onChange={set('type')} error={errors.locationtype_id} />
-          <NumberInput disabled={readOnly} label={t('masterdata.location.total_area')} min={0} decimalScale={2} value={v.area}
+          <NumberInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.location.total_area')} min={0} decimalScale={2} value={v.area}
             onChange={set('area')} error={errors.location_total_area} />
-          <TextInput disabled={readOnly} type="date" label={t('masterdata.location.start_date')} value={v.start}
+          <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} type="date" label={t('masterdata.location.start_date')} value={v.start}
             onChange={(e) => set('start')(e.currentTarget.value)} error={errors.location_start_date} />
         </SimpleGrid>
         <AddressFields value={address} onChange={setAddress} countries={countries.data} errors={errors}

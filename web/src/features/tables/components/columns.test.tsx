@@ -74,3 +74,23 @@ describe('key columns', () => {
     expect(nameColumn.header).toBe('Name');
   });
 });
+
+describe('spare room', () => {
+  it('goes to names and references, not to the id, numbers, dates or a fixed list of choices', () => {
+    const id = textAttr('contract_id', 'Contract', { type: 'id' });
+    const begin = textAttr('contract_begin_date', 'Start', { type: 'date' });
+    const status = textAttr('contract_status', 'Status', { attribute_datatype_hint: 'list', options: [{ value: 1, label: 'Active' }] });
+    const sum = textAttr('contract_sum', 'Sum', { type: 'decimal' });
+    const columns = buildColumns([id, number, company, begin, status, sum], ['contract_id', 'invoice_number', 'company_id', 'contract_begin_date', 'contract_status', 'contract_sum'], ctx, {
+      primaryKey: 'contract_id',
+    });
+    expect(Object.fromEntries(columns.map((c) => [c.id, c.grow]))).toEqual({
+      contract_id: false,
+      invoice_number: true,
+      company_id: true,
+      contract_begin_date: false,
+      contract_status: false,
+      contract_sum: false,
+    });
+  });
+});

@@ -143,6 +143,8 @@ export function buildColumns(
       header: isKey ? '#' : attr.attribute_i18n,
       text: (row: Row) => formatCell(attr, row, ctx),
       width: isKey ? 72 : columnWidth(attr),
+      // Names and references take the spare room; a choice of a fixed list ("Active") needs none.
+      grow: !isKey && !attr.options?.length && !isNumeric(attr) && columnWidth(attr) >= 180,
       // The server sorts stored fields only (served `sortable`); computed values and multi-selects are not.
       sortable: attr.sortable === true,
       align: isNumeric(attr) ? 'right' : 'left',

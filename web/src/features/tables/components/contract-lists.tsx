@@ -23,19 +23,16 @@ const DEADLINE_COLUMNS = [
 ];
 
 /**
- * Widths of the deadline list's columns, so the contract and point of sale
- * labels and the "Notice date" header (with its sort mark) are not cut: the
- * light, notice date and contract fit 1280 px, every column 1920 px (a
- * longer label shows in full on hover).
+ * Widths of the deadline list's text columns, so the contract and point of
+ * sale labels are rarely cut: the light, notice date and contract fit
+ * 1280 px, every column 1920 px (a longer label shows in full on hover).
+ * The grid widens a column to its header in every language (headerWidth);
+ * the short columns keep their type's width.
  */
 const DEADLINE_WIDTHS: Record<string, number> = {
-  [NOTICE_FIELD]: 140,
-  contract_id: 360,
-  [POS_FIELD]: 260,
+  contract_id: 400,
+  [POS_FIELD]: 240,
   contractaction_type: 170,
-  [STATUS_FIELD]: 100,
-  contractaction_acting_by: 140,
-  contractaction_responsible_user_id: 150,
 };
 
 /** /app/deadline-list: every deadline of the caller's contracts, with its traffic light and quick windows. */

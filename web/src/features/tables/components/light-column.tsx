@@ -21,6 +21,8 @@ export function lightColumn(t: TFunction, thresholds: LightThresholds, today: Da
     header: t('grid.light'),
     // "Urgent · 906 days overdue" in full.
     width: 240,
+    // The badge needs no more room; the spare room goes to the contract and point of sale.
+    grow: false,
     text: (row) => lightText(t, light(row), daysUntil(row[NOTICE_FIELD], today)),
     render: (row, text) => {
       const l = light(row);

@@ -52,6 +52,8 @@ function Header({ table, title, id, extra }: { table: string; title: string; id?
       <Group gap="sm" align="center" wrap="wrap">
         <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
           {title}
+          {/* A space, so the heading reads "Lease Mannheim #12", not "Lease Mannheim#12". */}
+          {key && ' '}
           {key && (
             <Text span c="dimmed" fw={500} fz="lg" ml="xs" data-testid="record-key" style={{ whiteSpace: 'nowrap' }}>
               {key}

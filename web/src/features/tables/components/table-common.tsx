@@ -1,4 +1,4 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -24,14 +24,21 @@ export function DefinitionError({ table, error, record }: { table: string; error
   const { t } = useTranslation();
   const notFound = error instanceof ApiError && error.status === 404;
   const missing = record ? t('grid.record_not_found') : t('grid.unknown_table', { table });
+  // The page keeps a heading: the list the record belongs to ("Page not found" for an unknown table).
+  const heading = notFound && !record ? t('status.not_found.title') : tableLabel(t, table);
   return (
-    <Alert color={notFound ? 'yellow' : 'red'} title={notFound ? missing : t('grid.load_failed')} m="md">
-      <Stack gap="xs" align="flex-start">
-        {!notFound && <Text size="sm">{serverDetail(error)}</Text>}
-        <Button component={Link} to="/app" variant="light" size="xs">
-          {t('general.home')}
-        </Button>
-      </Stack>
-    </Alert>
+    <Stack gap={0}>
+      <Title order={1} size="h2" mx="md" mt="md">
+        {heading}
+      </Title>
+      <Alert color={notFound ? 'yellow' : 'red'} title={notFound ? missing : t('grid.load_failed')} m="md">
+        <Stack gap="xs" align="flex-start">
+          {!notFound && <Text size="sm">{serverDetail(error)}</Text>}
+          <Button component={Link} to="/app" variant="light" size="xs">
+            {t('general.home')}
+          </Button>
+        </Stack>
+      </Alert>
+    </Stack>
   );
 }
