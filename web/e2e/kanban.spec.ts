@@ -115,11 +115,16 @@ test('a move by drag and drop or keyboard, a new ticket and an edit arrive live 
   await dragOnto(page, card(page, neu[neu.length - 1]), card(page, neu[0]));
   await expect.poll(() => order(page, 'Neu')).toEqual(reordered);
   await expect.poll(() => order(watcher, 'Neu')).toEqual(reordered);
-  // B moves the second card up by one with the keyboard: Space, arrow up, Space.
+  // B moves the second card up by one with the keyboard: Space, arrow up, Space,
+  // each step once the board has taken the last (its announcements say so).
+  const live = watcher.locator('[id^="DndLiveRegion"]');
   await card(watcher, reordered[1]).focus();
   await watcher.keyboard.press('Space');
+  await expect(live).toContainText('picked up in Neu');
   await watcher.keyboard.press('ArrowUp');
+  await expect(live).toContainText(/Before .* in Neu/);
   await watcher.keyboard.press('Space');
+  await expect(live).toContainText('moved to Neu');
   const swapped = [reordered[1], reordered[0], ...reordered.slice(2)];
   await expect.poll(() => order(watcher, 'Neu')).toEqual(swapped);
   await expect.poll(() => order(page, 'Neu')).toEqual(swapped);
