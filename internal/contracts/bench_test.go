@@ -34,17 +34,9 @@ func benchContracts() int {
 //
 // Run: go test ./internal/contracts -run '^$' -bench Deadlines -benchtime 20x
 func BenchmarkDeadlines(b *testing.B) {
-	for _, dialect := range []string{"sqlite", "postgres"} {
-		b.Run(dialect, func(b *testing.B) {
-			var d *db.DB
-			if dialect == "sqlite" {
-				d = testkit.NewSQLite(b)
-			} else {
-				d = testkit.NewPostgres(b)
-			}
-			benchDeadlines(b, d)
-		})
-	}
+	testkit.ForEachDBBench(b, func(b *testing.B, d *db.DB) {
+		benchDeadlines(b, d)
+	})
 }
 
 func benchDeadlines(b *testing.B, d *db.DB) {

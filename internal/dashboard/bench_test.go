@@ -30,39 +30,31 @@ func benchPos() int {
 //
 // Run: go test ./internal/dashboard -run '^$' -bench Summary -benchtime 10x
 func BenchmarkSummary(b *testing.B) {
-	for _, dialect := range []string{"sqlite", "postgres"} {
-		b.Run(dialect, func(b *testing.B) {
-			var d *db.DB
-			if dialect == "sqlite" {
-				d = testkit.NewSQLite(b)
-			} else {
-				d = testkit.NewPostgres(b)
-			}
-			ta := apptest.NewApp(b, d)
-			ctx := context.Background()
-			if err := seed.Scale(ctx, d, benchPos(), nil, seed.WithScaleGroup(1)); err != nil {
-				b.Fatal(err)
-			}
-			if err := seed.DemoDeadlines(ctx, d, time.Now().UTC()); err != nil {
-				b.Fatal(err)
-			}
-			for _, c := range []struct{ name, user, path string }{
-				{"SummaryAdmin", admin, "/dashboard/summary"},
-				{"SummaryLead", lead, "/dashboard/summary"},
-				{"MapAdmin", admin, "/dashboard/map"},
-				{"TicketsAdmin", admin, "/dashboard/tickets"},
-			} {
-				b.Run(c.name, func(b *testing.B) {
-					token := ta.Token(c.user)
-					ta.Do("GET", c.path, token, nil)
-					b.ResetTimer()
-					for b.Loop() {
-						if r := ta.Do("GET", c.path, token, nil); r.Status != 200 {
-							b.Fatalf("%d %s", r.Status, r.Body)
-						}
+	testkit.ForEachDBBench(b, func(b *testing.B, d *db.DB) {
+		ta := apptest.NewApp(b, d)
+		ctx := context.Background()
+		if err := seed.Scale(ctx, d, benchPos(), nil, seed.WithScaleGroup(1)); err != nil {
+			b.Fatal(err)
+		}
+		if err := seed.DemoDeadlines(ctx, d, time.Now().UTC()); err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range []struct{ name, user, path string }{
+			{"SummaryAdmin", admin, "/dashboard/summary"},
+			{"SummaryLead", lead, "/dashboard/summary"},
+			{"MapAdmin", admin, "/dashboard/map"},
+			{"TicketsAdmin", admin, "/dashboard/tickets"},
+		} {
+			b.Run(c.name, func(b *testing.B) {
+				token := ta.Token(c.user)
+				ta.Do("GET", c.path, token, nil)
+				b.ResetTimer()
+				for b.Loop() {
+					if r := ta.Do("GET", c.path, token, nil); r.Status != 200 {
+						b.Fatalf("%d %s", r.Status, r.Body)
 					}
-				})
-			}
-		})
-	}
+				}
+			})
+		}
+	})
 }

@@ -28,21 +28,13 @@ import (
 //
 // Run: nice -n 19 go test ./internal/tables -run '^$' -bench CreatePos
 func BenchmarkCreatePos(b *testing.B) {
-	for _, dialect := range []string{"sqlite", "postgres"} {
-		b.Run(dialect, func(b *testing.B) {
-			var d *db.DB
-			if dialect == "sqlite" {
-				d = testkit.NewSQLite(b)
-			} else {
-				d = testkit.NewPostgres(b)
-			}
-			e := newEnv(b, d)
-			token := e.token(admin)
-			var seq atomic.Int64
-			b.Run("seq", func(b *testing.B) { benchCreates(b, e, token, &seq, 1) })
-			b.Run("c8", func(b *testing.B) { benchCreates(b, e, token, &seq, 8) })
-		})
-	}
+	testkit.ForEachDBBench(b, func(b *testing.B, d *db.DB) {
+		e := newEnv(b, d)
+		token := e.token(admin)
+		var seq atomic.Int64
+		b.Run("seq", func(b *testing.B) { benchCreates(b, e, token, &seq, 1) })
+		b.Run("c8", func(b *testing.B) { benchCreates(b, e, token, &seq, 8) })
+	})
 }
 
 // benchCreates posts creates of distinct points of sale from clients

@@ -41,17 +41,9 @@ func benchPOS() int {
 //
 // Run: go test ./internal/tables -run '^$' -bench Engine -benchmem
 func BenchmarkEngine(b *testing.B) {
-	for _, dialect := range []string{"sqlite", "postgres"} {
-		b.Run(dialect, func(b *testing.B) {
-			var d *db.DB
-			if dialect == "sqlite" {
-				d = testkit.NewSQLite(b)
-			} else {
-				d = testkit.NewPostgres(b)
-			}
-			benchEngine(b, d)
-		})
-	}
+	testkit.ForEachDBBench(b, func(b *testing.B, d *db.DB) {
+		benchEngine(b, d)
+	})
 }
 
 func benchEngine(b *testing.B, d *db.DB) {

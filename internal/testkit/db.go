@@ -33,6 +33,14 @@ func ForEachDB(t *testing.T, fn func(t *testing.T, d *db.DB)) {
 	t.Run("postgres", func(t *testing.T) { fn(t, NewPostgres(t)) })
 }
 
+// ForEachDBBench runs a benchmark on SQLite and on PostgreSQL (skipped
+// without one), each with a fresh migrated database.
+func ForEachDBBench(b *testing.B, fn func(b *testing.B, d *db.DB)) {
+	b.Helper()
+	b.Run("sqlite", func(b *testing.B) { fn(b, NewSQLite(b)) })
+	b.Run("postgres", func(b *testing.B) { fn(b, NewPostgres(b)) })
+}
+
 // NewSQLite opens a migrated SQLite database in a temporary directory: a
 // byte copy of a database migrated once per test process, so every test
 // still gets a database of its own without paying for the migrations.
