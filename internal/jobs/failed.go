@@ -72,21 +72,30 @@ func (q *Queue) DismissFailed(ctx context.Context, id int64) error {
 
 // failedRun checks that id is a failed run and answers the client.
 func (q *Queue) failedRun(ctx context.Context, id int64) (backendClient, error) {
-	c, err := q.serving(ctx)
+	c, row, err := q.run(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	row, err := c.JobGet(ctx, id)
-	if errors.Is(err, rivertype.ErrNotFound) {
-		return nil, ErrNoSuchRun
-	}
-	if err != nil {
-		return nil, fmt.Errorf("jobs: run %d: %w", id, err)
-	}
-	if row.State != rivertype.JobStateDiscarded {
+	if row == nil || row.State != rivertype.JobStateDiscarded {
 		return nil, ErrNoSuchRun
 	}
 	return c, nil
+}
+
+// run answers the client and run id, nil when there is no such run.
+func (q *Queue) run(ctx context.Context, id int64) (backendClient, *rivertype.JobRow, error) {
+	c, err := q.serving(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	row, err := c.JobGet(ctx, id)
+	if errors.Is(err, rivertype.ErrNotFound) {
+		return c, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("jobs: run %d: %w", id, err)
+	}
+	return c, row, nil
 }
 
 // Alive says whether run id may still be worked: it waits (available,
@@ -96,16 +105,9 @@ func (q *Queue) failedRun(ctx context.Context, id int64) (backendClient, error) 
 // is gone (deleted, or removed after its retention) is not alive: a
 // module waiting for it would wait forever.
 func (q *Queue) Alive(ctx context.Context, id int64) (bool, error) {
-	c, err := q.serving(ctx)
-	if err != nil {
+	_, row, err := q.run(ctx, id)
+	if err != nil || row == nil {
 		return false, err
-	}
-	row, err := c.JobGet(ctx, id)
-	if errors.Is(err, rivertype.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("jobs: run %d: %w", id, err)
 	}
 	switch row.State {
 	case rivertype.JobStateCompleted, rivertype.JobStateCancelled, rivertype.JobStateDiscarded:
