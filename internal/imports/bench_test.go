@@ -67,6 +67,21 @@ func BenchmarkImportPos(b *testing.B) {
 		b.ReportMetric(float64(n), "rows")
 		b.ReportMetric(peak()/(1<<20), "go-peak-MB")
 		b.ReportMetric(peakRSS(b), "process-peak-MB")
+		// Undo, once the commit's progress has ended (409 running until then).
+		waited := time.Now()
+		t4 := waited
+		for {
+			res := f.post(b, admin, fmt.Sprintf("/imports/%d/undo", up.ImportID))
+			if res.Status == http.StatusOK {
+				break
+			}
+			if res.Status != http.StatusConflict || time.Since(waited) > time.Minute {
+				b.Fatalf("undo: %d %.300s", res.Status, res.Body)
+			}
+			time.Sleep(50 * time.Millisecond)
+			t4 = time.Now()
+		}
+		b.ReportMetric(time.Since(t4).Seconds(), "undo-s")
 	}
 }
 
