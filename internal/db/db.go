@@ -166,6 +166,7 @@ func (d *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Re
 
 // QueryContext runs a query written with "?" placeholders.
 func (d *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	query, args = bindLimits(d.dialect, query, args)
 	if d.stmts != nil {
 		if s, ok, err := d.stmts.stmt(ctx, query); ok {
 			if err != nil {
@@ -179,6 +180,7 @@ func (d *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.
 
 // QueryRowContext runs a single-row query written with "?" placeholders.
 func (d *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	query, args = bindLimits(d.dialect, query, args)
 	if d.stmts != nil {
 		// A failed prepare is reported by the row's Scan, as the pool does.
 		if s, ok, err := d.stmts.stmt(ctx, query); ok && err == nil {
@@ -262,6 +264,7 @@ func (t *Tx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error
 // QueryContext runs a query inside the transaction.
 func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	ctx = t.stmtCtx(ctx)
+	query, args = bindLimits(t.dialect, query, args)
 	if s := t.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -271,6 +274,7 @@ func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.
 // QueryRowContext runs a single-row query inside the transaction.
 func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	ctx = t.stmtCtx(ctx)
+	query, args = bindLimits(t.dialect, query, args)
 	if s := t.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}
@@ -358,6 +362,51 @@ func replacePlaceholders(query string, write func(b *strings.Builder, n int) boo
 		}
 	}
 	return b.String(), n
+}
+
+// bindLimits (SQLite) writes the integer bound to each "LIMIT ?" into the
+// statement. SQLite connections plan with the stability guarantee
+// (sqlite_plans.go): the planner no longer reads bound values, and a page
+// of 51 rows that it cannot tell from "all rows" is planned as a sort of
+// the whole list instead of a walk of the sort index that stops after the
+// page. Page sizes are few, so the statements stay few; OFFSET (which
+// does not change the plan) stays a parameter. Other dialects and
+// statements without "LIMIT ?" are returned unchanged.
+func bindLimits(d Dialect, query string, args []any) (string, []any) {
+	if d != SQLite || len(args) == 0 || !strings.Contains(query, "LIMIT ?") {
+		return query, args
+	}
+	rest := make([]any, 0, len(args))
+	out, n := replacePlaceholders(query, func(b *strings.Builder, n int) bool {
+		if n >= len(args) {
+			return false
+		}
+		lit := intLiteral(args[n])
+		if lit != "" && strings.HasSuffix(b.String(), "LIMIT ") {
+			b.WriteString(lit)
+		} else {
+			rest = append(rest, args[n])
+			b.WriteByte('?')
+		}
+		return true
+	})
+	if n != len(args) {
+		return query, args // placeholders and arguments disagree: leave it to the driver to say so
+	}
+	return out, rest
+}
+
+// intLiteral is the SQL literal of an integer argument, "" for others.
+func intLiteral(v any) string {
+	switch v := v.(type) {
+	case int:
+		return strconv.FormatInt(int64(v), 10)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case int32:
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return ""
 }
 
 func itoa(n int) string {
@@ -457,8 +506,8 @@ func (d *DB) dropTextIndexSamples(ctx context.Context) error {
 	return nil
 }
 
-// InlineInts writes the integer arguments of a PostgreSQL statement into
-// its text as literals and returns the statement with the arguments that
+// InlineInts writes the integer arguments of a statement into its text as
+// literals and returns the statement with the arguments that
 // remain. pgx prepares every statement once per connection; PostgreSQL
 // then plans a statement with parameters anew on every execution whenever
 // its generic plan looks worse than the plans for the actual values (as
@@ -467,23 +516,18 @@ func (d *DB) dropTextIndexSamples(ctx context.Context) error {
 // that plan is reused. So a page whose only arguments are numbers (tenant,
 // page window, numeric filters) is planned once per connection and value
 // set instead of per request. Text arguments (keywords, patterns) stay
-// parameters: user text must not multiply the prepared statements. Other
-// dialects get query and args unchanged.
-func InlineInts(d Dialect, query string, args []any) (string, []any) {
-	if d != Postgres || len(args) == 0 {
+// parameters: user text must not multiply the prepared statements.
+// SQLite plans with the stability guarantee (sqlite_plans.go), so a value
+// that steers its plan — the tenant whose share of the table decides
+// between walking the sort index and sorting its rows, the page size — must
+// be a literal there too.
+func InlineInts(query string, args []any) (string, []any) {
+	if len(args) == 0 {
 		return query, args
 	}
 	rest := make([]any, 0, len(args))
 	out, n := replacePlaceholders(query, func(b *strings.Builder, n int) bool {
-		var lit string
-		switch v := args[n].(type) {
-		case int:
-			lit = strconv.FormatInt(int64(v), 10)
-		case int64:
-			lit = strconv.FormatInt(v, 10)
-		case int32:
-			lit = strconv.FormatInt(int64(v), 10)
-		}
+		lit := intLiteral(args[n])
 		if lit == "" {
 			rest = append(rest, args[n])
 			b.WriteByte('?')

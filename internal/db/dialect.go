@@ -21,24 +21,20 @@ const LikeEscape = `\`
 // returns the SQL, with one "?", and its parameter.
 //
 // PostgreSQL: LOWER(expr) LIKE ? ESCAPE '\' (LOWER folds every letter).
-// SQLite, whose LOWER folds ASCII letters only: an ASCII term is found with
-// instr(LOWER(expr), ?) — folding the text's ASCII letters is enough to
-// find an ASCII term — and any other term with pf_match, a function of
-// this package (sqlite_functions.go) that folds Unicode letters as
-// PostgreSQL does. Neither is a LIKE against a parameter, which would make
-// SQLite re-plan the statement whenever the term changes; the built-in
-// form stays in C for the common case of long scans (a count over a
-// tenant's rows).
+// SQLite, whose LIKE and LOWER fold ASCII letters only: an ASCII term is
+// found with LIKE (C, and unlike instr(LOWER(...)) without a copy of every
+// text it tests) and any other term with pf_match, a function of this
+// package (sqlite_functions.go) that folds Unicode letters as PostgreSQL
+// does. A LIKE against a parameter no longer makes SQLite plan the
+// statement again for every term: its connections plan with the
+// stability guarantee (sqlite_plans.go).
 func TextMatch(d Dialect, expr, term string, prefix bool) (string, any) {
 	if d != SQLite {
 		return "LOWER(" + expr + ") LIKE ? ESCAPE '" + LikeEscape + "'", LikePattern(term, prefix)
 	}
 	folded := FoldText(term)
 	if isASCII(folded) {
-		if prefix {
-			return "instr(LOWER(" + expr + "), ?) = 1", folded
-		}
-		return "instr(LOWER(" + expr + "), ?) > 0", folded
+		return expr + " LIKE ? ESCAPE '" + LikeEscape + "'", likeFolded(folded, prefix)
 	}
 	if prefix {
 		return "pf_match(" + expr + ", ?, 1)", folded

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -119,7 +120,14 @@ func hasFoldedPrefix(s, prefix string) bool {
 type sqliteConnector struct{ dsn string }
 
 func (c sqliteConnector) Connect(context.Context) (driver.Conn, error) {
-	return sqliteDriver().Open(c.dsn)
+	conn, err := sqliteDriver().Open(c.dsn)
+	if err != nil {
+		return nil, err
+	}
+	if err := stablePlans(conn); err != nil {
+		return nil, errors.Join(err, conn.Close())
+	}
+	return conn, nil
 }
 
 func (c sqliteConnector) Driver() driver.Driver { return sqliteDriver() }

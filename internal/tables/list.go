@@ -561,9 +561,10 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	if err != nil {
 		return nil, err
 	}
-	// PostgreSQL: a page whose arguments are all numbers is planned once
-	// per connection, not per request (db.InlineInts, decision 0022).
-	st.sql, st.args = db.InlineInts(q.Dialect(), st.sql, st.args)
+	// A page whose arguments are all numbers is planned once per
+	// connection and value set, not per request, and for those values
+	// (db.InlineInts, decisions 0022 and 0041).
+	st.sql, st.args = db.InlineInts(st.sql, st.args)
 	e.log.DebugContext(ctx, "tables: list statement", "entity", p.t.ent.Name, "sql", st.sql, "args", st.args)
 	rows, err := q.QueryContext(ctx, st.sql, st.args...)
 	if err != nil {
@@ -597,6 +598,7 @@ func (e *Engine) count(ctx context.Context, q db.Querier, x *env, c *caller, p *
 	if err != nil {
 		return 0, err
 	}
+	st.sql, st.args = db.InlineInts(st.sql, st.args)
 	var n int64
 	if err := q.QueryRowContext(ctx, st.sql, st.args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("tables: count %s: %w", p.t.ent.Name, err)

@@ -173,11 +173,16 @@ func (e *Engine) tableRows(ctx context.Context, q db.Querier, ent *schema.Entity
 }
 
 // scanMatch renders the per-row keyword test of a walk over text column
-// expr (SQLite): ASCII text (as many bytes as characters) folds to its
-// ASCII lower case, so C's instr over LOWER decides; other text goes to
-// pf_match, which folds as the index does (db.SearchMatch).
+// expr (SQLite): ASCII text (as many bytes as characters) is tested with
+// TextMatch's LIKE, which folds ASCII letters as FoldText does; other text
+// goes to pf_match, which folds as the index does (db.SearchMatch). A
+// keyword that is not ASCII goes to pf_match for every row.
 func scanMatch(expr, keyword string) frag {
 	match, arg := db.SearchMatch(db.SQLite, expr, keyword)
-	return frag{sql: "(CASE WHEN length(" + expr + ") = octet_length(" + expr + ") THEN instr(LOWER(" + expr + "), ?) > 0 ELSE " +
-		match + " END)", args: []any{arg, arg}}
+	like, pattern := db.TextMatch(db.SQLite, expr, keyword, false)
+	if like == match {
+		return frag{sql: match, args: []any{arg}}
+	}
+	return frag{sql: "(CASE WHEN length(" + expr + ") = octet_length(" + expr + ") THEN " + like + " ELSE " +
+		match + " END)", args: []any{pattern, arg}}
 }

@@ -12,7 +12,7 @@ import (
 
 // TestEverySortHasAKeyedIndex: on a migrated database every sortable
 // stored field of the big entities leads an index that gives the page's
-// order (field, key) without a sort: (field, key), or (field) alone on
+// order (field, key) without a sort: (field, key, ...), or (field) alone on
 // SQLite, whose indexes end in the rowid. Long text is left out on
 // PostgreSQL (B-tree entries are limited to a third of a page).
 func TestEverySortHasAKeyedIndex(t *testing.T) {
@@ -36,7 +36,7 @@ func TestEverySortHasAKeyedIndex(t *testing.T) {
 				}
 				ok := false
 				for _, ix := range tbl.Indexes {
-					if slices.Equal(ix.Columns, []string{f.Name, e.PK}) ||
+					if len(ix.Columns) >= 2 && slices.Equal(ix.Columns[:2], []string{f.Name, e.PK}) ||
 						d.Dialect() == db.SQLite && slices.Equal(ix.Columns, []string{f.Name}) {
 						ok = true
 					}

@@ -46,3 +46,29 @@ func TestSortIndexMigrationIsCurrent(t *testing.T) {
 		t.Error("contractaction_notice_date is keyed by migration 0016 already")
 	}
 }
+
+const keywordWalkMigrationFile = "0044_keyword_walk_indexes.sql"
+
+// TestKeywordWalkMigrationIsCurrent: migration 0044 holds what
+// KeywordWalkMigration renders (UPDATE_MIGRATION=1 writes it).
+func TestKeywordWalkMigrationIsCurrent(t *testing.T) {
+	_, here, _, _ := runtime.Caller(0)
+	path := filepath.Join(filepath.Dir(here), "..", "db", "migrations", keywordWalkMigrationFile)
+	want := KeywordWalkMigration(schema.Default())
+	if os.Getenv("UPDATE_MIGRATION") == "1" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Fatalf("%s is not what KeywordWalkMigration renders; regenerate it with UPDATE_MIGRATION=1 go test ./internal/tables -run TestKeywordWalkMigrationIsCurrent", keywordWalkMigrationFile)
+	}
+	line := `CREATE INDEX "pos_label_walk" ON "pos" ("pos_name", "pos_id", "pos_branchnumber", "pos_name_external", "company_id", "contactperson_id");`
+	if !strings.Contains(want, line) {
+		t.Errorf("missing %s", line)
+	}
+}
