@@ -141,6 +141,16 @@ func openSQLite(rawURL, dataDir string) (*DB, error) {
 	return &DB{pool: pool, dialect: SQLite, stmts: newStmtCache(pool), writer: newWriter()}, nil
 }
 
+// CachedStatements is the number of statements SQLite keeps prepared
+// (0 on PostgreSQL, where pgx caches per connection): a statement text
+// that carries a per-row value fills the cache and shows here.
+func (d *DB) CachedStatements() int {
+	if d.stmts == nil {
+		return 0
+	}
+	return d.stmts.size()
+}
+
 // Dialect reports the SQL flavour.
 func (d *DB) Dialect() Dialect { return d.dialect }
 

@@ -58,21 +58,37 @@ func (c *stmtCache) stmt(ctx context.Context, query string) (s *sql.Stmt, ok boo
 	if err != nil {
 		return nil, true, fmt.Errorf("db: prepare: %w", err)
 	}
+	kept, evicted := c.keep(query, s)
+	// Closing waits for the connections the statement was prepared on,
+	// which transactions may hold while they wait for c.mu (forTx): so
+	// never under c.mu.
+	if evicted != nil {
+		evicted.Close()
+	}
+	if kept != s {
+		s.Close()
+	}
+	return kept, kept != nil, nil
+}
+
+// keep stores s as query's statement and returns the statement to use
+// (s, or the one another caller stored first; nil once the cache closed)
+// and the statement evicted to make room, if any: the caller closes those
+// outside c.mu.
+func (c *stmtCache) keep(query string, s *sql.Stmt) (kept, evicted *sql.Stmt) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		s.Close()
-		return nil, false, nil
+		return nil, nil
 	}
 	if have := c.stmts[query]; have != nil {
-		s.Close()
-		return have, true, nil
+		return have, nil
 	}
 	if len(c.stmts) >= c.limit {
-		c.evictOne()
+		evicted = c.evictOne()
 	}
 	c.stmts[query] = s
-	return s, true, nil
+	return s, evicted
 }
 
 // forTx returns the cached statement of query for a transaction, or nil.
@@ -116,14 +132,22 @@ func cacheableInTx(query string) bool {
 	return false
 }
 
-// evictOne closes an arbitrary cached statement (map order is random); a
-// query still reading from it keeps it until its rows are closed.
-func (c *stmtCache) evictOne() {
+// size is the number of cached statements.
+func (c *stmtCache) size() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.stmts)
+}
+
+// evictOne removes an arbitrary cached statement (map order is random)
+// and returns it for the caller to close; a query still reading from it
+// keeps it until its rows are closed.
+func (c *stmtCache) evictOne() *sql.Stmt {
 	for q, s := range c.stmts {
 		delete(c.stmts, q)
-		s.Close()
-		return
+		return s
 	}
+	return nil
 }
 
 // close stops the background preparing, waits for it and closes every

@@ -103,6 +103,15 @@ func compileCond(n *Node, cat *catalog, s *source) (frag, error) {
 		}
 		return rangeCond(ef, lo, hi), nil
 	}
+	if n.op == OpEq && c.kind == kindField && !c.onLink && s.base != nil && c.field.Name == s.base.PK {
+		// One row by its key: no value steers the plan, so the key stays a
+		// parameter (db.InlineInts would make one statement per row read).
+		v, err := coerceFilterValue(c.typ, n.value)
+		if err != nil {
+			return frag{}, badValue
+		}
+		return frag{sql: x + " = ?", args: append(append([]any{}, ef.args...), param(v))}, nil
+	}
 	return compileCompare(n, c, ef, badValue)
 }
 

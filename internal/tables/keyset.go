@@ -22,7 +22,7 @@ import (
 // rows. Page numbers (current_page, from) stay for jumps.
 
 // keysetParam keeps a number of the token a statement parameter on
-// PostgreSQL, where db.InlineInts writes integers into the page statement:
+// both databases, where db.InlineInts writes integers into the page statement:
 // a key differs on every page, and each distinct text would be one more
 // prepared statement per connection (decision 0022).
 type keysetParam int64
