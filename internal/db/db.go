@@ -17,7 +17,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"modernc.org/sqlite"
 )
 
@@ -73,11 +74,27 @@ func Open(ctx context.Context, rawURL, dataDir string) (*DB, error) {
 	return d, nil
 }
 
+// Why our PostgreSQL connections plan generically (decision 0041): with
+// the default plan_cache_mode PostgreSQL plans a prepared statement for
+// its parameter values on each of its first executions and keeps doing so
+// whenever its generic plan looks dearer than those, so a page whose
+// keyword or pattern is a parameter was planned on every request (a rare
+// keyword page: 525 req/s; 1,120 planned once). The values that should
+// steer a plan — the tenant, the page window, numeric filters — are
+// literals in the statement text (InlineInts), so one plan per text is
+// what we want, as SQLite's stability guarantee gives (sqlite_plans.go).
+// The job queue's own pool (OpenPgxPool) keeps PostgreSQL's default.
+const postgresPlanCacheMode = "force_generic_plan"
+
 func openPostgres(rawURL string) (*DB, error) {
-	pool, err := sql.Open("pgx", rawURL)
+	cfg, err := pgx.ParseConfig(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("db: open postgres: %w", err)
+		return nil, fmt.Errorf("db: parse postgres url: %w", err)
 	}
+	if _, set := cfg.RuntimeParams["plan_cache_mode"]; !set {
+		cfg.RuntimeParams["plan_cache_mode"] = postgresPlanCacheMode
+	}
+	pool := stdlib.OpenDB(*cfg)
 	pool.SetMaxOpenConns(32)
 	pool.SetMaxIdleConns(32)
 	pool.SetConnMaxIdleTime(5 * time.Minute)

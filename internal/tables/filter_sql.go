@@ -308,7 +308,7 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 				" WHERE " + where.sql, args: where.args}}, branches...)
 		} else {
 			for _, f := range own {
-				match, arg := db.SearchLike(col(s.alias, f), keyword)
+				match, arg := db.WalkLike(col(s.alias, f), keyword)
 				alts = append(alts, frag{sql: match, args: []any{arg}})
 			}
 		}
