@@ -2,8 +2,6 @@ package tables
 
 import (
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -17,26 +15,13 @@ const searchMigrationFile = "0013_search_counts.sql"
 // TestSearchMigrationIsCurrent: the migration holds what SearchMigration
 // renders from the definitions (UPDATE_MIGRATION=1 writes it).
 func TestSearchMigrationIsCurrent(t *testing.T) {
-	_, here, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(here), "..", "db", "migrations", searchMigrationFile)
 	want := searchMigrationHeader + SearchMigration(schema.Default())
-	if os.Getenv("UPDATE_MIGRATION") == "1" {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
-		t.Fatalf("%s is not what SearchMigration renders from the definitions; regenerate it with UPDATE_MIGRATION=1 go test ./internal/tables -run TestSearchMigrationIsCurrent", searchMigrationFile)
-	}
+	checkGeneratedMigration(t, searchMigrationFile, want, "TestSearchMigrationIsCurrent")
 	if !strings.Contains(want, "CREATE VIRTUAL TABLE \"pos_search\"") {
 		t.Fatal("no search index for pos")
 	}
 	for file, tables := range LaterSearchParts {
-		path := filepath.Join(filepath.Dir(here), "..", "db", "migrations", file)
+		path := migrationPath(file)
 		got, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
