@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"portfolio/internal/db"
 	"portfolio/internal/testkit"
 )
 
@@ -13,25 +12,22 @@ import (
 // (db.InlineInts) are the ones that steer its plan, never a row's key,
 // which would make one statement per row (and on SQLite evict the hot ones).
 func TestRowReadsShareTheirStatement(t *testing.T) {
-	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
-		if d.Dialect() != db.SQLite {
-			t.Skip("PostgreSQL's statements are cached by pgx per connection")
-		}
-		e := newEnv(t, d)
-		create := func(n int) {
-			row := e.create("pos", obj{"company_id": 1, "contactperson_id": 1001, "pos_name": fmt.Sprintf("Statement %d", n),
-				"pos_branchnumber": fmt.Sprintf("S-%d", n), "pos_first_year": 2020, "pos_opening_date": "2020-01-01"})
-			e.mustOK(admin, obj{"action": "read", "entity": "pos", "id": id(row, "pos_id")})
-		}
-		for n := 0; n < 5; n++ {
-			create(n)
-		}
-		before := d.CachedStatements()
-		for n := 5; n < 45; n++ {
-			create(n)
-		}
-		if grown := d.CachedStatements() - before; grown > 5 {
-			t.Errorf("40 creates and reads prepared %d more statements; want a few at most", grown)
-		}
-	})
+	// SQLite's statement cache is ours; pgx keeps PostgreSQL's per connection.
+	d := testkit.NewSQLite(t)
+	e := newEnv(t, d)
+	create := func(n int) {
+		row := e.create("pos", obj{"company_id": 1, "contactperson_id": 1001, "pos_name": fmt.Sprintf("Statement %d", n),
+			"pos_branchnumber": fmt.Sprintf("S-%d", n), "pos_first_year": 2020, "pos_opening_date": "2020-01-01"})
+		e.mustOK(admin, obj{"action": "read", "entity": "pos", "id": id(row, "pos_id")})
+	}
+	for n := 0; n < 5; n++ {
+		create(n)
+	}
+	before := d.CachedStatements()
+	for n := 5; n < 45; n++ {
+		create(n)
+	}
+	if grown := d.CachedStatements() - before; grown > 5 {
+		t.Errorf("40 creates and reads prepared %d more statements; want a few at most", grown)
+	}
 }
