@@ -113,16 +113,11 @@ func SearchLike(expr, term string) (string, any) {
 	return FoldExpr(Postgres, expr) + " LIKE ? ESCAPE '" + LikeEscape + "'", likeFolded(FoldText(term), false)
 }
 
-// WalkLike renders the per-row keyword test of a walk over text column
-// expr on PostgreSQL (a page that walks its sort index and tests each row
-// until it is full, decision 0022): FoldExpr(expr) LIKE ?, but ASCII text
-// (as many bytes as characters), which NFC leaves as it is, skips
-// normalize(), the dearest part of the fold (a keyword page 2.0 → 1.6 ms).
-// The trigram indexes are built on FoldExpr itself, so an indexed match
-// uses SearchLike; a walk uses no index.
-func WalkLike(expr, term string) (string, any) {
-	return "(CASE WHEN octet_length(" + expr + ") = char_length(" + expr + ") THEN lower(" + expr + ") ELSE " +
-		FoldExpr(Postgres, expr) + " END) LIKE ? ESCAPE '" + LikeEscape + "'", likeFolded(FoldText(term), false)
+// FoldedLike renders the keyword match of an expression that holds
+// folded text already (a stored search column on PostgreSQL): expr LIKE ?
+// with the folded term, served by a pg_trgm index on expr.
+func FoldedLike(expr, term string) (string, any) {
+	return expr + " LIKE ? ESCAPE '" + LikeEscape + "'", likeFolded(FoldText(term), false)
 }
 
 // LikePattern lowers s and escapes the LIKE wildcards % and _ (and the

@@ -298,19 +298,11 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 				args: []any{db.FTSQuery(own, keyword)}}}, branches...)
 		} else if keySet {
 			k := s.n.next("k")
-			var ors []frag
-			for _, f := range own {
-				match, arg := db.SearchLike(col(k, f), keyword)
-				ors = append(ors, frag{sql: match, args: []any{arg}})
-			}
-			where := or(ors)
+			where := base.pgOwnMatch(k, own, keyword)
 			branches = append([]frag{{sql: "SELECT " + col(k, s.base.PK) + " FROM " + ident(s.base.Table) + " " + k +
 				" WHERE " + where.sql, args: where.args}}, branches...)
 		} else {
-			for _, f := range own {
-				match, arg := db.WalkLike(col(s.alias, f), keyword)
-				alts = append(alts, frag{sql: match, args: []any{arg}})
-			}
+			alts = append(alts, base.pgOwnMatch(s.alias, own, keyword))
 		}
 	}
 	if len(branches) > 0 {
@@ -345,11 +337,7 @@ func labelSearch(c *colSpec, s *source, keyword string) (fk string, refs frag, o
 			args: []any{db.FTSQuery(x.labelColumns(), keyword)}}, true
 	}
 	r := s.n.next("w")
-	expr := col(r, x.label[0])
-	if len(x.label) > 1 {
-		expr = pgJoin(x.label, r)
-	}
-	match, arg := db.SearchLike(expr, keyword)
-	return fk, frag{sql: "SELECT " + col(r, ref.PK) + " FROM " + ident(ref.Table) + " " + r + " WHERE " + match,
-		args: []any{arg}}, true
+	match := x.pgLabelMatch(r, keyword)
+	return fk, frag{sql: "SELECT " + col(r, ref.PK) + " FROM " + ident(ref.Table) + " " + r + " WHERE " + match.sql,
+		args: match.args}, true
 }

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -321,4 +322,112 @@ func generationTables(reg *schema.Registry) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// PostgreSQL keeps the folded text in stored columns (migration 0045,
+// rendered by SearchColumnMigration, decision 0042): searchColumn holds
+// the searchable fields, joined by searchSeparator, and labelColumn the
+// label, each folded once on write and served by one trigram index. A
+// keyword test is then one LIKE on the row's own column, where folding
+// every field at every read cost half of a keyword page (normalize() of
+// each company name for the label, lower() of three fields of every row
+// a walk tests).
+const searchColumn = "pf_search"
+
+// searchSeparator joins the fields in searchColumn. A keyword without it
+// cannot match across two fields, so a match in the column is a match in
+// one field; a keyword with it is tested field by field as well.
+const searchSeparator = "\x1f"
+
+// pgOwnMatch renders, on PostgreSQL, "one of the fields own of the row
+// alias a contains keyword": the search column, which the trigram index
+// answers, and, when own is not every field of the index (a field hidden
+// from the caller) or the keyword holds the separator, the fields one by
+// one as well, since the column then says "maybe".
+func (x *searchIndex) pgOwnMatch(a string, own []string, keyword string) frag {
+	match, arg := db.FoldedLike(col(a, searchColumn), keyword)
+	whole := frag{sql: match, args: []any{arg}}
+	if len(own) == len(x.fields) && !strings.Contains(db.FoldText(keyword), searchSeparator) {
+		return whole
+	}
+	ors := make([]frag, len(own))
+	for i, f := range own {
+		m, arg := db.SearchLike(col(a, f), keyword)
+		ors[i] = frag{sql: m, args: []any{arg}}
+	}
+	return and(whole, or(ors))
+}
+
+// pgLabelMatch renders, on PostgreSQL, "the label of the row alias a
+// contains keyword" through labelColumn.
+func (x *searchIndex) pgLabelMatch(a, keyword string) frag {
+	match, arg := db.FoldedLike(col(a, x.pgLabelColumn()), keyword)
+	return frag{sql: match, args: []any{arg}}
+}
+
+// pgLabelColumn is the stored column holding the folded label: the
+// search column when the label is the one searchable field, which then
+// holds the same text.
+func (x *searchIndex) pgLabelColumn() string {
+	if len(x.label) == 1 && len(x.fields) == 1 && x.fields[0] == x.label[0] {
+		return searchColumn
+	}
+	return labelColumn
+}
+
+// SearchColumnMigration renders migration 0045: the stored, folded search
+// and label columns of every indexed entity on PostgreSQL with their
+// trigram indexes, which replace the indexes on the folded fields of
+// migration 0013. SQLite's FTS5 tables hold folded text already.
+// TestSearchColumnMigrationIsCurrent keeps the file equal to it.
+func SearchColumnMigration(reg *schema.Registry) string {
+	b, w := generatedMigration("SearchColumnMigration",
+		"Stored folded search and label columns on PostgreSQL (decision 0042).")
+	w("-- only: postgres")
+	w("CREATE FUNCTION pf_fields(VARIADIC parts text[]) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT array_to_string(parts, E'\\x1f') $$;")
+	idx := searchIndexes(reg)
+	names := slices.Sorted(maps.Keys(idx))
+	q := db.QuoteIdent
+	for _, n := range names {
+		x := idx[n]
+		t := q(x.ent.Table)
+		if len(x.fields) > 0 {
+			w("ALTER TABLE %s ADD COLUMN %s text GENERATED ALWAYS AS (%s) STORED;", t, q(searchColumn), db.FoldExpr(db.Postgres, pgFields(x.fields)))
+			w("CREATE INDEX %s ON %s USING gin (%s gin_trgm_ops);", q(x.ent.Table+"_search_trgm"), t, q(searchColumn))
+			for _, f := range x.fields {
+				w("DROP INDEX %s;", q(x.ent.Table+"_"+f+"_trgm"))
+			}
+		}
+		if len(x.label) > 0 && x.pgLabelColumn() == labelColumn {
+			w("ALTER TABLE %s ADD COLUMN %s text GENERATED ALWAYS AS (%s) STORED;", t, q(labelColumn), db.FoldExpr(db.Postgres, pgLabel(x.label)))
+			w("CREATE INDEX %s ON %s USING gin (%s gin_trgm_ops);", q(x.ent.Table+"_label_search_trgm"), t, q(labelColumn))
+			if len(x.label) > 1 {
+				w("DROP INDEX %s;", q(x.ent.Table+"_label_trgm"))
+			}
+		}
+	}
+	w("-- only: end")
+	return b.String()
+}
+
+// pgFields renders the text of searchColumn before folding: pf_fields
+// over the fields, or the one field.
+func pgFields(fields []string) string {
+	if len(fields) == 1 {
+		return db.QuoteIdent(fields[0])
+	}
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = db.QuoteIdent(f)
+	}
+	return "pf_fields(" + strings.Join(parts, ", ") + ")"
+}
+
+// pgLabel renders the text of labelColumn before folding: the field of a
+// one-field label, else the fields joined as labels are (pf_join).
+func pgLabel(label []string) string {
+	if len(label) == 1 {
+		return db.QuoteIdent(label[0])
+	}
+	return pgJoin(label, "")
 }

@@ -46,3 +46,18 @@ func TestSearchMigrationIsCurrent(t *testing.T) {
 const searchMigrationHeader = `-- Keyword search indexes, data generations for cached counts, sort indexes
 -- of the big entities (issue 19, decision 0009).
 `
+
+const searchColumnMigrationFile = "0045_search_columns.sql"
+
+// TestSearchColumnMigrationIsCurrent: migration 0045 holds what
+// SearchColumnMigration renders (UPDATE_MIGRATION=1 writes it), with a
+// search column for points of sale and a label column for companies.
+func TestSearchColumnMigrationIsCurrent(t *testing.T) {
+	want := SearchColumnMigration(schema.Default())
+	for _, part := range []string{`ALTER TABLE "pos" ADD COLUMN "pf_search"`, `ALTER TABLE "company" ADD COLUMN "pf_label"`} {
+		if !strings.Contains(want, part) {
+			t.Fatalf("SearchColumnMigration lacks %s", part)
+		}
+	}
+	checkGeneratedMigration(t, searchColumnMigrationFile, want, "TestSearchColumnMigrationIsCurrent")
+}

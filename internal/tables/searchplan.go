@@ -132,13 +132,9 @@ func (e *Engine) searchEstimate(ctx context.Context, q db.Querier, x *searchInde
 		fts := ident(x.ftsTable())
 		st = frag{sql: "SELECT COUNT(*) FROM " + fts + " WHERE " + fts + " MATCH ?", args: []any{db.FTSQuery(own, keyword)}}
 	} else {
-		ors := make([]frag, len(own))
-		for i, f := range own {
-			match, arg := db.SearchLike(ident(f), keyword)
-			ors[i] = frag{sql: match, args: []any{arg}}
-		}
-		where := or(ors)
-		st = frag{sql: "SELECT COUNT(*) FROM " + ident(x.ent.Table) + " WHERE " + where.sql, args: where.args}
+		a := "t"
+		where := x.pgOwnMatch(a, own, keyword)
+		st = frag{sql: "SELECT COUNT(*) FROM " + ident(x.ent.Table) + " " + a + " WHERE " + where.sql, args: where.args}
 	}
 	key := x.ent.Name + "\x00" + st.sql + "\x00" + fmt.Sprint(st.args...)
 	now := e.now()
