@@ -245,6 +245,11 @@ func (c checker) column(where string, tbl *db.Table, f *schema.Field, isKey bool
 // unexplained reports columns and foreign keys no definition accounts for.
 func (c checker) unexplained(where string, tbl *db.Table, columns map[string]bool, refs map[string]string) {
 	for _, col := range tbl.Columns {
+		// The folded search columns of PostgreSQL belong to the table
+		// engine's search index (decision 0042), not to a definition.
+		if col.Name == "pf_search" || col.Name == "pf_label" {
+			continue
+		}
 		if !columns[col.Name] {
 			c.report("%s: column %s is not defined", where, col.Name)
 		}
