@@ -347,7 +347,9 @@ const searchSeparator = "\x1f"
 func (x *searchIndex) pgOwnMatch(a string, own []string, keyword string) frag {
 	match, arg := db.FoldedLike(col(a, searchColumn), keyword)
 	whole := frag{sql: match, args: []any{arg}}
-	if len(own) == len(x.fields) && !strings.Contains(db.FoldText(keyword), searchSeparator) {
+	// Folding never makes the separator (a control character) out of
+	// other characters, so the raw keyword tells.
+	if len(own) == len(x.fields) && !strings.Contains(keyword, searchSeparator) {
 		return whole
 	}
 	ors := make([]frag, len(own))
