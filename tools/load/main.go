@@ -31,6 +31,12 @@
 //
 //	go run ./tools/load -scenario sort-count -entity contract -order contract_end -dir DESC -c 32 -d 8s
 //
+// -sweep runs a list scenario once per sortable column of its entity, as
+// the list screen sorts it (a reference by its label), and ends with a
+// table; -min-rps fails the sweep for a column below that rate:
+//
+//	go run ./tools/load -scenario sort-count -entity contract -filter '[]' -sweep -min-rps 1500 -c 32 -d 3s -warmup 1s
+//
 // -page N reads a deeper page; with -keyset the page is read through the
 // "next" token of page N-1 (keyset paging, fetched once before the run):
 //
@@ -135,6 +141,12 @@ type config struct {
 	// paging (issue 19).
 	page   int
 	keyset bool
+	// sweep runs a list scenario once per sortable column of its entity
+	// (issue 19: every sortable column keeps its page under the target);
+	// minRPS fails the sweep for a column answering fewer requests per
+	// second, or failing any.
+	sweep  bool
+	minRPS float64
 }
 
 // headerFlags collects repeated -H "Name: value" flags.
@@ -203,6 +215,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.page, "page", 0, "list scenarios: read this page (current_page) instead of the first")
 	fs.BoolVar(&cfg.keyset, "keyset", false, "list scenarios with -page: read the page through the next token (after) of the page before it, fetched once before the run")
 	fs.StringVar(&cfg.filter, "filter", "", "list scenarios: this filter (JSON array, or [] for none) instead of the scenario's")
+	fs.BoolVar(&cfg.sweep, "sweep", false, "list scenarios: run once per sortable column of the entity, ordered as the list screen orders it (a reference by its label), and print a table")
+	fs.Float64Var(&cfg.minRPS, "min-rps", 0, "with -sweep: fail when a column answers fewer requests per second than this, or fails any request")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -227,6 +241,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	cfg.method = strings.ToUpper(cfg.method)
 	if err := cfg.adjustList(fs); err != nil {
+		return cfg, err
+	}
+	if err := cfg.checkSweep(); err != nil {
 		return cfg, err
 	}
 	if cfg.body != "" && !json.Valid([]byte(strings.NewReplacer("<n>", "0", "<run>", "0").Replace(cfg.body))) {
@@ -287,7 +304,7 @@ func (cfg *config) adjustList(fs *flag.FlagSet) error {
 			return errors.New("the scenario filters points of sale: give -filter (or -filter '[]') with -entity")
 		}
 	}
-	if cfg.entity != "" && cfg.entity != "pos" && cfg.order == "" {
+	if cfg.entity != "" && cfg.entity != "pos" && cfg.order == "" && !cfg.sweep {
 		return errors.New("give -order with -entity")
 	}
 	for k, v := range set {
@@ -302,6 +319,27 @@ func (cfg *config) adjustList(fs *flag.FlagSet) error {
 		return err
 	}
 	cfg.body = string(b)
+	return nil
+}
+
+// checkSweep refuses -sweep where it cannot apply and -min-rps without it.
+func (cfg *config) checkSweep() error {
+	if !cfg.sweep {
+		if cfg.minRPS != 0 {
+			return errors.New("-min-rps needs -sweep")
+		}
+		return nil
+	}
+	var body map[string]any
+	if err := json.Unmarshal([]byte(cfg.body), &body); err != nil || body["action"] != "read-rich" {
+		return errors.New("-sweep applies to the list scenarios (POST /api/ read-rich) only")
+	}
+	if cfg.order != "" || cfg.keyset {
+		return errors.New("-sweep chooses the order itself: leave out -order and -keyset")
+	}
+	if cfg.minRPS < 0 {
+		return errors.New("-min-rps must not be negative")
+	}
 	return nil
 }
 
@@ -338,6 +376,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err := l.keysetBody(ctx); err != nil {
 			return err
 		}
+	}
+	if cfg.sweep {
+		return l.sweep(ctx, stdout)
 	}
 	res, err := l.load(ctx)
 	if err != nil {
@@ -644,14 +685,19 @@ func size(b float64) string {
 	return strconv.FormatFloat(b, 'f', 0, 64) + " B"
 }
 
+// rate is the measured requests per second.
+func (r *result) rate() float64 {
+	if secs := r.elapsed.Seconds(); secs > 0 {
+		return float64(r.count) / secs
+	}
+	return 0
+}
+
 func (r *result) report(w io.Writer, cfg config) {
 	slices.Sort(r.latencies)
 	slices.Sort(r.ttfbs)
 	secs := r.elapsed.Seconds()
-	rps := 0.0
-	if secs > 0 {
-		rps = float64(r.count) / secs
-	}
+	rps := r.rate()
 	fmt.Fprintf(w, "scenario   %s: %s %s%s, %d clients, measured %.1fs after %s warm-up\n",
 		cfg.scenario, cfg.method, cfg.baseURL, cfg.path, cfg.clients, secs, cfg.warmup)
 	fmt.Fprintf(w, "requests   %d (%.1f/s), %d failed", r.count, rps, r.fail)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -217,6 +218,87 @@ func TestListFlagsRewriteTheBody(t *testing.T) {
 	} {
 		if _, err := parseFlags(args, io.Discard); err == nil {
 			t.Errorf("%v accepted", args)
+		}
+	}
+}
+
+// sweepServer answers /token and a list whose attributes hold a plain
+// sortable field, a sortable reference, a field that is not sortable and
+// one column (failing) whose pages fail; it records the orders asked for.
+type sweepServer struct {
+	mu     sync.Mutex
+	orders map[string]int
+}
+
+func (f *sweepServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/token":
+		io.WriteString(w, `{"access_token":"token-1"}`)
+	case "/api/":
+		var body map[string]any
+		json.NewDecoder(r.Body).Decode(&body)
+		order, _ := body["order_by"].(string)
+		if body["per_page"] == float64(1) {
+			io.WriteString(w, `{"data":{"data":[]},"attributes":[`+
+				`{"attribute":"contract_id","sortable":true},`+
+				`{"attribute":"pos_id","sortable":true,"ref":{"table":"pos"}},`+
+				`{"attribute":"contract_rentalspace_sum"},`+
+				`{"attribute":"failing","sortable":true}]}`)
+			return
+		}
+		f.mu.Lock()
+		f.orders[order]++
+		f.mu.Unlock()
+		if order == "failing" {
+			http.Error(w, `{"detail":"boom"}`, http.StatusInternalServerError)
+			return
+		}
+		io.WriteString(w, `{"data":{"data":[]}}`)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func TestSweepRunsEverySortableColumnAsTheScreenSortsIt(t *testing.T) {
+	f := &sweepServer{orders: map[string]int{}}
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	args := []string{"-url", srv.URL, "-scenario", "sort-count", "-entity", "contract", "-filter", "[]", "-sweep",
+		"-c", "2", "-n", "10", "-warmup", "0"}
+
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), append(args, "-min-rps", "0.001"), &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "1 of 3 columns") || !strings.Contains(err.Error(), "failing") {
+		t.Fatalf("a column whose pages fail must fail the sweep, got %v\n%s", err, out.String())
+	}
+	for _, want := range []string{"sweep      3 columns", "| `contract_id` | ", "| `pos_id__label` | ", "| `failing` (below) | "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+	f.mu.Lock()
+	orders := maps.Clone(f.orders)
+	f.mu.Unlock()
+	if orders["contract_id"] != 10 || orders["pos_id__label"] != 10 || orders["pos_id"] != 0 || orders["contract_rentalspace_sum"] != 0 {
+		t.Errorf("orders asked for: %v; want 10 pages each of contract_id and pos_id__label (a reference by its label), none of the rest", orders)
+	}
+
+	// Without -min-rps the sweep only reports.
+	out.Reset()
+	if err := run(context.Background(), args, &out, &errOut); err != nil {
+		t.Fatalf("a sweep without -min-rps reports only, got %v", err)
+	}
+}
+
+func TestSweepFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-scenario", "create", "-sweep"},
+		{"-scenario", "sort-count", "-sweep", "-order", "pos_name"},
+		{"-scenario", "sort-count", "-min-rps", "10"},
+		{"-scenario", "sort-count", "-sweep", "-min-rps", "-1"},
+	} {
+		if _, err := parseFlags(args, io.Discard); err == nil {
+			t.Errorf("parseFlags(%v) accepted", args)
 		}
 	}
 }
