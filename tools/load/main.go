@@ -33,9 +33,10 @@
 //
 // -sweep runs a list scenario once per sortable column of its entity, as
 // the list screen sorts it (a reference by its label), and ends with a
-// table; -min-rps fails the sweep for a column below that rate:
+// table; -min-rps and -max-p99 fail the sweep for a column below that
+// rate or above that latency (the targets of issue 19):
 //
-//	go run ./tools/load -scenario sort-count -entity contract -filter '[]' -sweep -min-rps 1500 -c 32 -d 3s -warmup 1s
+//	go run ./tools/load -scenario sort-count -entity contract -filter '[]' -sweep -min-rps 1500 -max-p99 40ms -c 32 -d 3s -warmup 1s
 //
 // -page N reads a deeper page; with -keyset the page is read through the
 // "next" token of page N-1 (keyset paging, fetched once before the run):
@@ -147,6 +148,7 @@ type config struct {
 	// second, or failing any.
 	sweep  bool
 	minRPS float64
+	maxP99 time.Duration
 }
 
 // headerFlags collects repeated -H "Name: value" flags.
@@ -217,6 +219,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.filter, "filter", "", "list scenarios: this filter (JSON array, or [] for none) instead of the scenario's")
 	fs.BoolVar(&cfg.sweep, "sweep", false, "list scenarios: run once per sortable column of the entity, ordered as the list screen orders it (a reference by its label), and print a table")
 	fs.Float64Var(&cfg.minRPS, "min-rps", 0, "with -sweep: fail when a column answers fewer requests per second than this, or fails any request")
+	fs.DurationVar(&cfg.maxP99, "max-p99", 0, "with -sweep: fail when a column's 99th percentile latency is above this, or it fails any request")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -325,8 +328,8 @@ func (cfg *config) adjustList(fs *flag.FlagSet) error {
 // checkSweep refuses -sweep where it cannot apply and -min-rps without it.
 func (cfg *config) checkSweep() error {
 	if !cfg.sweep {
-		if cfg.minRPS != 0 {
-			return errors.New("-min-rps needs -sweep")
+		if cfg.minRPS != 0 || cfg.maxP99 != 0 {
+			return errors.New("-min-rps and -max-p99 need -sweep")
 		}
 		return nil
 	}
@@ -337,8 +340,8 @@ func (cfg *config) checkSweep() error {
 	if cfg.order != "" || cfg.keyset {
 		return errors.New("-sweep chooses the order itself: leave out -order and -keyset")
 	}
-	if cfg.minRPS < 0 {
-		return errors.New("-min-rps must not be negative")
+	if cfg.minRPS < 0 || cfg.maxP99 < 0 {
+		return errors.New("-min-rps and -max-p99 must not be negative")
 	}
 	return nil
 }

@@ -267,11 +267,11 @@ func TestSweepRunsEverySortableColumnAsTheScreenSortsIt(t *testing.T) {
 		"-c", "2", "-n", "10", "-warmup", "0"}
 
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), append(args, "-min-rps", "0.001"), &out, &errOut)
-	if err == nil || !strings.Contains(err.Error(), "1 of 3 columns") || !strings.Contains(err.Error(), "failing") {
+	err := run(context.Background(), append(args, "-min-rps", "0.001", "-max-p99", "1h"), &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "1 of 3 columns") || !strings.Contains(err.Error(), ": failing") {
 		t.Fatalf("a column whose pages fail must fail the sweep, got %v\n%s", err, out.String())
 	}
-	for _, want := range []string{"sweep      3 columns", "| `contract_id` | ", "| `pos_id__label` | ", "| `failing` (below) | "} {
+	for _, want := range []string{"sweep      3 columns", "| `contract_id` | ", "| `pos_id__label` | ", "| `failing` (misses) | "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
@@ -296,9 +296,30 @@ func TestSweepFlags(t *testing.T) {
 		{"-scenario", "sort-count", "-sweep", "-order", "pos_name"},
 		{"-scenario", "sort-count", "-min-rps", "10"},
 		{"-scenario", "sort-count", "-sweep", "-min-rps", "-1"},
+		{"-scenario", "sort-count", "-max-p99", "40ms"},
 	} {
 		if _, err := parseFlags(args, io.Discard); err == nil {
 			t.Errorf("parseFlags(%v) accepted", args)
 		}
+	}
+}
+
+func TestSweepTarget(t *testing.T) {
+	rows := []sweepRow{
+		{column: "fast", rps: 2000, p99: 20 * time.Millisecond, count: 100},
+		{column: "slow_tail", rps: 2000, p99: 50 * time.Millisecond, count: 100},
+		{column: "low_rate", rps: 900, p99: 20 * time.Millisecond, count: 100},
+		{column: "failed", rps: 2000, p99: 20 * time.Millisecond, count: 100, fail: 1},
+	}
+	var out bytes.Buffer
+	err := reportSweep(&out, rows, target{minRPS: 1500, maxP99: 40 * time.Millisecond})
+	if err == nil || !strings.HasSuffix(err.Error(), "slow_tail, low_rate, failed") {
+		t.Fatalf("want the three columns that miss, got %v", err)
+	}
+	if !strings.Contains(out.String(), "| `fast` | 2000.0 | 20.0 ms | 0/100 |") {
+		t.Errorf("table:\n%s", out.String())
+	}
+	if err := reportSweep(io.Discard, rows, target{}); err != nil {
+		t.Errorf("without a target the sweep only reports, got %v", err)
 	}
 }

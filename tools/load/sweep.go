@@ -20,15 +20,40 @@ type sweepRow struct {
 	count, fail int
 }
 
-// below reports whether the row misses the -min-rps check.
-func (r sweepRow) below(minRPS float64) bool {
-	return minRPS > 0 && (r.rps < minRPS || r.fail > 0 || r.count == 0)
+// target is what -min-rps and -max-p99 ask of every column (zero: not
+// asked).
+type target struct {
+	minRPS float64
+	maxP99 time.Duration
+}
+
+func (t target) set() bool { return t.minRPS > 0 || t.maxP99 > 0 }
+
+func (t target) String() string {
+	var parts []string
+	if t.minRPS > 0 {
+		parts = append(parts, fmt.Sprintf("at least %.0f req/s", t.minRPS))
+	}
+	if t.maxP99 > 0 {
+		parts = append(parts, "p99 at most "+ms(t.maxP99))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// misses reports whether the row misses target t: too slow, or any
+// request failed (or none was made).
+func (r sweepRow) misses(t target) bool {
+	if !t.set() {
+		return false
+	}
+	return r.fail > 0 || r.count == 0 || (t.minRPS > 0 && r.rps < t.minRPS) || (t.maxP99 > 0 && r.p99 > t.maxP99)
 }
 
 // sweep runs the list scenario once per sortable column of its entity,
 // each ordered as the list screen orders it (sortColumns), reports each
-// run and then a table of all columns. With -min-rps a column below the
-// rate, or with a failed request, fails the sweep after the table.
+// run and then a table of all columns. With -min-rps or -max-p99 a
+// column missing them, or with a failed request, fails the sweep after
+// the table.
 func (l *loader) sweep(ctx context.Context, w io.Writer) error {
 	columns, err := l.sortColumns(ctx)
 	if err != nil {
@@ -54,27 +79,26 @@ func (l *loader) sweep(ctx context.Context, w io.Writer) error {
 		rows = append(rows, sweepRow{column: column, rps: res.rate(), p99: percentile(res.latencies, 99),
 			count: res.count, fail: res.fail})
 	}
-	return reportSweep(w, rows, l.cfg.minRPS)
+	return reportSweep(w, rows, target{minRPS: l.cfg.minRPS, maxP99: l.cfg.maxP99})
 }
 
-// reportSweep prints the sweep's table and fails when a row is below
-// minRPS.
-func reportSweep(w io.Writer, rows []sweepRow, minRPS float64) error {
+// reportSweep prints the sweep's table and fails when a row misses t.
+func reportSweep(w io.Writer, rows []sweepRow, t target) error {
 	fmt.Fprintf(w, "\nsweep      %d columns\n", len(rows))
 	fmt.Fprintln(w, "| column | req/s | p99 | failed |")
 	fmt.Fprintln(w, "|---|---|---|---|")
 	var low []string
 	for _, r := range rows {
 		mark := ""
-		if r.below(minRPS) {
-			mark = " (below)"
+		if r.misses(t) {
+			mark = " (misses)"
 			low = append(low, r.column)
 		}
 		fmt.Fprintf(w, "| `%s`%s | %.1f | %s | %d/%d |\n", r.column, mark, r.rps, ms(r.p99), r.fail, r.count)
 	}
 	if len(low) > 0 {
-		return fmt.Errorf("sweep: %d of %d columns below %.0f req/s or failing: %s",
-			len(low), len(rows), minRPS, strings.Join(low, ", "))
+		return fmt.Errorf("sweep: %d of %d columns miss %s, or fail: %s",
+			len(low), len(rows), t, strings.Join(low, ", "))
 	}
 	return nil
 }
