@@ -400,26 +400,17 @@ func (l *loader) keysetBody(ctx context.Context) error {
 	}
 	body["current_page"] = l.cfg.page - 1
 	b, _ := json.Marshal(body)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.cfg.baseURL+l.cfg.path, bytes.NewReader(b))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if tok, _ := l.currentToken(); tok != "" {
-		req.Header.Set("Authorization", "Bearer "+tok)
-	}
-	res, err := l.client.Do(req)
+	status, raw, err := l.listOnce(ctx, string(b))
 	if err != nil {
 		return fmt.Errorf("keyset: %w", err)
 	}
-	defer res.Body.Close()
 	var a struct {
 		Data struct {
 			Next string `json:"next"`
 		} `json:"data"`
 	}
-	if err := json.NewDecoder(res.Body).Decode(&a); err != nil || res.StatusCode != http.StatusOK || a.Data.Next == "" {
-		return fmt.Errorf("keyset: page %d answered status %d and no next token", l.cfg.page-1, res.StatusCode)
+	if err := json.Unmarshal(raw, &a); err != nil || status != http.StatusOK || a.Data.Next == "" {
+		return fmt.Errorf("keyset: page %d answered status %d and no next token", l.cfg.page-1, status)
 	}
 	body["current_page"] = l.cfg.page
 	body["after"] = a.Data.Next

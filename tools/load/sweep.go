@@ -112,25 +112,12 @@ func (l *loader) sortColumns(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.cfg.baseURL+l.cfg.path, strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if tok, _ := l.currentToken(); tok != "" {
-		req.Header.Set("Authorization", "Bearer "+tok)
-	}
-	res, err := l.client.Do(req)
+	status, raw, err := l.listOnce(ctx, body)
 	if err != nil {
 		return nil, fmt.Errorf("sweep: read the attributes: %w", err)
 	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, 8<<20))
-	if err != nil {
-		return nil, fmt.Errorf("sweep: read the attributes: %w", err)
-	}
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("sweep: the list answered status %d: %s", res.StatusCode, bytes.TrimSpace(raw))
+	if status != http.StatusOK {
+		return nil, fmt.Errorf("sweep: the list answered status %d: %s", status, bytes.TrimSpace(raw))
 	}
 	var a struct {
 		Attributes []struct {
@@ -178,4 +165,24 @@ func withBody(body string, set map[string]any) (string, error) {
 func (l *loader) with(cfg config) *loader {
 	tok, gen := l.currentToken()
 	return &loader{cfg: cfg, client: l.client, run: l.run, token: tok, tokenGen: gen}
+}
+
+// listOnce posts body to the scenario's path once, outside the measured
+// run, with the current access token, and returns the status and answer.
+func (l *loader) listOnce(ctx context.Context, body string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.cfg.baseURL+l.cfg.path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if tok, _ := l.currentToken(); tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	res, err := l.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(res.Body, 8<<20))
+	return res.StatusCode, raw, err
 }
