@@ -36,10 +36,8 @@ type Engine struct {
 	estimates  searchEstimates     // keyword match counts, see walkSearch
 	walkForced *bool               // tests: walk (or not) whenever a keyword page could
 	// labelWalkForced (tests) walks a label sort whenever its order and
-	// labels allow, or never (labelsort.go); labelChecks caches whether a
-	// referenced table's labels are distinct.
+	// labels allow, or never (labelsort.go).
 	labelWalkForced *bool
-	labelChecks     labelChecks
 	// labelWalks counts the pages read by the label walk (tests).
 	labelWalks atomic.Int64
 	labelCache labelCache          // attribute labels per language

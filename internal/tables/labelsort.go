@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"portfolio/internal/db"
 	"portfolio/internal/schema"
@@ -16,15 +15,16 @@ import (
 // holds: the plain statement sorts every row of the caller (0 answers in
 // 8 s for 100,000 contracts). When the order is the label column of the
 // referenced table itself, the page instead walks that table in label
-// order (its label index; reference tables are small) and, for each
-// referenced row, the listed rows through their (foreign key, key) index,
-// so LIMIT stops after the page (decision 0031, "Label sorts walk the
-// referenced table"). The walk gives the order (label, referenced key,
-// listed key); that is today's order (label, listed key) exactly when no
-// two referenced rows share a label, so the walk is taken only when the
-// referenced table's labels are distinct, non-empty and not NULL (checked
-// per data generation of that table, labelsDistinct). Rows whose reference
-// is NULL are read by a second walk of the same index at NULL and placed
+// order (its label index) and, for each referenced row, the listed rows
+// through their (foreign key, key) index, so LIMIT stops after the page
+// (decision 0031, "Label sorts walk the referenced table"). The walk gives
+// the order (label, referenced key, listed key), which is the order of
+// every label sort (listPlan.orderBy: rows of one referenced row stay
+// together when labels repeat, decision 0044). The label expression turns
+// an empty label into NULL and the index does not, so the walk is taken
+// only when the referenced table has no NULL or empty label (one probe of
+// its label index per request, labelsPresent). Rows whose reference is
+// NULL are read by a second walk of the same index at NULL and placed
 // where the plain sort puts NULL labels (SQLite: first ascending, last
 // descending; PostgreSQL the other way round).
 //
@@ -67,8 +67,9 @@ func (p *listPlan) labelWalkOf(s *source) (labelWalk, bool) {
 // limits the caller's rows, the rows it is drawn from are many enough to be
 // walked (walksRows: the caller's tenant, or the matches of a filter or
 // keyword; a few rows are sorted faster than found one by one on a walk of
-// the whole table), and the referenced labels are distinct
-// (labelsDistinct). matches is the page's total, -1 when unknown.
+// the whole table), the referenced table is not too big for them
+// (refWalkable), and every referenced row has a label (labelsPresent).
+// matches is the page's total, -1 when unknown.
 func (e *Engine) labelWalkFor(ctx context.Context, q db.Querier, sc Scope, p *listPlan, matches int64) (labelWalk, bool) {
 	w, ok := p.labelWalkOf(newSource(e.env(), sc, p.t.ent))
 	if !ok {
@@ -78,15 +79,16 @@ func (e *Engine) labelWalkFor(ctx context.Context, q db.Querier, sc Scope, p *li
 		if !*e.labelWalkForced {
 			return labelWalk{}, false
 		}
-	} else if p.t.owner != nil || sc.rows[p.t.ent.Name].Limited || !e.walksRows(ctx, q, sc, p, matches) {
+	} else if p.t.owner != nil || sc.rows[p.t.ent.Name].Limited || !e.walksRows(ctx, q, sc, p, matches) ||
+		!e.refWalkable(ctx, q, sc, p, w, matches) {
 		return labelWalk{}, false
 	}
-	distinct, err := e.labelsDistinct(ctx, q, w)
+	present, err := labelsPresent(ctx, q, w)
 	if err != nil {
 		e.log.WarnContext(ctx, "tables: checking the labels of a reference failed; sorting", "entity", w.ref.Name, "error", err)
 		return labelWalk{}, false
 	}
-	return w, distinct
+	return w, present
 }
 
 // labelWalkMatches: a page with a filter or keyword is walked when its
@@ -139,65 +141,49 @@ func (e *Engine) walksTenant(ctx context.Context, q db.Querier, sc Scope, p *lis
 	return CorrelateScope(mine, all, p.limit)
 }
 
-// labelChecks caches, per referenced table, whether its labels were
-// distinct at a data generation.
-type labelChecks struct {
-	mu sync.Mutex
-	m  map[string]labelCheck
-}
-
-type labelCheck struct {
-	generation int64
-	distinct   bool
-}
-
-// labelsDistinct reports whether every row of the referenced table has a
-// label, no label is empty (the label expression turns ” into NULL) and
-// no two rows share one. The answer is kept per data generation of the
-// table (migration 0013's triggers bump it on every write), so each
-// request costs one key lookup. A write that makes two labels equal
-// between that lookup and the page's statement can order that one label's
-// rows by reference before key on the pages read meanwhile. Inside a
-// transaction (module calls) the labels are checked without the cache: a
-// generation seen there may be rolled back and reached again by other
-// writes.
-func (e *Engine) labelsDistinct(ctx context.Context, q db.Querier, w labelWalk) (bool, error) {
-	if _, outside := q.(*db.DB); !outside {
-		return checkLabels(ctx, q, w)
+// refWalkable reports whether the referenced table is small enough to be
+// walked for the rows the page is drawn from (drawn: the caller's rows, or
+// the matches of a filter or keyword). The walk reads about n·refs/drawn
+// referenced rows for the page's last position n, one index probe each; the
+// plain statement sorts the drawn rows. Walking pays while n·refs ≤ drawn²:
+// a type table always, points of sale for 100,000 contracts, not for a
+// tenant's 1,000.
+func (e *Engine) refWalkable(ctx context.Context, q db.Querier, sc Scope, p *listPlan, w labelWalk, matches int64) bool {
+	drawn := matches
+	if drawn < 0 {
+		mine, _, err := e.tenantShare(ctx, q, sc, p.t.ent)
+		if err != nil {
+			e.log.WarnContext(ctx, "tables: measuring the tenant share failed; sorting", "entity", p.t.ent.Name, "error", err)
+			return false
+		}
+		drawn = mine
 	}
-	var gen int64
-	if err := q.QueryRowContext(ctx, "SELECT generation FROM data_generation WHERE table_name = ?", w.ref.Table).Scan(&gen); err != nil {
-		return false, fmt.Errorf("tables: data generation of %s: %w", w.ref.Table, err)
-	}
-	e.labelChecks.mu.Lock()
-	c, ok := e.labelChecks.m[w.ref.Table]
-	e.labelChecks.mu.Unlock()
-	if ok && c.generation == gen {
-		return c.distinct, nil
-	}
-	distinct, err := checkLabels(ctx, q, w)
+	_, refs, err := e.tenantShare(ctx, q, sc, w.ref)
 	if err != nil {
-		return false, err
+		e.log.WarnContext(ctx, "tables: counting a referenced table failed; sorting", "entity", w.ref.Name, "error", err)
+		return false
 	}
-	c = labelCheck{generation: gen, distinct: distinct}
-	e.labelChecks.mu.Lock()
-	if e.labelChecks.m == nil {
-		e.labelChecks.m = map[string]labelCheck{}
-	}
-	e.labelChecks.m[w.ref.Table] = c
-	e.labelChecks.mu.Unlock()
-	return c.distinct, nil
+	n := int64(p.limit + p.offset + 1)
+	return n*refs <= drawn*drawn
 }
 
-// checkLabels reports whether the labels of the referenced table are
-// distinct, non-empty and not NULL.
-func checkLabels(ctx context.Context, q db.Querier, w labelWalk) (bool, error) {
-	var all, distinct int64
-	st := "SELECT COUNT(*), COUNT(DISTINCT NULLIF(" + ident(w.label) + ", '')) FROM " + ident(w.ref.Table)
-	if err := q.QueryRowContext(ctx, st).Scan(&all, &distinct); err != nil {
+// labelsPresent reports whether every row of the referenced table has a
+// label that is neither NULL nor empty: the label expression of the plain
+// sort turns an empty label into NULL, the walk's label index keeps it
+// apart. One probe of that index at NULL and at '' (each label column of a
+// walk has one, as a sortable column). A write between the probe and the
+// page's statement may empty a label; that page orders the row's label
+// as '' instead of NULL, and the next request sorts.
+func labelsPresent(ctx context.Context, q db.Querier, w labelWalk) (bool, error) {
+	var missing int
+	label := ident(w.label)
+	probe := "EXISTS (SELECT 1 FROM " + ident(w.ref.Table) + " WHERE " + label
+	// Two probes: an OR of both conditions scans the table on SQLite.
+	st := "SELECT CASE WHEN " + probe + " IS NULL) OR " + probe + " = '') THEN 1 ELSE 0 END"
+	if err := q.QueryRowContext(ctx, st).Scan(&missing); err != nil {
 		return false, fmt.Errorf("tables: check the labels of %s: %w", w.ref.Table, err)
 	}
-	return all == distinct, nil
+	return missing == 0, nil
 }
 
 // labelWalkSelect renders the page of plan p read by the label walk w:

@@ -16,17 +16,15 @@ import (
 // contract), ties (many contracts of one type, many tickets of one
 // contract), both directions, filters and keywords, deep pages, the
 // administrator and both customer groups' leads. Labels of several fields
-// (a ticket's user) and references whose labels are not distinct are
-// sorted as before, and a write that makes two labels equal is seen by the
-// next page.
+// (a ticket's user) and references with an empty label are sorted as
+// before. Rows of two referenced rows with one label stay together, each
+// group by key (decision 0044).
 func TestLabelWalkEqualsSort(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		e := newEnv(t, d)
 		engine := e.Engine
 		ctx := context.Background()
 		for _, st := range []string{
-			// Contract names distinct, so the walk may serve tickets by contract.
-			`UPDATE contract SET contract_name = contract_name || ' ' || CAST(contract_id AS TEXT)`,
 			// A third of the tickets on the first contract of their point of
 			// sale (ties), the others without a contract (NULLs).
 			`UPDATE ticket SET contract_id = (SELECT MIN(c.contract_id) FROM contract c WHERE c.pos_id = ticket.pos_id)
@@ -122,20 +120,50 @@ func TestLabelWalkEqualsSort(t *testing.T) {
 			t.Errorf("a filtered page matching every row was sorted, not walked")
 		}
 
-		// Two companies with one name: the walk would order their rows by
-		// company before key, so the page is sorted (the next request sees
-		// the write).
-		if _, err := d.ExecContext(ctx, `UPDATE company SET company_name = (SELECT MIN(company_name) FROM company)
-			WHERE company_id = (SELECT MAX(company_id) FROM company)`); err != nil {
+		// Two companies with one name: their rows stay together, each
+		// company's by key, and the walk reads them in that order.
+		for _, st := range []string{
+			`UPDATE company SET company_name = (SELECT MIN(company_name) FROM company)
+			  WHERE company_id = (SELECT MAX(company_id) FROM company)`,
+			// Every other point of sale of the first such company moves to
+			// the second, so sorted by key alone their rows would alternate.
+			`UPDATE pos SET company_id = (SELECT MAX(company_id) FROM company) WHERE pos_id % 2 = 0
+			  AND company_id = (SELECT MIN(company_id) FROM company WHERE company_name = (SELECT MIN(company_name) FROM company))`,
+		} {
+			if _, err := d.ExecContext(ctx, st); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, dir := range []string{"ASC", "DESC"} {
+			l := obj{"entity": "pos", "pk": "pos_id", "order_by": "company_id__label", "order_dir": dir}
+			tables.ForceLabelWalk(engine, true)
+			before := walked()
+			got := offsetIDs(t, e, admin, l)
+			if walked() == before {
+				t.Errorf("%s: pos by company label not walked with two equal company names", dir)
+			}
+			tables.ForceLabelWalk(engine, false)
+			want := offsetIDs(t, e, admin, l)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: %v, want %v", dir, got, want)
+			}
+			if !groupedByCompany(t, e, want) {
+				t.Errorf("%s: the rows of two companies named alike are interleaved: %v", dir, want)
+			}
+		}
+		// An empty label sorts as NULL, which the label index does not:
+		// such a table is sorted, not walked.
+		if _, err := d.ExecContext(ctx, `UPDATE contracttype SET contracttype_name = ''
+			WHERE contracttype_id = (SELECT MIN(contracttype_id) FROM contracttype)`); err != nil {
 			t.Fatal(err)
 		}
 		tables.ForceLabelWalk(engine, true)
 		for _, dir := range []string{"ASC", "DESC"} {
-			l := obj{"entity": "pos", "pk": "pos_id", "order_by": "company_id__label", "order_dir": dir}
+			l := obj{"entity": "contract", "pk": "contract_id", "order_by": "contracttype_id__label", "order_dir": dir}
 			before := walked()
 			got := offsetIDs(t, e, admin, l)
 			if walked() != before {
-				t.Errorf("%s: pos by company label walked with two equal company names", dir)
+				t.Errorf("%s: contracts walked by type with an empty type name", dir)
 			}
 			tables.ForceLabelWalk(engine, false)
 			if want := offsetIDs(t, e, admin, l); !slices.Equal(got, want) {
@@ -145,4 +173,25 @@ func TestLabelWalkEqualsSort(t *testing.T) {
 		}
 		t.Logf("pages walked: %d", walked())
 	})
+}
+
+// groupedByCompany reports whether the points of sale ids come in one run
+// per company: no company's rows start again after another's.
+func groupedByCompany(t *testing.T, e *env, ids []int64) bool {
+	t.Helper()
+	company := map[int64]int64{}
+	for _, r := range e.list(admin, obj{"entity": "pos", "per_page": 100000}).Data.Data {
+		company[id(r, "pos_id")] = id(r, "company_id")
+	}
+	done := map[int64]bool{}
+	for i, p := range ids {
+		c := company[p]
+		if i > 0 && company[ids[i-1]] != c {
+			if done[c] {
+				return false
+			}
+			done[company[ids[i-1]]] = true
+		}
+	}
+	return true
 }

@@ -476,6 +476,15 @@ func (p *listPlan) orderBy(s *source) (frag, error) {
 		return frag{}, err
 	}
 	parts := []frag{{sql: o.sql + dir, args: o.args}}
+	if p.order.kind == kindLabel && p.order.field != nil {
+		// Rows of one referenced row stay together when labels repeat (two
+		// points of sale named "Mitte"): the order the label walk reads.
+		a := s.alias
+		if p.order.onLink {
+			a = s.link.alias
+		}
+		parts = append(parts, frag{sql: col(a, p.order.field.Name) + dir})
+	}
 	if p.order.kind != kindField || p.order.name != p.t.ent.PK || p.order.onLink {
 		parts = append(parts, frag{sql: col(s.alias, p.t.ent.PK) + dir})
 	}
