@@ -149,6 +149,23 @@ func JoinText(exprs []string) string {
 	return "NULLIF(concat_ws(' ', " + strings.Join(exprs, ", ") + "), '')"
 }
 
+// JoinTextColumns renders the value of JoinText for text expressions only,
+// in a form PostgreSQL accepts in an index (concat_ws is not immutable
+// there, || on text is): a || ' ' || b where both are set, else the one
+// that is, nested for more. A label sort index holds this expression, and
+// the lists order by it (decision 0044).
+func JoinTextColumns(exprs []string) string {
+	return "NULLIF(" + joinSet(exprs) + ", '')"
+}
+
+func joinSet(exprs []string) string {
+	if len(exprs) == 1 {
+		return exprs[0]
+	}
+	rest := joinSet(exprs[1:])
+	return "COALESCE(" + exprs[0] + " || ' ' || " + rest + ", " + exprs[0] + ", " + rest + ")"
+}
+
 // DecimalText renders a NUMERIC expression for display inside text: without
 // trailing zeros on PostgreSQL (19.5000 → 19.5); SQLite keeps numbers as
 // integers or reals already.

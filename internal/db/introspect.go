@@ -87,10 +87,16 @@ type ForeignKey struct {
 // Index is one index, including those backing primary keys and unique
 // constraints.
 type Index struct {
-	Name    string
+	Name string
+	// Columns are the indexed columns in order; an expression is
+	// ExpressionColumn.
 	Columns []string
 	Unique  bool
 }
+
+// ExpressionColumn stands for an indexed expression among an index's
+// Columns (a label sort index, decision 0044).
+const ExpressionColumn = "(expression)"
 
 // Table describes one table.
 type Table struct {
@@ -290,7 +296,7 @@ func (d *DB) describeSQLite(ctx context.Context, table string) (Table, error) {
 		t.ForeignKeys = append(t.ForeignKeys, *byID[id])
 	}
 
-	rows, err = d.QueryContext(ctx, `SELECT l.name, l."unique", i.name
+	rows, err = d.QueryContext(ctx, `SELECT l.name, l."unique", COALESCE(i.name, '`+ExpressionColumn+`')
 		FROM pragma_index_list(?) AS l, pragma_index_info(l.name) AS i
 		ORDER BY l.name, i.seqno`, table)
 	if err != nil {
@@ -361,13 +367,13 @@ func (d *DB) describePostgres(ctx context.Context, table string) (Table, error) 
 		t.ForeignKeys = append(t.ForeignKeys, *byName[n])
 	}
 
-	rows, err = d.QueryContext(ctx, `SELECT ic.relname, ix.indisunique, a.attname
+	rows, err = d.QueryContext(ctx, `SELECT ic.relname, ix.indisunique, COALESCE(a.attname, '`+ExpressionColumn+`')
 		FROM pg_index ix
 		JOIN pg_class ic ON ic.oid = ix.indexrelid
 		JOIN pg_class t ON t.oid = ix.indrelid
 		JOIN pg_namespace n ON n.oid = t.relnamespace
 		CROSS JOIN LATERAL unnest(ix.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
-		JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
+		LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum AND k.attnum > 0
 		WHERE n.nspname = current_schema() AND t.relname = ?
 		ORDER BY ic.relname, k.ord`, table)
 	if err != nil {

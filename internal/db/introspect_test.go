@@ -67,6 +67,17 @@ func TestDescribe(t *testing.T) {
 		if !users.HasUnique([]string{"user_email_normalized"}) || users.HasUnique([]string{"user_email"}) {
 			t.Error("HasUnique wrong for users")
 		}
+		// The label sort index (migration 0047) is on an expression.
+		wantLabel := map[db.Dialect][]string{db.SQLite: {db.ExpressionColumn}, db.Postgres: {db.ExpressionColumn, "user_id"}}[d.Dialect()]
+		var gotLabel []string
+		for _, ix := range users.Indexes {
+			if ix.Name == "users_label_sort" {
+				gotLabel = ix.Columns
+			}
+		}
+		if !slices.Equal(gotLabel, wantLabel) {
+			t.Errorf("users_label_sort columns = %v, want %v", gotLabel, wantLabel)
+		}
 
 		link, err := d.Describe(ctx, "user_team")
 		if err != nil {

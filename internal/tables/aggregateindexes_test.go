@@ -62,3 +62,22 @@ func TestTenantFollowsOwner(t *testing.T) {
 		t.Error("an owner path the rows do not extend must keep their tenant test")
 	}
 }
+
+const labelSortIndexMigrationFile = "0047_label_sort_indexes.sql"
+
+// TestLabelSortIndexMigrationIsCurrent: migration 0047 holds what
+// LabelSortIndexMigration renders (UPDATE_MIGRATION=1 writes it): a point
+// of sale's contact person and a ticket's user are sorted by an index on
+// their two-name label.
+func TestLabelSortIndexMigrationIsCurrent(t *testing.T) {
+	want := LabelSortIndexMigration(schema.Default())
+	checkGeneratedMigration(t, labelSortIndexMigrationFile, want, "TestLabelSortIndexMigrationIsCurrent")
+	for _, line := range []string{
+		`CREATE INDEX "contactperson_label_sort" ON "contactperson" ((NULLIF(COALESCE("contactperson_firstname" || ' ' || "contactperson_lastname", "contactperson_firstname", "contactperson_lastname"), '')), "contactperson_id");`,
+		`CREATE INDEX "users_label_sort" ON "users" ((NULLIF(COALESCE("user_firstname" || ' ' || "user_lastname", "user_firstname", "user_lastname"), '')));`,
+	} {
+		if !strings.Contains(want, line) {
+			t.Errorf("missing %s in\n%s", line, want)
+		}
+	}
+}

@@ -303,22 +303,12 @@ func (e *Engine) ResolveLabels(ctx context.Context, q db.Querier, entity string,
 	}
 	exprs := []string{}
 	s := newSource(e.env(), c.scope, ent)
-	parts := make([]string, 0, len(ent.Label))
-	for _, name := range ent.Label {
-		lf, ok := ent.Field(name)
-		if !ok {
-			return nil, fmt.Errorf("tables: label field %s of %s missing", name, ent.Name)
-		}
-		part, err := s.labelPart(s.alias, ent, lf, 0)
-		if err != nil {
-			return nil, err
-		}
-		if part != "" {
-			parts = append(parts, part)
-		}
+	label, err := s.labelOf(s.alias, ent, 0)
+	if err != nil {
+		return nil, err
 	}
-	if len(parts) > 0 {
-		exprs = append(exprs, db.JoinText(parts))
+	if label != "" {
+		exprs = append(exprs, label)
 	}
 	for _, name := range also {
 		f, ok := ent.Field(name)

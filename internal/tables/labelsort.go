@@ -35,31 +35,55 @@ import (
 
 // labelWalk is a label sort the walk can serve.
 type labelWalk struct {
-	ref   *schema.Entity
-	fk    *schema.Field // the listed rows' foreign key
-	label string        // the referenced table's label column
+	ref *schema.Entity
+	fk  *schema.Field // the listed rows' foreign key
+	// labels are the referenced table's label columns: one, ordered by its
+	// index; or several text columns, ordered by their label expression
+	// (db.JoinTextColumns) and its label sort index.
+	labels []string
+}
+
+// order renders what the walk orders the referenced rows aliased a by:
+// the label column itself, or the whole label expression of several ("":
+// the bare columns, as an index holds them).
+func (w labelWalk) order(a string) string {
+	cols := make([]string, len(w.labels))
+	for i, l := range w.labels {
+		cols[i] = ident(l)
+		if a != "" {
+			cols[i] = col(a, l)
+		}
+	}
+	if len(cols) == 1 {
+		return cols[0]
+	}
+	return db.JoinTextColumns(cols)
 }
 
 // labelWalkOf reports whether the plan's order could be walked, from the
 // definitions and the caller's masks alone: a label of a stored foreign key
 // of the listed rows (not of a link row) whose referenced entity is
-// labelled by one stored, unmasked text field. Labels of several fields, of
-// a further reference, of a number or of a masked field keep the plain
-// sort (their text is computed, no index holds it).
+// labelled by stored, unmasked text fields. Labels of a further reference,
+// of a number or of a masked field keep the plain sort (their text is
+// computed, no index holds it).
 func (p *listPlan) labelWalkOf(s *source) (labelWalk, bool) {
 	o := p.order
 	if o == nil || o.kind != kindLabel || o.onLink || o.field == nil || p.t.link != nil || p.limit <= 0 || p.after != nil {
 		return labelWalk{}, false
 	}
 	ref, ok := s.env.reg.Entity(o.field.Ref)
-	if !ok || len(ref.Label) != 1 {
+	if !ok || len(ref.Label) == 0 {
 		return labelWalk{}, false
 	}
-	lf, ok := ref.Field(ref.Label[0])
-	if !ok || !lf.Stored() || lf.Ref != "" || lf.Type != schema.TypeString || lf.Name == ref.PK || s.hidesField(ref, lf) {
+	if !textLabels(ref) {
 		return labelWalk{}, false
 	}
-	return labelWalk{ref: ref, fk: o.field, label: lf.Name}, true
+	for _, name := range ref.Label {
+		if lf, _ := ref.Field(name); s.hidesField(ref, lf) {
+			return labelWalk{}, false
+		}
+	}
+	return labelWalk{ref: ref, fk: o.field, labels: ref.Label}, true
 }
 
 // labelWalkFor decides whether the page is read by the label walk: the
@@ -167,16 +191,20 @@ func (e *Engine) refWalkable(ctx context.Context, q db.Querier, sc Scope, p *lis
 	return n*refs <= drawn*drawn
 }
 
-// labelsPresent reports whether every row of the referenced table has a
-// label that is neither NULL nor empty: the label expression of the plain
-// sort turns an empty label into NULL, the walk's label index keeps it
-// apart. One probe of that index at NULL and at '' (each label column of a
-// walk has one, as a sortable column). A write between the probe and the
-// page's statement may empty a label; that page orders the row's label
-// as '' instead of NULL, and the next request sorts.
+// labelsPresent reports whether a walk of one label column orders like
+// the plain sort: every referenced row has a label that is neither NULL nor
+// empty (the label expression turns an empty label into NULL, the label
+// column's index keeps it apart). Two probes of that index, at NULL and at
+// the empty text. A write between the probe and the page's statement may
+// empty a label; that page orders the row as if its label were still set,
+// and the next request sorts. A label of several columns is walked by its
+// whole expression and needs no probe.
 func labelsPresent(ctx context.Context, q db.Querier, w labelWalk) (bool, error) {
+	if len(w.labels) > 1 {
+		return true, nil // ordered by the label expression itself
+	}
 	var missing int
-	label := ident(w.label)
+	label := ident(w.labels[0])
 	probe := "EXISTS (SELECT 1 FROM " + ident(w.ref.Table) + " WHERE " + label
 	// Two probes: an OR of both conditions scans the table on SQLite.
 	st := "SELECT CASE WHEN " + probe + " IS NULL) OR " + probe + " = '') THEN 1 ELSE 0 END"
@@ -331,7 +359,7 @@ func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir stri
 	}
 	pk := col(s.alias, p.t.ent.PK)
 	g := group(x.dialect, p.desc, false)
-	label, refKey := col("r", w.label), col("r", w.ref.PK)
+	label, refKey := w.order("r"), col("r", w.ref.PK)
 	var b sqlb
 	if x.dialect == db.SQLite {
 		b.add("SELECT ").frag(join(cols, ", "))
@@ -350,4 +378,69 @@ func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir stri
 	b.add(" ORDER BY "+pk+dir+" LIMIT ?", n)
 	b.add(") x ORDER BY "+label+dir+", "+refKey+dir+", x.o3"+dir+" LIMIT ? OFFSET ?", limit, offset)
 	return b.done(), nil
+}
+
+// LabelSortIndexMigration renders migration 0047 from the definitions
+// (decision 0044): every entity a stored foreign key of a big entity
+// references, labelled by several text columns (a user, a contact person),
+// gets "<table>_label_sort" on its label expression exactly as the lists
+// render it (db.JoinTextColumns), so a page sorted by that label walks it
+// (labelWalk) instead of sorting every row with its label. On SQLite the
+// index ends in the rowid, the key; on PostgreSQL the key is added.
+// TestLabelSortIndexMigrationIsCurrent keeps the file equal to it.
+func LabelSortIndexMigration(reg *schema.Registry) string {
+	b, w := generatedMigration("LabelSortIndexMigration",
+		"A label of several text columns that a big entity's list sorts by has an index on its expression (decision 0044).")
+	var sqlite, pg []string
+	for _, ref := range labelSortIndexed(reg) {
+		expr := labelWalk{ref: ref, labels: ref.Label}.order("")
+		name, table := ident(ref.Table+"_label_sort"), ident(ref.Table)
+		sqlite = append(sqlite, fmt.Sprintf("CREATE INDEX %s ON %s ((%s));", name, table, expr))
+		pg = append(pg, fmt.Sprintf("CREATE INDEX %s ON %s ((%s), %s);", name, table, expr, ident(ref.PK)))
+	}
+	w("-- only: sqlite")
+	for _, s := range sqlite {
+		w("%s", s)
+	}
+	w("-- only: end")
+	w("-- only: postgres")
+	for _, s := range pg {
+		w("%s", s)
+	}
+	w("-- only: end")
+	return b.String()
+}
+
+// labelSortIndexed are the entities LabelSortIndexMigration indexes, in
+// the order of the big entities' foreign keys.
+func labelSortIndexed(reg *schema.Registry) []*schema.Entity {
+	var out []*schema.Entity
+	seen := map[string]bool{}
+	for _, n := range bigEntities {
+		e, ok := reg.Entity(n)
+		if !ok {
+			continue
+		}
+		for i := range e.Fields {
+			f := &e.Fields[i]
+			ref, ok := reg.Entity(f.Ref)
+			if !ok || !f.Stored() || !readable(f) || seen[ref.Name] || len(ref.Label) < 2 || !textLabels(ref) {
+				continue
+			}
+			seen[ref.Name] = true
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+// textLabels reports whether every label field of e is a plain text column.
+func textLabels(e *schema.Entity) bool {
+	for _, name := range e.Label {
+		lf, ok := e.Field(name)
+		if !ok || !plainTextLabel(lf) || lf.Name == e.PK {
+			return false
+		}
+	}
+	return true
 }

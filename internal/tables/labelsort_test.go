@@ -15,10 +15,11 @@ import (
 // order, on both databases: NULL references (tickets without a team or
 // contract), ties (many contracts of one type, many tickets of one
 // contract), both directions, filters and keywords, deep pages, the
-// administrator and both customer groups' leads. Labels of several fields
-// (a ticket's user) and references with an empty label are sorted as
-// before. Rows of two referenced rows with one label stay together, each
-// group by key (decision 0044).
+// administrator and both customer groups' leads. Labels of two names (a
+// ticket's user, a point of sale's contact person) are walked by their
+// label sort index, also where a first name is empty or holds a space; a
+// table with an empty one-column label is sorted. Rows of two referenced
+// rows with one label stay together, each group by key (decision 0044).
 func TestLabelWalkEqualsSort(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		e := newEnv(t, d)
@@ -29,6 +30,10 @@ func TestLabelWalkEqualsSort(t *testing.T) {
 			// sale (ties), the others without a contract (NULLs).
 			`UPDATE ticket SET contract_id = (SELECT MIN(c.contract_id) FROM contract c WHERE c.pos_id = ticket.pos_id)
 			  WHERE ticket_id % 3 = 0`,
+			// Contact persons of one name, and labels of one name only.
+			`UPDATE contactperson SET contactperson_firstname = 'Kim', contactperson_lastname = 'Berg' WHERE contactperson_id % 4 = 1`,
+			`UPDATE contactperson SET contactperson_firstname = '' WHERE contactperson_id % 4 = 2`,
+			`UPDATE contactperson SET contactperson_firstname = 'Kim Berg', contactperson_lastname = 'A' WHERE contactperson_id % 4 = 3`,
 		} {
 			if _, err := d.ExecContext(ctx, st); err != nil {
 				t.Fatal(err)
@@ -55,8 +60,8 @@ func TestLabelWalkEqualsSort(t *testing.T) {
 			add(true, "pos", "company_id__label", obj{"filter": []obj{{"field": "pos_first_year", "op": "gte", "value": 1990}}})
 			add(true, "ticket", "team_id__label", obj{"filter": []obj{{"field": "team_id", "op": "is_null"}}})
 			add(true, "pos", "company_id__label", obj{"filter_all": "a"})
-			add(false, "ticket", "user_id__label", nil)       // first and last name
-			add(false, "pos", "contactperson_id__label", nil) // first and last name
+			add(true, "ticket", "user_id__label", nil)       // first and last name
+			add(true, "pos", "contactperson_id__label", nil) // first and last name
 		}
 		walked := func() int64 { return tables.LabelWalks(engine) }
 		for _, as := range []string{admin, lead, leadB} {

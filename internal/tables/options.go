@@ -203,22 +203,9 @@ func (e *Engine) readOptions(ctx context.Context, out *Options, st frag, size in
 // ownLabel renders the default label of the base rows (their entity's
 // label fields, references followed), NULL when it has none.
 func (s *source) ownLabel() (string, error) {
-	parts := make([]string, 0, len(s.base.Label))
-	for _, name := range s.base.Label {
-		lf, ok := s.base.Field(name)
-		if !ok {
-			return "", fmt.Errorf("tables: label field %s of %s missing", name, s.base.Name)
-		}
-		part, err := s.labelPart(s.alias, s.base, lf, 0)
-		if err != nil {
-			return "", err
-		}
-		if part != "" {
-			parts = append(parts, part)
-		}
+	label, err := s.labelOf(s.alias, s.base, 0)
+	if label == "" && err == nil {
+		label = "CAST(" + col(s.alias, s.base.PK) + " AS TEXT)"
 	}
-	if len(parts) == 0 {
-		return "CAST(" + col(s.alias, s.base.PK) + " AS TEXT)", nil
-	}
-	return db.JoinText(parts), nil
+	return label, err
 }

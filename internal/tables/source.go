@@ -112,24 +112,47 @@ func (s *source) labelExpr(fromAlias string, f *schema.Field, depth int) (string
 	if err != nil {
 		return "", err
 	}
-	parts := make([]string, 0, len(target.Label))
-	for _, name := range target.Label {
-		lf, ok := target.Field(name)
+	label, err := s.labelOf(a, target, depth)
+	if label == "" && err == nil {
+		label = "NULL"
+	}
+	return label, err
+}
+
+// labelOf renders the label of the row of e aliased a: its Label fields
+// joined by spaces, "" when none is part of a label. A label of several
+// plain text columns is rendered by db.JoinTextColumns, the form its label
+// sort index holds (LabelSortIndexMigration); others by db.JoinText.
+func (s *source) labelOf(a string, e *schema.Entity, depth int) (string, error) {
+	parts := make([]string, 0, len(e.Label))
+	plain := true
+	for _, name := range e.Label {
+		lf, ok := e.Field(name)
 		if !ok {
-			return "", fmt.Errorf("tables: label field %s of %s missing", name, target.Name)
+			return "", fmt.Errorf("tables: label field %s of %s missing", name, e.Name)
 		}
-		part, err := s.labelPart(a, target, lf, depth)
+		part, err := s.labelPart(a, e, lf, depth)
 		if err != nil {
 			return "", err
 		}
 		if part != "" {
 			parts = append(parts, part)
+			plain = plain && plainTextLabel(lf) && !s.hidesField(e, lf)
 		}
 	}
-	if len(parts) == 0 {
-		return "NULL", nil
+	switch {
+	case len(parts) == 0:
+		return "", nil
+	case len(parts) > 1 && plain:
+		return db.JoinTextColumns(parts), nil
 	}
 	return db.JoinText(parts), nil
+}
+
+// plainTextLabel reports whether label field lf is read as its own text
+// column (labelPart): stored text, not a reference.
+func plainTextLabel(lf *schema.Field) bool {
+	return lf.Stored() && lf.Ref == "" && lf.Type == schema.TypeString
 }
 
 func (s *source) labelPart(a string, e *schema.Entity, lf *schema.Field, depth int) (string, error) {

@@ -69,23 +69,12 @@ func (s *source) throughLabelsExpr(f *schema.Field) (frag, error) {
 	// to the subquery, not to the outer statement.
 	sub := &source{env: s.env, scope: s.scope, base: target, alias: x, n: s.n,
 		joinAt: map[string]string{}, entityAt: map[string]string{}}
-	parts := make([]string, 0, len(target.Label))
-	for _, name := range target.Label {
-		lf, ok := target.Field(name)
-		if !ok {
-			return frag{}, fmt.Errorf("tables: label field %s of %s missing", name, target.Name)
-		}
-		part, err := sub.labelPart(x, target, lf, 0)
-		if err != nil {
-			return frag{}, err
-		}
-		if part != "" {
-			parts = append(parts, part)
-		}
+	label, err := sub.labelOf(x, target, 0)
+	if err != nil {
+		return frag{}, err
 	}
-	label := "CAST(" + col(la, other.Column) + " AS TEXT)"
-	if len(parts) > 0 {
-		label = db.JoinText(parts)
+	if label == "" {
+		label = "CAST(" + col(la, other.Column) + " AS TEXT)"
 	}
 	sc, err := s.scope.cond(s.env, target, x, s.n)
 	if err != nil {
