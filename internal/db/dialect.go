@@ -1,6 +1,7 @@
 package db
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -156,6 +157,20 @@ func JoinText(exprs []string) string {
 // the lists order by it (decision 0044).
 func JoinTextColumns(exprs []string) string {
 	return "NULLIF(" + joinSet(exprs) + ", '')"
+}
+
+// DateText renders a stored date as its text YYYY-MM-DD inside a label on
+// both databases. SQLite stores that text. PostgreSQL's own date text
+// depends on the DateStyle setting, so it may not be indexed; this form,
+// built from the date's parts, may.
+func DateText(d Dialect, expr string) string {
+	if d != Postgres {
+		return expr
+	}
+	part := func(field string, width int) string {
+		return "lpad(CAST(CAST(EXTRACT(" + field + " FROM " + expr + ") AS INTEGER) AS TEXT), " + strconv.Itoa(width) + ", '0')"
+	}
+	return part("YEAR", 4) + " || '-' || " + part("MONTH", 2) + " || '-' || " + part("DAY", 2)
 }
 
 func joinSet(exprs []string) string {

@@ -68,13 +68,14 @@ const labelSortIndexMigrationFile = "0047_label_sort_indexes.sql"
 // TestLabelSortIndexMigrationIsCurrent: migration 0047 holds what
 // LabelSortIndexMigration renders (UPDATE_MIGRATION=1 writes it): a point
 // of sale's contact person and a ticket's user are sorted by an index on
-// their two-name label.
+// their two-name label, an invoice position's invoice by number and date.
 func TestLabelSortIndexMigrationIsCurrent(t *testing.T) {
 	want := LabelSortIndexMigration(schema.Default())
 	checkGeneratedMigration(t, labelSortIndexMigrationFile, want, "TestLabelSortIndexMigrationIsCurrent")
 	for _, line := range []string{
 		`CREATE INDEX "contactperson_label_sort" ON "contactperson" ((NULLIF(COALESCE("contactperson_firstname" || ' ' || "contactperson_lastname", "contactperson_firstname", "contactperson_lastname"), '')), "contactperson_id");`,
 		`CREATE INDEX "users_label_sort" ON "users" ((NULLIF(COALESCE("user_firstname" || ' ' || "user_lastname", "user_firstname", "user_lastname"), '')));`,
+		`CREATE INDEX "invoice_label_sort" ON "invoice" ((NULLIF(COALESCE("invoice_number" || ' ' || "invoice_date", "invoice_number", "invoice_date"), '')));`,
 	} {
 		if !strings.Contains(want, line) {
 			t.Errorf("missing %s in\n%s", line, want)

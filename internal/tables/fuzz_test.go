@@ -36,7 +36,7 @@ func allowedIdents(reg *schema.Registry) map[string]bool {
 var (
 	quotedIdent = regexp.MustCompile(`"((?:[^"]|"")*)"`)
 	// fixedLiterals are the only string literals the builder writes.
-	fixedLiterals = regexp.MustCompile(`'(?:over_due_red|critical_yellow|before_deadline| |, |\\|)'`)
+	fixedLiterals = regexp.MustCompile(`'(?:over_due_red|critical_yellow|before_deadline| |, |\\|-|0|)'`)
 )
 
 // checkSQL fails when a statement quotes an identifier the definitions do

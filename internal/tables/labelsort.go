@@ -37,53 +37,44 @@ import (
 type labelWalk struct {
 	ref *schema.Entity
 	fk  *schema.Field // the listed rows' foreign key
-	// labels are the referenced table's label columns: one, ordered by its
-	// index; or several text columns, ordered by their label expression
-	// (db.JoinTextColumns) and its label sort index.
-	labels []string
+	// label is the referenced table's one label column, ordered by its
+	// index; "" for a label of several columns, ordered by its whole
+	// expression and its label sort index (indexedLabel).
+	label string
 }
 
-// order renders what the walk orders the referenced rows aliased a by:
-// the label column itself, or the whole label expression of several ("":
-// the bare columns, as an index holds them).
-func (w labelWalk) order(a string) string {
-	cols := make([]string, len(w.labels))
-	for i, l := range w.labels {
-		cols[i] = ident(l)
-		if a != "" {
-			cols[i] = col(a, l)
-		}
+// order renders what the walk orders the referenced rows aliased a by.
+func (w labelWalk) order(d db.Dialect, a string) string {
+	if w.label == "" {
+		return indexedLabel(d, w.ref, a)
 	}
-	if len(cols) == 1 {
-		return cols[0]
-	}
-	return db.JoinTextColumns(cols)
+	return col(a, w.label)
 }
 
 // labelWalkOf reports whether the plan's order could be walked, from the
 // definitions and the caller's masks alone: a label of a stored foreign key
 // of the listed rows (not of a link row) whose referenced entity is
-// labelled by stored, unmasked text fields. Labels of a further reference,
-// of a number or of a masked field keep the plain sort (their text is
-// computed, no index holds it).
+// labelled by one stored text field or by several stored text and date
+// fields (indexableLabel), none masked for the caller. Labels of a further
+// reference or of a number keep the plain sort (their text is computed, no
+// index holds it).
 func (p *listPlan) labelWalkOf(s *source) (labelWalk, bool) {
 	o := p.order
 	if o == nil || o.kind != kindLabel || o.onLink || o.field == nil || p.t.link != nil || p.limit <= 0 || p.after != nil {
 		return labelWalk{}, false
 	}
 	ref, ok := s.env.reg.Entity(o.field.Ref)
-	if !ok || len(ref.Label) == 0 {
+	if !ok || len(ref.Label) == 0 || s.hidesAny(ref, ref.Label) {
 		return labelWalk{}, false
 	}
-	if !textLabels(ref) {
+	if indexableLabel(ref) {
+		return labelWalk{ref: ref, fk: o.field}, true
+	}
+	lf, ok := ref.Field(ref.Label[0])
+	if len(ref.Label) != 1 || !ok || !lf.Stored() || lf.Ref != "" || lf.Type != schema.TypeString || lf.Name == ref.PK {
 		return labelWalk{}, false
 	}
-	for _, name := range ref.Label {
-		if lf, _ := ref.Field(name); s.hidesField(ref, lf) {
-			return labelWalk{}, false
-		}
-	}
-	return labelWalk{ref: ref, fk: o.field, labels: ref.Label}, true
+	return labelWalk{ref: ref, fk: o.field, label: lf.Name}, true
 }
 
 // labelWalkFor decides whether the page is read by the label walk: the
@@ -200,11 +191,11 @@ func (e *Engine) refWalkable(ctx context.Context, q db.Querier, sc Scope, p *lis
 // and the next request sorts. A label of several columns is walked by its
 // whole expression and needs no probe.
 func labelsPresent(ctx context.Context, q db.Querier, w labelWalk) (bool, error) {
-	if len(w.labels) > 1 {
+	if w.label == "" {
 		return true, nil // ordered by the label expression itself
 	}
 	var missing int
-	label := ident(w.labels[0])
+	label := ident(w.label)
 	probe := "EXISTS (SELECT 1 FROM " + ident(w.ref.Table) + " WHERE " + label
 	// Two probes: an OR of both conditions scans the table on SQLite.
 	st := "SELECT CASE WHEN " + probe + " IS NULL) OR " + probe + " = '') THEN 1 ELSE 0 END"
@@ -359,7 +350,7 @@ func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir stri
 	}
 	pk := col(s.alias, p.t.ent.PK)
 	g := group(x.dialect, p.desc, false)
-	label, refKey := w.order("r"), col("r", w.ref.PK)
+	label, refKey := w.order(x.dialect, "r"), col("r", w.ref.PK)
 	var b sqlb
 	if x.dialect == db.SQLite {
 		b.add("SELECT ").frag(join(cols, ", "))
@@ -382,21 +373,20 @@ func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir stri
 
 // LabelSortIndexMigration renders migration 0047 from the definitions
 // (decision 0044): every entity a stored foreign key of a big entity
-// references, labelled by several text columns (a user, a contact person),
-// gets "<table>_label_sort" on its label expression exactly as the lists
-// render it (db.JoinTextColumns), so a page sorted by that label walks it
+// references, labelled by several text or date columns (a user, a contact
+// person, an invoice), gets "<table>_label_sort" on its label expression
+// exactly as the lists render it (indexedLabel), so a page sorted by that label walks it
 // (labelWalk) instead of sorting every row with its label. On SQLite the
 // index ends in the rowid, the key; on PostgreSQL the key is added.
 // TestLabelSortIndexMigrationIsCurrent keeps the file equal to it.
 func LabelSortIndexMigration(reg *schema.Registry) string {
 	b, w := generatedMigration("LabelSortIndexMigration",
-		"A label of several text columns that a big entity's list sorts by has an index on its expression (decision 0044).")
+		"A label of several text or date columns that a big entity's list sorts by has an index on its expression (decision 0044).")
 	var sqlite, pg []string
 	for _, ref := range labelSortIndexed(reg) {
-		expr := labelWalk{ref: ref, labels: ref.Label}.order("")
 		name, table := ident(ref.Table+"_label_sort"), ident(ref.Table)
-		sqlite = append(sqlite, fmt.Sprintf("CREATE INDEX %s ON %s ((%s));", name, table, expr))
-		pg = append(pg, fmt.Sprintf("CREATE INDEX %s ON %s ((%s), %s);", name, table, expr, ident(ref.PK)))
+		sqlite = append(sqlite, fmt.Sprintf("CREATE INDEX %s ON %s ((%s));", name, table, indexedLabel(db.SQLite, ref, "")))
+		pg = append(pg, fmt.Sprintf("CREATE INDEX %s ON %s ((%s), %s);", name, table, indexedLabel(db.Postgres, ref, ""), ident(ref.PK)))
 	}
 	w("-- only: sqlite")
 	for _, s := range sqlite {
@@ -424,7 +414,7 @@ func labelSortIndexed(reg *schema.Registry) []*schema.Entity {
 		for i := range e.Fields {
 			f := &e.Fields[i]
 			ref, ok := reg.Entity(f.Ref)
-			if !ok || !f.Stored() || !readable(f) || seen[ref.Name] || len(ref.Label) < 2 || !textLabels(ref) {
+			if !ok || !f.Stored() || !readable(f) || seen[ref.Name] || !indexableLabel(ref) {
 				continue
 			}
 			seen[ref.Name] = true
@@ -432,15 +422,4 @@ func labelSortIndexed(reg *schema.Registry) []*schema.Entity {
 		}
 	}
 	return out
-}
-
-// textLabels reports whether every label field of e is a plain text column.
-func textLabels(e *schema.Entity) bool {
-	for _, name := range e.Label {
-		lf, ok := e.Field(name)
-		if !ok || !plainTextLabel(lf) || lf.Name == e.PK {
-			return false
-		}
-	}
-	return true
 }

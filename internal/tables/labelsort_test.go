@@ -2,6 +2,7 @@ package tables_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -98,6 +99,35 @@ func TestLabelWalkEqualsSort(t *testing.T) {
 				}
 			}
 		}
+		// An invoice position's invoice is labelled by number and date, the
+		// date as YYYY-MM-DD on both databases (db.DateText).
+		if _, err := d.ExecContext(ctx, `UPDATE invoice SET invoice_number = 'R-1' WHERE invoice_id % 2 = 0`); err != nil {
+			t.Fatal(err)
+		}
+		for _, dir := range []string{"ASC", "DESC"} {
+			l := obj{"entity": "invoiceposition", "pk": "invoiceposition_id", "order_by": "invoice_id__label", "order_dir": dir}
+			tables.ForceLabelWalk(engine, false)
+			want := offsetIDs(t, e, admin, l)
+			tables.ForceLabelWalk(engine, true)
+			before := walked()
+			if got := offsetIDs(t, e, admin, l); !slices.Equal(got, want) || walked() == before {
+				t.Errorf("%s: positions by invoice walked %v (walk taken: %v), sorted %v", dir, got, walked() > before, want)
+			}
+			if len(want) < 2 {
+				t.Fatalf("%s: %d invoice positions; the walk needs some", dir, len(want))
+			}
+		}
+		invoices := map[int64]obj{}
+		for _, r := range e.list(admin, obj{"entity": "invoice", "per_page": 100000}).Data.Data {
+			invoices[id(r, "invoice_id")] = r
+		}
+		for _, r := range e.list(admin, obj{"entity": "invoiceposition", "per_page": 5}).Data.Data {
+			inv := invoices[id(r, "invoice_id")]
+			if want := fmt.Sprintf("%v %v", inv["invoice_number"], inv["invoice_date"]); r["invoice_id__label"] != want {
+				t.Errorf("position %v: invoice label %q, want %q", r["invoiceposition_id"], r["invoice_id__label"], want)
+			}
+		}
+
 		// The walk is taken by default for a large tenant's page without
 		// filter; no next token (keyset paging is off for label orders).
 		tables.UnforceLabelWalk(engine)

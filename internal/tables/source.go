@@ -121,11 +121,13 @@ func (s *source) labelExpr(fromAlias string, f *schema.Field, depth int) (string
 
 // labelOf renders the label of the row of e aliased a: its Label fields
 // joined by spaces, "" when none is part of a label. A label of several
-// plain text columns is rendered by db.JoinTextColumns, the form its label
-// sort index holds (LabelSortIndexMigration); others by db.JoinText.
+// plain columns is rendered as its label sort index holds it
+// (indexedLabel); others by db.JoinText.
 func (s *source) labelOf(a string, e *schema.Entity, depth int) (string, error) {
+	if indexableLabel(e) && !s.hidesAny(e, e.Label) {
+		return indexedLabel(s.env.dialect, e, a), nil
+	}
 	parts := make([]string, 0, len(e.Label))
-	plain := true
 	for _, name := range e.Label {
 		lf, ok := e.Field(name)
 		if !ok {
@@ -137,22 +139,58 @@ func (s *source) labelOf(a string, e *schema.Entity, depth int) (string, error) 
 		}
 		if part != "" {
 			parts = append(parts, part)
-			plain = plain && plainTextLabel(lf) && !s.hidesField(e, lf)
 		}
 	}
-	switch {
-	case len(parts) == 0:
+	if len(parts) == 0 {
 		return "", nil
-	case len(parts) > 1 && plain:
-		return db.JoinTextColumns(parts), nil
 	}
 	return db.JoinText(parts), nil
 }
 
-// plainTextLabel reports whether label field lf is read as its own text
-// column (labelPart): stored text, not a reference.
-func plainTextLabel(lf *schema.Field) bool {
-	return lf.Stored() && lf.Ref == "" && lf.Type == schema.TypeString
+// hidesAny reports whether any of the named fields of e is masked for the
+// caller.
+func (s *source) hidesAny(e *schema.Entity, names []string) bool {
+	for _, name := range names {
+		if f, ok := e.Field(name); ok && s.hidesField(e, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexableLabel reports whether e's label is several stored text or date
+// columns (a person's two names, an invoice's number and date): then an
+// expression index can hold it (LabelSortIndexMigration).
+func indexableLabel(e *schema.Entity) bool {
+	if len(e.Label) < 2 {
+		return false
+	}
+	for _, name := range e.Label {
+		lf, ok := e.Field(name)
+		if !ok || !lf.Stored() || lf.Ref != "" || lf.Name == e.PK ||
+			lf.Type != schema.TypeString && lf.Type != schema.TypeDate {
+			return false
+		}
+	}
+	return true
+}
+
+// indexedLabel renders the label of an indexableLabel entity's row aliased
+// a ("": the bare columns, as its index holds them): the same text as
+// db.JoinText of its fields, in a form PostgreSQL can index
+// (db.JoinTextColumns, db.DateText).
+func indexedLabel(d db.Dialect, e *schema.Entity, a string) string {
+	parts := make([]string, len(e.Label))
+	for i, name := range e.Label {
+		parts[i] = ident(name)
+		if a != "" {
+			parts[i] = col(a, name)
+		}
+		if lf, _ := e.Field(name); lf.Type == schema.TypeDate {
+			parts[i] = db.DateText(d, parts[i])
+		}
+	}
+	return db.JoinTextColumns(parts)
 }
 
 func (s *source) labelPart(a string, e *schema.Entity, lf *schema.Field, depth int) (string, error) {
