@@ -433,9 +433,6 @@ func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, er
 	if err != nil {
 		return frag{}, err
 	}
-	if !extra.empty() {
-		cols = append(cols, extra)
-	}
 	offset := p.offset
 	if p.after != nil {
 		if !p.keysetable(s) {
@@ -447,14 +444,30 @@ func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, er
 		}
 		where, offset = and(where, after), 0
 	}
+	var more []frag
+	if !extra.empty() {
+		more = append(more, extra)
+	}
 	if p.nextable = p.limit > 0 && p.keysetable(s); p.nextable {
 		o, err := p.order.selectExpr(s)
 		if err != nil {
 			return frag{}, err
 		}
-		cols = append(cols, o)
+		more = append(more, o)
+	}
+	var outer []string
+	if groups := p.sumGroups(x.dialect); len(groups) > 0 && p.limit > 0 {
+		if cols, outer, err = p.packSums(s, cols, more, groups); err != nil {
+			return frag{}, err
+		}
+	} else {
+		cols = append(cols, more...)
 	}
 	var b sqlb
+	if outer != nil {
+		// A plain projection over the limited page keeps its order.
+		b.add("SELECT " + strings.Join(outer, ", ") + " FROM (")
+	}
 	b.add("SELECT ").frag(join(cols, ", ")).add(" FROM " + s.from())
 	if !where.empty() {
 		b.add(" WHERE ").frag(where)
@@ -462,6 +475,9 @@ func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, er
 	b.add(" ORDER BY ").frag(order)
 	if p.limit > 0 {
 		b.add(" LIMIT ? OFFSET ?", p.limit+1, offset)
+	}
+	if outer != nil {
+		b.add(") p")
 	}
 	return b.done(), nil
 }

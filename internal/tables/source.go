@@ -269,26 +269,9 @@ func (s *source) derivedExpr(a string, e *schema.Entity, f *schema.Field) (frag,
 
 // aggregate renders COUNT, SUM, MIN or the joined list over a relation.
 func (s *source) aggregate(a string, e *schema.Entity, d *schema.Derivation) (frag, error) {
-	rel, ok := e.Relation(d.Relation)
-	if !ok {
-		return frag{}, fmt.Errorf("tables: %s has no relation %s", e.Name, d.Relation)
-	}
-	rows, x, l, err := s.relationRows(a, e, rel)
+	rows, value, err := s.aggregated(a, e, d)
 	if err != nil {
 		return frag{}, err
-	}
-	if d.Only != nil {
-		rows.sql += " AND " + col(x, d.Only.Field) + " = ?"
-		rows.args = append(append([]any{}, rows.args...), d.Only.Value)
-	}
-	value := ""
-	if d.Func != schema.DeriveCount {
-		value = col(x, d.Field)
-		if lk, ok := s.env.reg.Link(rel.Link); ok && rel.Kind == schema.ManyToMany {
-			if _, isAttr := lk.Attr(d.Field); isAttr {
-				value = col(l, d.Field)
-			}
-		}
 	}
 	switch d.Func {
 	case schema.DeriveCount:
@@ -304,6 +287,64 @@ func (s *source) aggregate(a string, e *schema.Entity, d *schema.Derivation) (fr
 	z := s.n.next("z")
 	return frag{sql: "(SELECT " + db.StringAgg(s.env.dialect, z+".v") + " FROM (SELECT DISTINCT " + value +
 		" AS v " + rows.sql + " ORDER BY 1) " + z + ")", args: rows.args}, nil
+}
+
+// aggregated renders the relation rows an aggregate of the row of e
+// aliased a reads ("FROM ... WHERE ...") and the value it aggregates (""
+// for a count).
+func (s *source) aggregated(a string, e *schema.Entity, d *schema.Derivation) (frag, string, error) {
+	rows, value, err := s.aggregateRows(a, e, d)
+	if err != nil {
+		return frag{}, "", err
+	}
+	return rows, value(d), nil
+}
+
+// aggregateRows renders the relation rows an aggregate of the row of e
+// aliased a reads, and how to read the value of an aggregate d over them
+// (of the same relation and Only).
+func (s *source) aggregateRows(a string, e *schema.Entity, d *schema.Derivation) (frag, func(*schema.Derivation) string, error) {
+	rel, ok := e.Relation(d.Relation)
+	if !ok {
+		return frag{}, nil, fmt.Errorf("tables: %s has no relation %s", e.Name, d.Relation)
+	}
+	rows, x, l, err := s.relationRows(a, e, rel)
+	if err != nil {
+		return frag{}, nil, err
+	}
+	if d.Only != nil {
+		rows.sql += " AND " + col(x, d.Only.Field) + " = ?"
+		rows.args = append(append([]any{}, rows.args...), d.Only.Value)
+	}
+	lk, isLink := s.env.reg.Link(rel.Link)
+	value := func(d *schema.Derivation) string {
+		if d.Func == schema.DeriveCount {
+			return ""
+		}
+		if isLink && rel.Kind == schema.ManyToMany {
+			if _, isAttr := lk.Attr(d.Field); isAttr {
+				return col(l, d.Field)
+			}
+		}
+		return col(x, d.Field)
+	}
+	return rows, value, nil
+}
+
+// sumsArray renders the sums ds (one relation, one Only) of the row of e
+// aliased a in one sub-query, as a PostgreSQL array in the order of ds:
+// the relation's rows are read and tested against the caller's tenant
+// once for all of them (packedSums).
+func (s *source) sumsArray(a string, e *schema.Entity, ds []*schema.Derivation) (frag, error) {
+	rows, value, err := s.aggregateRows(a, e, ds[0])
+	if err != nil {
+		return frag{}, err
+	}
+	sums := make([]string, len(ds))
+	for i, d := range ds {
+		sums[i] = "COALESCE(SUM(" + value(d) + "), 0)"
+	}
+	return frag{sql: "(SELECT ARRAY[" + strings.Join(sums, ", ") + "] " + rows.sql + ")", args: rows.args}, nil
 }
 
 // relationRows renders "FROM ... WHERE ..." over the rows of relation rel

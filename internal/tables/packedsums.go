@@ -1,0 +1,96 @@
+package tables
+
+import (
+	"strconv"
+
+	"portfolio/internal/db"
+	"portfolio/internal/schema"
+)
+
+// Two sums over one relation (a contract's rental and allocation space,
+// both over its areas) each read the relation's rows and test each row's
+// tenant: on PostgreSQL about two thirds of a contract page's statement.
+// There the page reads such sums in one sub-query giving an array
+// (source.sumsArray), and an outer projection hands its elements out as
+// the answer's columns, so the cursor reads the columns it always reads.
+// SQLite has no arrays; its pages keep one sub-query per sum (decision
+// 0044).
+
+// sumGroup is a set of the page's columns read by one sumsArray.
+type sumGroup struct {
+	cols []int // indexes into listPlan.out, in order
+	ds   []*schema.Derivation
+}
+
+// sumGroups finds the sums of the page's columns over one relation with
+// one Only and one result type, two or more per group; none on SQLite.
+func (p *listPlan) sumGroups(d db.Dialect) []sumGroup {
+	if d != db.Postgres {
+		return nil
+	}
+	at := map[string]int{}
+	var groups []sumGroup
+	for i, c := range p.out {
+		if c.kind != kindDerived || c.onLink || c.field == nil || c.field.Derived == nil || c.field.Derived.Func != schema.DeriveSum {
+			continue
+		}
+		dv := c.field.Derived
+		key := dv.Relation + "\x00" + string(c.typ)
+		if dv.Only != nil {
+			key += "\x00" + dv.Only.Field + "\x00" + dv.Only.Value
+		}
+		g, ok := at[key]
+		if !ok {
+			g = len(groups)
+			at[key] = g
+			groups = append(groups, sumGroup{})
+		}
+		groups[g].cols = append(groups[g].cols, i)
+		groups[g].ds = append(groups[g].ds, dv)
+	}
+	kept := groups[:0]
+	for _, g := range groups {
+		if len(g.cols) > 1 {
+			kept = append(kept, g)
+		}
+	}
+	return kept
+}
+
+// packSums renders the page's select list with the sums of groups read
+// once per group: inner is the list of the page's own statement (each
+// column aliased), outer the projection over it in the answer's order.
+// more are the columns after the answer's (extra, the next token's sort
+// value), passed through.
+func (p *listPlan) packSums(s *source, cols []frag, more []frag, groups []sumGroup) (inner []frag, outer []string, err error) {
+	type place struct{ group, pos int }
+	packed := map[int]place{} // column → its group and position there
+	for g, grp := range groups {
+		for k, i := range grp.cols {
+			packed[i] = place{g, k}
+		}
+	}
+	for i, c := range cols {
+		at, ok := packed[i]
+		switch {
+		case !ok:
+			name := "c" + strconv.Itoa(i)
+			inner = append(inner, frag{sql: c.sql + " AS " + name, args: c.args})
+			outer = append(outer, "p."+name)
+			continue
+		case at.pos == 0:
+			sums, err := s.sumsArray(s.alias, s.base, groups[at.group].ds)
+			if err != nil {
+				return nil, nil, err
+			}
+			inner = append(inner, frag{sql: sums.sql + " AS g" + strconv.Itoa(at.group), args: sums.args})
+		}
+		outer = append(outer, "p.g"+strconv.Itoa(at.group)+"["+strconv.Itoa(at.pos+1)+"]")
+	}
+	for j, c := range more {
+		name := "m" + strconv.Itoa(j)
+		inner = append(inner, frag{sql: c.sql + " AS " + name, args: c.args})
+		outer = append(outer, "p."+name)
+	}
+	return inner, outer, nil
+}
