@@ -40,6 +40,8 @@ type Engine struct {
 	labelWalkForced *bool
 	// labelWalks counts the pages read by the label walk (tests).
 	labelWalks atomic.Int64
+	// lateReads counts the pages read in two steps (late.go; tests).
+	lateReads  atomic.Int64
 	labelCache labelCache          // attribute labels per language
 	rights     *access.Cache       // computed rights per rights generation
 	linkHooks  map[string]LinkHook // module rules on links, by relation API name

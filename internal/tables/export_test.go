@@ -27,6 +27,9 @@ func UnforceLabelWalk(e *Engine) { e.labelWalkForced = nil }
 // LabelWalks is the number of pages e read by the label walk.
 func LabelWalks(e *Engine) int64 { return e.labelWalks.Load() }
 
+// LateReads is the number of pages e read in two steps (late.go).
+func LateReads(e *Engine) int64 { return e.lateReads.Load() }
+
 // UseCountCache switches the count cache of e on or off.
 func UseCountCache(e *Engine, on bool) {
 	if on {

@@ -412,20 +412,22 @@ func (p *listPlan) selectStatement(x *env, sc Scope) (frag, error) {
 // selectWith renders the page query with one more column at the end of
 // each row when extra is not empty (the data generation of a cached count).
 // walk tests the keyword per row on a walk of the sort index
-// (Engine.walkSearch).
+// (Engine.walkSearch). A page of an entity list finds its keys first and
+// reads their columns afterwards (lateSelect).
 func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, error) {
+	if p.materializesLate(x.dialect) {
+		return p.lateSelect(x, sc, extra, walk)
+	}
 	s, err := p.source(x, sc)
 	if err != nil {
 		return frag{}, err
 	}
 	s.walkSearch = walk
-	cols := make([]frag, len(p.out))
-	for i, c := range p.out {
-		if cols[i], err = c.selectExpr(s); err != nil {
-			return frag{}, err
-		}
+	cols, err := p.columns(s)
+	if err != nil {
+		return frag{}, err
 	}
-	where, err := p.conditions(s)
+	where, offset, err := p.pageWhere(s)
 	if err != nil {
 		return frag{}, err
 	}
@@ -433,35 +435,9 @@ func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, er
 	if err != nil {
 		return frag{}, err
 	}
-	offset := p.offset
-	if p.after != nil {
-		if !p.keysetable(s) {
-			return frag{}, errBadAfter()
-		}
-		after, err := p.afterCond(s, p.after)
-		if err != nil {
-			return frag{}, err
-		}
-		where, offset = and(where, after), 0
-	}
-	var more []frag
-	if !extra.empty() {
-		more = append(more, extra)
-	}
-	if p.nextable = p.limit > 0 && p.keysetable(s); p.nextable {
-		o, err := p.order.selectExpr(s)
-		if err != nil {
-			return frag{}, err
-		}
-		more = append(more, o)
-	}
-	var outer []string
-	if groups := p.sumGroups(x.dialect); len(groups) > 0 && p.limit > 0 {
-		if cols, outer, err = p.packSums(s, cols, more, groups); err != nil {
-			return frag{}, err
-		}
-	} else {
-		cols = append(cols, more...)
+	cols, outer, err := p.withMore(s, cols, extra)
+	if err != nil {
+		return frag{}, err
 	}
 	var b sqlb
 	if outer != nil {
@@ -482,16 +458,84 @@ func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, er
 	return b.done(), nil
 }
 
-func (p *listPlan) orderBy(s *source) (frag, error) {
-	dir := " ASC"
-	if p.desc {
-		dir = " DESC"
+// columns renders the answer's columns in s.
+func (p *listPlan) columns(s *source) ([]frag, error) {
+	cols := make([]frag, len(p.out))
+	for i, c := range p.out {
+		var err error
+		if cols[i], err = c.selectExpr(s); err != nil {
+			return nil, err
+		}
 	}
-	o, err := p.order.expr(s)
+	return cols, nil
+}
+
+// pageWhere renders the page's conditions in s, with the keyset token's
+// when the page starts after one (then from the first row: offset 0).
+func (p *listPlan) pageWhere(s *source) (frag, int, error) {
+	where, err := p.conditions(s)
+	if err != nil || p.after == nil {
+		return where, p.offset, err
+	}
+	if !p.keysetable(s) {
+		return frag{}, 0, errBadAfter()
+	}
+	after, err := p.afterCond(s, p.after)
+	if err != nil {
+		return frag{}, 0, err
+	}
+	return and(where, after), 0, nil
+}
+
+// withMore adds to the answer's columns cols (rendered in s) the columns
+// after them: extra, and the sort value of a page with a next token
+// (nextable). On PostgreSQL sums over one relation are read together
+// (packSums): then outer is the projection to put over the statement.
+func (p *listPlan) withMore(s *source, cols []frag, extra frag) ([]frag, []string, error) {
+	var more []frag
+	if !extra.empty() {
+		more = append(more, extra)
+	}
+	if p.nextable = p.limit > 0 && p.keysetable(s); p.nextable {
+		o, err := p.order.selectExpr(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		more = append(more, o)
+	}
+	if groups := p.sumGroups(s.env.dialect); len(groups) > 0 && p.limit > 0 {
+		return p.packSums(s, cols, more, groups)
+	}
+	return append(cols, more...), nil, nil
+}
+
+func (p *listPlan) orderBy(s *source) (frag, error) {
+	exprs, err := p.orderExprs(s)
 	if err != nil {
 		return frag{}, err
 	}
-	parts := []frag{{sql: o.sql + dir, args: o.args}}
+	dir := p.direction()
+	for i := range exprs {
+		exprs[i].sql += dir
+	}
+	return join(exprs, ", "), nil
+}
+
+func (p *listPlan) direction() string {
+	if p.desc {
+		return " DESC"
+	}
+	return " ASC"
+}
+
+// orderExprs are the expressions the page is ordered by, in s: the order
+// column, for a label the foreign key, then the key (and a link row's).
+func (p *listPlan) orderExprs(s *source) ([]frag, error) {
+	o, err := p.order.expr(s)
+	if err != nil {
+		return nil, err
+	}
+	parts := []frag{o}
 	if p.order.kind == kindLabel && p.order.field != nil {
 		// Rows of one referenced row stay together when labels repeat (two
 		// points of sale named "Mitte"): the order the label walk reads.
@@ -499,15 +543,15 @@ func (p *listPlan) orderBy(s *source) (frag, error) {
 		if p.order.onLink {
 			a = s.link.alias
 		}
-		parts = append(parts, frag{sql: col(a, p.order.field.Name) + dir})
+		parts = append(parts, frag{sql: col(a, p.order.field.Name)})
 	}
 	if p.order.kind != kindField || p.order.name != p.t.ent.PK || p.order.onLink {
-		parts = append(parts, frag{sql: col(s.alias, p.t.ent.PK) + dir})
+		parts = append(parts, frag{sql: col(s.alias, p.t.ent.PK)})
 	}
 	if s.link != nil && s.link.link.ID != "" {
-		parts = append(parts, frag{sql: col(s.link.alias, s.link.link.ID) + dir})
+		parts = append(parts, frag{sql: col(s.link.alias, s.link.link.ID)})
 	}
-	return join(parts, ", "), nil
+	return parts, nil
 }
 
 // countStatement renders the count of the plan's rows.
@@ -581,6 +625,9 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 		e.labelWalks.Add(1)
 		st, err = p.labelWalkSelect(x, sc, extra, w)
 	} else {
+		if p.materializesLate(x.dialect) {
+			e.lateReads.Add(1)
+		}
 		st, err = p.selectWith(x, sc, extra, e.walkSearch(ctx, q, p))
 	}
 	if err != nil {

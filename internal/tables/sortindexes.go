@@ -31,7 +31,7 @@ func moreSortIndexFields(e *schema.Entity) (every, sqliteOnly, postgresOnly []st
 			slices.Contains(sortIndexFields(e), f.Name) {
 			continue
 		}
-		longText := f.Type == schema.TypeString && len(f.Options) == 0 && (f.MaxLen == 0 || f.MaxLen > 255)
+		longText := longText(f)
 		switch {
 		case slices.Contains(keyedByHand, e.Name+"."+f.Name):
 		case slices.Contains(secondColumnByHand, e.Name+"."+f.Name):
@@ -47,6 +47,12 @@ func moreSortIndexFields(e *schema.Entity) (every, sqliteOnly, postgresOnly []st
 		}
 	}
 	return every, sqliteOnly, postgresOnly
+}
+
+// longText reports whether f is text too long for a PostgreSQL B-tree
+// entry, which is indexed on SQLite only.
+func longText(f *schema.Field) bool {
+	return f.Type == schema.TypeString && len(f.Options) == 0 && (f.MaxLen == 0 || f.MaxLen > 255)
 }
 
 // SortIndexMigration renders migration 0040 from the definitions (issue
