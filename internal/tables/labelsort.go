@@ -241,15 +241,12 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra frag, w labelWalk) (f
 		}
 		parts = append(parts, nulls)
 	}
-	var b sqlb
-	b.add("SELECT ")
-	for i := range len(p.out) + btoi(!extra.empty()) {
-		if i > 0 {
-			b.add(", ")
-		}
-		b.add("u.c" + strconv.Itoa(i))
+	_, _, outer, err := p.walkColumns(newSource(x, sc, p.t.ent), extra)
+	if err != nil {
+		return frag{}, err
 	}
-	b.add(" FROM (")
+	var b sqlb
+	b.add("SELECT " + strings.Join(outer, ", ") + " FROM (")
 	for i, part := range parts {
 		if i > 0 {
 			b.add(" UNION ALL ")
@@ -261,51 +258,41 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra frag, w labelWalk) (f
 	return b.done(), nil
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // nullsFirst reports whether NULL labels sort before the others: SQLite
 // sorts NULLs first ascending, PostgreSQL last.
 func nullsFirst(d db.Dialect, desc bool) bool { return (d == db.SQLite) != desc }
 
-// walkColumns renders the page's columns of source s as c0, c1, … (and the
-// extra column last).
-func (p *listPlan) walkColumns(s *source, extra frag) ([]frag, error) {
-	cols := make([]frag, 0, len(p.out)+1)
-	for i, c := range p.out {
-		f, err := c.selectExpr(s)
-		if err != nil {
-			return nil, err
-		}
-		f.sql += " AS c" + strconv.Itoa(i)
-		cols = append(cols, f)
+// walkColumns renders the page's columns of source s, aliased for the
+// union over the walk's parts (namedColumns): inner is each part's list,
+// names their aliases, outer the union's list in the answer's order.
+func (p *listPlan) walkColumns(s *source, extra frag) (inner []frag, names, outer []string, err error) {
+	cols, err := p.columns(s)
+	if err != nil {
+		return nil, nil, nil, err
 	}
+	var more []frag
 	if !extra.empty() {
-		cols = append(cols, frag{sql: extra.sql + " AS c" + strconv.Itoa(len(p.out)), args: extra.args})
+		more = append(more, extra)
 	}
-	return cols, nil
+	return p.namedColumns(s, cols, more, p.sumGroups(s.env.dialect), "u.")
 }
 
 // partRows renders the columns, FROM and WHERE of one part over the listed
 // rows: the plan's columns and conditions plus cond on the row aliased t.
-func (p *listPlan) partRows(x *env, sc Scope, extra frag, cond func(t string) frag) (*source, []frag, frag, error) {
+func (p *listPlan) partRows(x *env, sc Scope, extra frag, cond func(t string) frag) (*source, []frag, []string, frag, error) {
 	s, err := p.source(x, sc)
 	if err != nil {
-		return nil, nil, frag{}, err
+		return nil, nil, nil, frag{}, err
 	}
-	cols, err := p.walkColumns(s, extra)
+	cols, names, _, err := p.walkColumns(s, extra)
 	if err != nil {
-		return nil, nil, frag{}, err
+		return nil, nil, nil, frag{}, err
 	}
 	where, err := p.conditions(s)
 	if err != nil {
-		return nil, nil, frag{}, err
+		return nil, nil, nil, frag{}, err
 	}
-	return s, cols, and(cond(s.alias), where), nil
+	return s, cols, names, and(cond(s.alias), where), nil
 }
 
 // group is the value of u.g for the NULL part (null) or the labelled one.
@@ -318,7 +305,7 @@ func group(d db.Dialect, desc, null bool) string {
 
 // nullPart renders the rows whose reference is NULL, by key.
 func (p *listPlan) nullPart(x *env, sc Scope, extra frag, w labelWalk, dir string, n int) (frag, error) {
-	s, cols, where, err := p.partRows(x, sc, extra, func(t string) frag {
+	s, cols, _, where, err := p.partRows(x, sc, extra, func(t string) frag {
 		return frag{sql: col(t, w.fk.Name) + " IS NULL"}
 	})
 	if err != nil {
@@ -342,7 +329,7 @@ func (p *listPlan) nullPart(x *env, sc Scope, extra frag, w labelWalk, dir strin
 // and an incremental sort orders them by the referenced row's label. The
 // part ends with LIMIT limit OFFSET offset.
 func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir string, n, limit, offset int) (frag, error) {
-	s, cols, where, err := p.partRows(x, sc, extra, func(a string) frag {
+	s, cols, names, where, err := p.partRows(x, sc, extra, func(a string) frag {
 		return frag{sql: col(a, w.fk.Name) + " = " + col("r", w.ref.PK)}
 	})
 	if err != nil {
@@ -359,9 +346,8 @@ func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir stri
 		b.add(" ORDER BY "+label+dir+", "+refKey+dir+", "+pk+dir+" LIMIT ? OFFSET ?", limit, offset)
 		return b.done(), nil
 	}
-	names := make([]string, len(cols))
-	for i := range cols {
-		names[i] = "x.c" + strconv.Itoa(i)
+	for i := range names {
+		names[i] = "x." + names[i]
 	}
 	b.add("SELECT " + strings.Join(names, ", ") + ", " + g + " AS g, " + label + " AS o1, " + refKey + " AS o2, x.o3")
 	b.add(" FROM " + ident(w.ref.Table) + " r CROSS JOIN LATERAL (SELECT ").frag(join(cols, ", "))

@@ -57,12 +57,15 @@ func (p *listPlan) sumGroups(d db.Dialect) []sumGroup {
 	return kept
 }
 
-// packSums renders the page's select list with the sums of groups read
-// once per group: inner is the list of the page's own statement (each
-// column aliased), outer the projection over it in the answer's order.
-// more are the columns after the answer's (extra, the next token's sort
-// value), passed through.
-func (p *listPlan) packSums(s *source, cols []frag, more []frag, groups []sumGroup) (inner []frag, outer []string, err error) {
+// namedColumns aliases the page's select list for a statement nested in
+// another: inner is the list of the nested statement (each column aliased:
+// c<i> for the answer's columns, m<j> for more, g<k> for a packed group of
+// sums), names its aliases, and outer the outer statement's list over them
+// (prefix: the nested statement's alias and a dot) in the answer's order,
+// a packed sum as its array element. cols are the answer's columns
+// rendered in s, more the columns after them (extra, the next token's sort
+// value).
+func (p *listPlan) namedColumns(s *source, cols, more []frag, groups []sumGroup, prefix string) (inner []frag, names, outer []string, err error) {
 	type place struct{ group, pos int }
 	packed := map[int]place{} // column → its group and position there
 	for g, grp := range groups {
@@ -70,27 +73,30 @@ func (p *listPlan) packSums(s *source, cols []frag, more []frag, groups []sumGro
 			packed[i] = place{g, k}
 		}
 	}
+	add := func(f frag, name string) {
+		inner = append(inner, frag{sql: f.sql + " AS " + name, args: f.args})
+		names = append(names, name)
+	}
 	for i, c := range cols {
 		at, ok := packed[i]
-		switch {
-		case !ok:
-			name := "c" + strconv.Itoa(i)
-			inner = append(inner, frag{sql: c.sql + " AS " + name, args: c.args})
-			outer = append(outer, "p."+name)
+		if !ok {
+			add(c, "c"+strconv.Itoa(i))
+			outer = append(outer, prefix+"c"+strconv.Itoa(i))
 			continue
-		case at.pos == 0:
+		}
+		g := "g" + strconv.Itoa(at.group)
+		if at.pos == 0 {
 			sums, err := s.sumsArray(s.alias, s.base, groups[at.group].ds)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
-			inner = append(inner, frag{sql: sums.sql + " AS g" + strconv.Itoa(at.group), args: sums.args})
+			add(sums, g)
 		}
-		outer = append(outer, "p.g"+strconv.Itoa(at.group)+"["+strconv.Itoa(at.pos+1)+"]")
+		outer = append(outer, prefix+g+"["+strconv.Itoa(at.pos+1)+"]")
 	}
 	for j, c := range more {
-		name := "m" + strconv.Itoa(j)
-		inner = append(inner, frag{sql: c.sql + " AS " + name, args: c.args})
-		outer = append(outer, "p."+name)
+		add(c, "m"+strconv.Itoa(j))
+		outer = append(outer, prefix+"m"+strconv.Itoa(j))
 	}
-	return inner, outer, nil
+	return inner, names, outer, nil
 }
