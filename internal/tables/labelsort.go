@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"portfolio/internal/db"
 	"portfolio/internal/schema"
@@ -205,94 +204,74 @@ func labelsPresent(ctx context.Context, q db.Querier, w labelWalk) (bool, error)
 	return missing == 0, nil
 }
 
-// labelWalkSelect renders the page of plan p read by the label walk w:
+// labelWalkSelect renders the page of plan p read by the label walk w. The
+// walk finds the page's keys, and readRows reads their columns (late.go):
 //
-//	SELECT u.c0, … FROM (
-//	  SELECT * FROM (<rows with a NULL reference, by key, LIMIT n>)
-//	  UNION ALL
-//	  SELECT * FROM (<rows by label, referenced key, key, LIMIT n>)
-//	) u ORDER BY u.g, u.o1, u.o2, u.o3 LIMIT <page> OFFSET <offset>
+//	SELECT <columns> FROM (
+//	  SELECT u.g, u.o1, u.o2, u.o3 FROM (
+//	    SELECT * FROM (<rows with a NULL reference, by key, LIMIT n>)
+//	    UNION ALL
+//	    SELECT * FROM (<rows by label, referenced key, key, LIMIT n>)
+//	  ) u ORDER BY u.g, u.o1, u.o2, u.o3 LIMIT <page> OFFSET <offset>
+//	) k CROSS JOIN <entity> t LEFT JOIN <labels> … WHERE t.key = k.o3 ORDER BY k.g, …
 //
 // where n is the page's last position. Each part stops after n rows; the
-// outer sort orders at most 2n rows. g puts the NULL part where NULL labels
-// sort. The NULL part is left out when the foreign key is never NULL; the
-// labelled part then skips the offset itself (a deep page walks to it
-// without sorting what it skips) and the outer sort orders one page.
+// sort over the union orders at most 2n keys. g puts the NULL part where
+// NULL labels sort. The NULL part is left out when the foreign key is
+// never NULL; the labelled part then skips the offset itself (a deep page
+// walks to it without sorting what it skips) and the sort over it orders
+// one page.
 func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra frag, w labelWalk) (frag, error) {
-	dir := " ASC"
-	if p.desc {
-		dir = " DESC"
-	}
+	dir := p.direction()
 	n := p.limit + 1 + p.offset
 	nullable := !neverNull(w.fk)
 	limit, offset := p.limit+1, p.offset
 	if nullable {
 		limit, offset = n, 0
 	}
-	byLabel, err := p.labelPart(x, sc, extra, w, dir, n, limit, offset)
+	names := &aliases{}
+	byLabel, err := p.labelPart(x, sc, names, w, dir, n, limit, offset)
 	if err != nil {
 		return frag{}, err
 	}
 	parts := []frag{byLabel}
 	if nullable {
-		nulls, err := p.nullPart(x, sc, extra, w, dir, n)
+		nulls, err := p.nullPart(x, sc, names, w, dir, n)
 		if err != nil {
 			return frag{}, err
 		}
 		parts = append(parts, nulls)
 	}
-	_, _, outer, err := p.walkColumns(newSource(x, sc, p.t.ent), extra)
-	if err != nil {
-		return frag{}, err
-	}
-	var b sqlb
-	b.add("SELECT " + strings.Join(outer, ", ") + " FROM (")
+	var keys sqlb
+	keys.add("SELECT u.g, u.o1, u.o2, u.o3 FROM (")
 	for i, part := range parts {
 		if i > 0 {
-			b.add(" UNION ALL ")
+			keys.add(" UNION ALL ")
 		}
-		b.add("SELECT * FROM (").frag(part).add(") a" + strconv.Itoa(i))
+		keys.add("SELECT * FROM (").frag(part).add(") a" + strconv.Itoa(i))
 	}
-	b.add(") u ORDER BY u.g, u.o1" + dir + ", u.o2" + dir + ", u.o3" + dir)
-	b.add(" LIMIT ? OFFSET ?", p.limit+1, p.offset-offset)
-	return b.done(), nil
+	keys.add(") u ORDER BY u.g, u.o1" + dir + ", u.o2" + dir + ", u.o3" + dir)
+	keys.add(" LIMIT ? OFFSET ?", p.limit+1, p.offset-offset)
+	return p.readRows(x, sc, names, extra, keys.done(), "o3", []string{"k.g", "k.o1" + dir, "k.o2" + dir, "k.o3" + dir})
 }
 
 // nullsFirst reports whether NULL labels sort before the others: SQLite
 // sorts NULLs first ascending, PostgreSQL last.
 func nullsFirst(d db.Dialect, desc bool) bool { return (d == db.SQLite) != desc }
 
-// walkColumns renders the page's columns of source s, aliased for the
-// union over the walk's parts (namedColumns): inner is each part's list,
-// names their aliases, outer the union's list in the answer's order.
-func (p *listPlan) walkColumns(s *source, extra frag) (inner []frag, names, outer []string, err error) {
-	cols, err := p.columns(s)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	var more []frag
-	if !extra.empty() {
-		more = append(more, extra)
-	}
-	return p.namedColumns(s, cols, more, p.sumGroups(s.env.dialect), "u.")
-}
-
-// partRows renders the columns, FROM and WHERE of one part over the listed
-// rows: the plan's columns and conditions plus cond on the row aliased t.
-func (p *listPlan) partRows(x *env, sc Scope, extra frag, cond func(t string) frag) (*source, []frag, []string, frag, error) {
+// partRows renders the FROM and WHERE of one part over the listed rows:
+// the plan's conditions plus cond on the row aliased t.
+func (p *listPlan) partRows(x *env, sc Scope, names *aliases, cond func(t string) frag) (*source, frag, error) {
 	s, err := p.source(x, sc)
 	if err != nil {
-		return nil, nil, nil, frag{}, err
+		return nil, frag{}, err
 	}
-	cols, names, _, err := p.walkColumns(s, extra)
-	if err != nil {
-		return nil, nil, nil, frag{}, err
-	}
+	s.n = names
 	where, err := p.conditions(s)
 	if err != nil {
-		return nil, nil, nil, frag{}, err
+		return nil, frag{}, err
 	}
-	return s, cols, names, and(cond(s.alias), where), nil
+	return s, and(cond(s.alias), where), nil
 }
 
 // group is the value of u.g for the NULL part (null) or the labelled one.
@@ -303,9 +282,9 @@ func group(d db.Dialect, desc, null bool) string {
 	return "1"
 }
 
-// nullPart renders the rows whose reference is NULL, by key.
-func (p *listPlan) nullPart(x *env, sc Scope, extra frag, w labelWalk, dir string, n int) (frag, error) {
-	s, cols, _, where, err := p.partRows(x, sc, extra, func(t string) frag {
+// nullPart renders the keys of the rows whose reference is NULL, by key.
+func (p *listPlan) nullPart(x *env, sc Scope, names *aliases, w labelWalk, dir string, n int) (frag, error) {
+	s, where, err := p.partRows(x, sc, names, func(t string) frag {
 		return frag{sql: col(t, w.fk.Name) + " IS NULL"}
 	})
 	if err != nil {
@@ -313,23 +292,22 @@ func (p *listPlan) nullPart(x *env, sc Scope, extra frag, w labelWalk, dir strin
 	}
 	pk := col(s.alias, p.t.ent.PK)
 	var b sqlb
-	b.add("SELECT ").frag(join(cols, ", "))
-	b.add(", " + group(x.dialect, p.desc, true) + " AS g, CAST(NULL AS TEXT) AS o1, CAST(NULL AS BIGINT) AS o2, " + pk + " AS o3")
+	b.add("SELECT " + group(x.dialect, p.desc, true) + " AS g, CAST(NULL AS TEXT) AS o1, CAST(NULL AS BIGINT) AS o2, " + pk + " AS o3")
 	b.add(" FROM " + s.from() + " WHERE ").frag(where)
 	b.add(" ORDER BY "+pk+dir+" LIMIT ?", n)
 	return b.done(), nil
 }
 
-// labelPart renders the rows with a reference in (label, referenced key,
-// key) order. SQLite: the referenced table CROSS JOIN the listed rows
-// (SQLite keeps a CROSS JOIN's order), its label index and the listed
-// table's foreign-key index (which ends in the rowid, the key) give the
-// order without a sort. PostgreSQL: a LATERAL sub-query per referenced row
-// takes its first n listed rows by key from the (foreign key, key) index,
-// and an incremental sort orders them by the referenced row's label. The
-// part ends with LIMIT limit OFFSET offset.
-func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir string, n, limit, offset int) (frag, error) {
-	s, cols, names, where, err := p.partRows(x, sc, extra, func(a string) frag {
+// labelPart renders the keys of the rows with a reference in (label,
+// referenced key, key) order. SQLite: the referenced table CROSS JOIN the
+// listed rows (SQLite keeps a CROSS JOIN's order), its label index and the
+// listed table's foreign-key index (which ends in the rowid, the key) give
+// the order without a sort. PostgreSQL: a LATERAL sub-query per referenced
+// row takes its first n listed keys from the (foreign key, key) index, and
+// an incremental sort orders them by the referenced row's label. The part
+// ends with LIMIT limit OFFSET offset.
+func (p *listPlan) labelPart(x *env, sc Scope, names *aliases, w labelWalk, dir string, n, limit, offset int) (frag, error) {
+	s, where, err := p.partRows(x, sc, names, func(a string) frag {
 		return frag{sql: col(a, w.fk.Name) + " = " + col("r", w.ref.PK)}
 	})
 	if err != nil {
@@ -340,18 +318,13 @@ func (p *listPlan) labelPart(x *env, sc Scope, extra frag, w labelWalk, dir stri
 	label, refKey := w.order(x.dialect, "r"), col("r", w.ref.PK)
 	var b sqlb
 	if x.dialect == db.SQLite {
-		b.add("SELECT ").frag(join(cols, ", "))
-		b.add(", " + g + " AS g, " + label + " AS o1, " + refKey + " AS o2, " + pk + " AS o3")
+		b.add("SELECT " + g + " AS g, " + label + " AS o1, " + refKey + " AS o2, " + pk + " AS o3")
 		b.add(" FROM " + ident(w.ref.Table) + " r CROSS JOIN " + s.from() + " WHERE ").frag(where)
 		b.add(" ORDER BY "+label+dir+", "+refKey+dir+", "+pk+dir+" LIMIT ? OFFSET ?", limit, offset)
 		return b.done(), nil
 	}
-	for i := range names {
-		names[i] = "x." + names[i]
-	}
-	b.add("SELECT " + strings.Join(names, ", ") + ", " + g + " AS g, " + label + " AS o1, " + refKey + " AS o2, x.o3")
-	b.add(" FROM " + ident(w.ref.Table) + " r CROSS JOIN LATERAL (SELECT ").frag(join(cols, ", "))
-	b.add(", " + pk + " AS o3 FROM " + s.from() + " WHERE ").frag(where)
+	b.add("SELECT " + g + " AS g, " + label + " AS o1, " + refKey + " AS o2, x.o3")
+	b.add(" FROM " + ident(w.ref.Table) + " r CROSS JOIN LATERAL (SELECT " + pk + " AS o3 FROM " + s.from() + " WHERE ").frag(where)
 	b.add(" ORDER BY "+pk+dir+" LIMIT ?", n)
 	b.add(") x ORDER BY "+label+dir+", "+refKey+dir+", x.o3"+dir+" LIMIT ? OFFSET ?", limit, offset)
 	return b.done(), nil

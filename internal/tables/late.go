@@ -75,11 +75,24 @@ func (p *listPlan) lateSelect(x *env, sc Scope, extra frag, walk bool) (frag, er
 		exprs[i].sql += dir
 	}
 	inner = append(inner, frag{sql: col(keys.alias, p.t.ent.PK) + " AS k"})
+	var b sqlb
+	b.add("SELECT ").frag(join(inner, ", ")).add(" FROM " + keys.from())
+	if !where.empty() {
+		b.add(" WHERE ").frag(where)
+	}
+	b.add(" ORDER BY ").frag(join(exprs, ", "))
+	b.add(" LIMIT ? OFFSET ?", p.limit+1, offset)
+	return p.readRows(x, sc, keys.n, extra, b.done(), "k", outerOrder)
+}
 
-	// The rows of the page: no conditions of their own (the keys are the
-	// caller's), the scope kept for the tenant tests of their sums.
+// readRows renders the statement that reads the columns of the page's
+// rows whose keys (column key) the statement keys selects, in order
+// (columns of keys, aliased k, with their direction). The rows have no
+// conditions of their own: the keys are the caller's; their source keeps
+// the scope for the tenant tests of their sums.
+func (p *listPlan) readRows(x *env, sc Scope, names *aliases, extra frag, keys frag, key string, order []string) (frag, error) {
 	rows := newSource(x, sc, p.t.ent)
-	rows.n = keys.n
+	rows.n = names
 	cols, err := p.columns(rows)
 	if err != nil {
 		return frag{}, err
@@ -92,15 +105,9 @@ func (p *listPlan) lateSelect(x *env, sc Scope, extra frag, walk bool) (frag, er
 	if outer != nil {
 		b.add("SELECT " + strings.Join(outer, ", ") + " FROM (")
 	}
-	b.add("SELECT ").frag(join(cols, ", ")).add(" FROM (SELECT ").frag(join(inner, ", "))
-	b.add(" FROM " + keys.from())
-	if !where.empty() {
-		b.add(" WHERE ").frag(where)
-	}
-	b.add(" ORDER BY ").frag(join(exprs, ", "))
-	b.add(" LIMIT ? OFFSET ?", p.limit+1, offset)
-	b.add(") k CROSS JOIN " + rows.from() + " WHERE " + col(rows.alias, p.t.ent.PK) + " = k.k")
-	b.add(" ORDER BY " + strings.Join(outerOrder, ", "))
+	b.add("SELECT ").frag(join(cols, ", ")).add(" FROM (").frag(keys)
+	b.add(") k CROSS JOIN " + rows.from() + " WHERE " + col(rows.alias, p.t.ent.PK) + " = k." + key)
+	b.add(" ORDER BY " + strings.Join(order, ", "))
 	b.add(" LIMIT ?", p.limit+1)
 	if outer != nil {
 		b.add(") p")

@@ -504,8 +504,7 @@ func (p *listPlan) withMore(s *source, cols []frag, extra frag) ([]frag, []strin
 		more = append(more, o)
 	}
 	if groups := p.sumGroups(s.env.dialect); len(groups) > 0 && p.limit > 0 {
-		inner, _, outer, err := p.namedColumns(s, cols, more, groups, "p.")
-		return inner, outer, err
+		return p.packSums(s, cols, more, groups)
 	}
 	return append(cols, more...), nil, nil
 }

@@ -57,15 +57,14 @@ func (p *listPlan) sumGroups(d db.Dialect) []sumGroup {
 	return kept
 }
 
-// namedColumns aliases the page's select list for a statement nested in
-// another: inner is the list of the nested statement (each column aliased:
-// c<i> for the answer's columns, m<j> for more, g<k> for a packed group of
-// sums), names its aliases, and outer the outer statement's list over them
-// (prefix: the nested statement's alias and a dot) in the answer's order,
-// a packed sum as its array element. cols are the answer's columns
+// packSums renders the page's select list with each group of sums read by
+// one sumsArray: inner is the list of the page's own statement (each
+// column aliased: c<i> for the answer's columns, m<j> for more, g<k> for
+// a group), outer the projection over it (aliased p) in the answer's
+// order, a packed sum as its array element. cols are the answer's columns
 // rendered in s, more the columns after them (extra, the next token's sort
 // value).
-func (p *listPlan) namedColumns(s *source, cols, more []frag, groups []sumGroup, prefix string) (inner []frag, names, outer []string, err error) {
+func (p *listPlan) packSums(s *source, cols, more []frag, groups []sumGroup) (inner []frag, outer []string, err error) {
 	type place struct{ group, pos int }
 	packed := map[int]place{} // column → its group and position there
 	for g, grp := range groups {
@@ -75,28 +74,26 @@ func (p *listPlan) namedColumns(s *source, cols, more []frag, groups []sumGroup,
 	}
 	add := func(f frag, name string) {
 		inner = append(inner, frag{sql: f.sql + " AS " + name, args: f.args})
-		names = append(names, name)
+		outer = append(outer, "p."+name)
 	}
 	for i, c := range cols {
 		at, ok := packed[i]
 		if !ok {
 			add(c, "c"+strconv.Itoa(i))
-			outer = append(outer, prefix+"c"+strconv.Itoa(i))
 			continue
 		}
 		g := "g" + strconv.Itoa(at.group)
 		if at.pos == 0 {
 			sums, err := s.sumsArray(s.alias, s.base, groups[at.group].ds)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
-			add(sums, g)
+			inner = append(inner, frag{sql: sums.sql + " AS " + g, args: sums.args})
 		}
-		outer = append(outer, prefix+g+"["+strconv.Itoa(at.pos+1)+"]")
+		outer = append(outer, "p."+g+"["+strconv.Itoa(at.pos+1)+"]")
 	}
 	for j, c := range more {
 		add(c, "m"+strconv.Itoa(j))
-		outer = append(outer, prefix+"m"+strconv.Itoa(j))
 	}
-	return inner, names, outer, nil
+	return inner, outer, nil
 }
