@@ -401,16 +401,7 @@ func LabelSortIndexMigration(reg *schema.Registry) string {
 		sqlite = append(sqlite, fmt.Sprintf("CREATE INDEX %s ON %s ((%s));", name, table, indexedLabel(db.SQLite, ref, "")))
 		pg = append(pg, fmt.Sprintf("CREATE INDEX %s ON %s ((%s), %s);", name, table, indexedLabel(db.Postgres, ref, ""), ident(ref.PK)))
 	}
-	w("-- only: sqlite")
-	for _, s := range sqlite {
-		w("%s", s)
-	}
-	w("-- only: end")
-	w("-- only: postgres")
-	for _, s := range pg {
-		w("%s", s)
-	}
-	w("-- only: end")
+	writePerDialect(w, sqlite, pg)
 	return b.String()
 }
 

@@ -102,15 +102,9 @@ func (p *listPlan) readRows(x *env, sc Scope, names *aliases, extra frag, keys f
 		return frag{}, err
 	}
 	var b sqlb
-	if outer != nil {
-		b.add("SELECT " + strings.Join(outer, ", ") + " FROM (")
-	}
 	b.add("SELECT ").frag(join(cols, ", ")).add(" FROM (").frag(keys)
 	b.add(") k CROSS JOIN " + rows.from() + " WHERE " + col(rows.alias, p.t.ent.PK) + " = k." + key)
 	b.add(" ORDER BY " + strings.Join(order, ", "))
 	b.add(" LIMIT ?", p.limit+1)
-	if outer != nil {
-		b.add(") p")
-	}
-	return b.done(), nil
+	return projected(outer, b.done()), nil
 }

@@ -440,10 +440,6 @@ func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, er
 		return frag{}, err
 	}
 	var b sqlb
-	if outer != nil {
-		// A plain projection over the limited page keeps its order.
-		b.add("SELECT " + strings.Join(outer, ", ") + " FROM (")
-	}
 	b.add("SELECT ").frag(join(cols, ", ")).add(" FROM " + s.from())
 	if !where.empty() {
 		b.add(" WHERE ").frag(where)
@@ -452,10 +448,7 @@ func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, er
 	if p.limit > 0 {
 		b.add(" LIMIT ? OFFSET ?", p.limit+1, offset)
 	}
-	if outer != nil {
-		b.add(") p")
-	}
-	return b.done(), nil
+	return projected(outer, b.done()), nil
 }
 
 // columns renders the answer's columns in s.

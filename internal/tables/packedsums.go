@@ -2,6 +2,7 @@ package tables
 
 import (
 	"strconv"
+	"strings"
 
 	"portfolio/internal/db"
 	"portfolio/internal/schema"
@@ -96,4 +97,16 @@ func (p *listPlan) packSums(s *source, cols, more []frag, groups []sumGroup) (in
 		add(c, "m"+strconv.Itoa(j))
 	}
 	return inner, outer, nil
+}
+
+// projected renders statement inner under the projection outer of
+// packSums, or inner itself when outer is nil. inner is limited, and a
+// plain projection over a limited statement keeps its order.
+func projected(outer []string, inner frag) frag {
+	if outer == nil {
+		return inner
+	}
+	var b sqlb
+	b.add("SELECT " + strings.Join(outer, ", ") + " FROM (").frag(inner).add(") p")
+	return b.done()
 }

@@ -91,16 +91,7 @@ func SortIndexMigration(reg *schema.Registry) string {
 			pg = append(pg, fmt.Sprintf("CREATE INDEX %s ON %s (%s, %s);", q(e.Table+"_"+f+"_sort"), q(e.Table), q(f), q(e.PK)))
 		}
 	}
-	w("-- only: sqlite")
-	for _, s := range sqlite {
-		w("%s", s)
-	}
-	w("-- only: end")
-	w("-- only: postgres")
-	for _, s := range pg {
-		w("%s", s)
-	}
-	w("-- only: end")
+	writePerDialect(w, sqlite, pg)
 	return b.String()
 }
 
@@ -172,6 +163,21 @@ func KeywordWalkMigration(reg *schema.Registry) string {
 	}
 	w("-- only: end")
 	return b.String()
+}
+
+// writePerDialect writes the statements of each database in its own
+// "-- only:" block.
+func writePerDialect(w func(format string, args ...any), sqlite, pg []string) {
+	for _, part := range []struct {
+		dialect string
+		stmts   []string
+	}{{"sqlite", sqlite}, {"postgres", pg}} {
+		w("-- only: %s", part.dialect)
+		for _, s := range part.stmts {
+			w("%s", s)
+		}
+		w("-- only: end")
+	}
 }
 
 // generatedMigration starts the text of a migration that generator renders
