@@ -195,10 +195,11 @@ func (d *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Re
 func (d *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	query, args = bindLimits(d.dialect, query, args)
 	if d.stmts != nil {
-		if s, ok, err := d.stmts.stmt(ctx, query); ok {
+		if s, release, ok, err := d.stmts.stmt(ctx, query); ok {
 			if err != nil {
 				return nil, err
 			}
+			defer release()
 			return s.QueryContext(ctx, args...)
 		}
 	}
@@ -210,7 +211,8 @@ func (d *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sq
 	query, args = bindLimits(d.dialect, query, args)
 	if d.stmts != nil {
 		// A failed prepare is reported by the row's Scan, as the pool does.
-		if s, ok, err := d.stmts.stmt(ctx, query); ok && err == nil {
+		if s, release, ok, err := d.stmts.stmt(ctx, query); ok && err == nil {
+			defer release()
 			return s.QueryRowContext(ctx, args...)
 		}
 	}
@@ -256,21 +258,22 @@ func (t *Tx) Dialect() Dialect { return t.dialect }
 // every request (a generic create: reference checks, insert, history
 // row) parses and plans each once per connection, not once per request
 // (issue 19: the parser was a quarter of the create's CPU on SQLite).
-func (t *Tx) stmt(ctx context.Context, query string) *sql.Stmt {
+func (t *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, func()) {
 	if t.stmts == nil {
-		return nil
+		return nil, nil
 	}
-	s := t.stmts.forTx(query)
+	s, release := t.stmts.forTx(query)
 	if s == nil {
-		return nil
+		return nil, nil
 	}
-	return t.tx.StmtContext(ctx, s)
+	return t.tx.StmtContext(ctx, s), release
 }
 
 // ExecContext runs a statement inside the transaction.
 func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	ctx = t.stmtCtx(ctx)
-	if s := t.stmt(ctx, query); s != nil {
+	if s, release := t.stmt(ctx, query); s != nil {
+		defer release()
 		return s.ExecContext(ctx, args...)
 	}
 	return t.tx.ExecContext(ctx, Rebind(t.dialect, query), args...)
@@ -292,7 +295,8 @@ func (t *Tx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error
 func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	ctx = t.stmtCtx(ctx)
 	query, args = bindLimits(t.dialect, query, args)
-	if s := t.stmt(ctx, query); s != nil {
+	if s, release := t.stmt(ctx, query); s != nil {
+		defer release()
 		return s.QueryContext(ctx, args...)
 	}
 	return t.tx.QueryContext(ctx, Rebind(t.dialect, query), args...)
@@ -302,7 +306,8 @@ func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.
 func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	ctx = t.stmtCtx(ctx)
 	query, args = bindLimits(t.dialect, query, args)
-	if s := t.stmt(ctx, query); s != nil {
+	if s, release := t.stmt(ctx, query); s != nil {
+		defer release()
 		return s.QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, Rebind(t.dialect, query), args...)

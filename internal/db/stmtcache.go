@@ -17,7 +17,7 @@ import (
 type stmtCache struct {
 	pool  *sql.DB
 	mu    sync.Mutex
-	stmts map[string]*sql.Stmt
+	stmts map[string]*cachedStmt
 	limit int
 	// warming are the queries being prepared in the background for
 	// transactions (forTx); close cancels and waits for them, so none
@@ -29,6 +29,17 @@ type stmtCache struct {
 	closed   bool
 }
 
+// cachedStmt is a cached statement and the callers between taking it and
+// starting their query: an evicted statement is closed only once none is
+// left (closing it under a caller made its query fail with "statement is
+// closed"). A query already started keeps it alive until its rows close
+// (database/sql).
+type cachedStmt struct {
+	s       *sql.Stmt
+	users   int
+	evicted bool
+}
+
 // Statements longer than maxCachedQuery are not cached: long texts are the
 // ones with many list parameters, which rarely repeat.
 const (
@@ -38,25 +49,29 @@ const (
 
 func newStmtCache(pool *sql.DB) *stmtCache {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &stmtCache{pool: pool, stmts: map[string]*sql.Stmt{}, limit: maxCachedStatements,
+	return &stmtCache{pool: pool, stmts: map[string]*cachedStmt{}, limit: maxCachedStatements,
 		warming: map[string]bool{}, warmCtx: ctx, stopWarm: cancel}
 }
 
 // stmt returns the prepared statement for query, preparing it on first
-// use; ok is false when query is not to be cached.
-func (c *stmtCache) stmt(ctx context.Context, query string) (s *sql.Stmt, ok bool, err error) {
+// use; ok is false when query is not to be cached. The caller calls
+// release once its query has started (or it gave up).
+func (c *stmtCache) stmt(ctx context.Context, query string) (s *sql.Stmt, release func(), ok bool, err error) {
 	if len(query) > maxCachedQuery {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	c.mu.Lock()
-	s = c.stmts[query]
+	e := c.stmts[query]
+	if e != nil {
+		e.users++
+	}
 	c.mu.Unlock()
-	if s != nil {
-		return s, true, nil
+	if e != nil {
+		return e.s, c.releaser(e), true, nil
 	}
 	s, err = c.pool.PrepareContext(ctx, query)
 	if err != nil {
-		return nil, true, fmt.Errorf("db: prepare: %w", err)
+		return nil, nil, true, fmt.Errorf("db: prepare: %w", err)
 	}
 	kept, evicted := c.keep(query, s)
 	// Closing waits for the connections the statement was prepared on,
@@ -65,59 +80,82 @@ func (c *stmtCache) stmt(ctx context.Context, query string) (s *sql.Stmt, ok boo
 	if evicted != nil {
 		evicted.Close()
 	}
-	if kept != s {
+	if kept == nil || kept.s != s {
 		s.Close()
 	}
-	return kept, kept != nil, nil
+	if kept == nil {
+		return nil, nil, false, nil
+	}
+	return kept.s, c.releaser(kept), true, nil
 }
 
-// keep stores s as query's statement and returns the statement to use
-// (s, or the one another caller stored first; nil once the cache closed)
-// and the statement evicted to make room, if any: the caller closes those
-// outside c.mu.
-func (c *stmtCache) keep(query string, s *sql.Stmt) (kept, evicted *sql.Stmt) {
+// releaser returns the release of one use of e: the last use of an
+// evicted statement closes it.
+func (c *stmtCache) releaser(e *cachedStmt) func() {
+	return func() {
+		c.mu.Lock()
+		e.users--
+		last := e.evicted && e.users == 0
+		c.mu.Unlock()
+		if last {
+			e.s.Close()
+		}
+	}
+}
+
+// keep stores s as query's statement and returns the entry to use (s's,
+// or the one another caller stored first; nil once the cache closed), with
+// one use taken, and the statement evicted to make room that nobody uses,
+// if any: the caller closes those outside c.mu.
+func (c *stmtCache) keep(query string, s *sql.Stmt) (kept *cachedStmt, evicted *sql.Stmt) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
 		return nil, nil
 	}
 	if have := c.stmts[query]; have != nil {
+		have.users++
 		return have, nil
 	}
 	if len(c.stmts) >= c.limit {
 		evicted = c.evictOne()
 	}
-	c.stmts[query] = s
-	return s, evicted
+	e := &cachedStmt{s: s, users: 1}
+	c.stmts[query] = e
+	return e, evicted
 }
 
-// forTx returns the cached statement of query for a transaction, or nil.
-// A transaction holds its connection, and preparing on the pool needs
-// another one: with every connection held by a transaction waiting for
-// one, nothing would move. So a miss runs unprepared and the statement is
-// prepared in the background once a connection is free; only statements
-// that read or write rows are cached (not the DDL of migrations).
-func (c *stmtCache) forTx(query string) *sql.Stmt {
+// forTx returns the cached statement of query for a transaction, or nil,
+// and its release (see stmt). A transaction holds its connection, and
+// preparing on the pool needs another one: with every connection held by
+// a transaction waiting for one, nothing would move. So a miss runs
+// unprepared and the statement is prepared in the background once a
+// connection is free; only statements that read or write rows are cached
+// (not the DDL of migrations).
+func (c *stmtCache) forTx(query string) (*sql.Stmt, func()) {
 	if len(query) > maxCachedQuery || !cacheableInTx(query) {
-		return nil
+		return nil, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if s := c.stmts[query]; s != nil {
-		return s
+	if e := c.stmts[query]; e != nil {
+		e.users++
+		return e.s, c.releaser(e)
 	}
 	if !c.closed && !c.warming[query] && len(c.warming) < 16 {
 		c.warming[query] = true
 		c.warmers.Add(1)
 		go func() {
 			defer c.warmers.Done()
-			_, _, _ = c.stmt(c.warmCtx, query)
+			if _, release, _, err := c.stmt(c.warmCtx, query); err == nil && release != nil {
+				release()
+			}
 			c.mu.Lock()
 			delete(c.warming, query)
 			c.mu.Unlock()
 		}()
 	}
-	return nil
+	return nil, nil
 }
 
 // cacheableInTx: the statement starts with SELECT, INSERT, UPDATE, DELETE
@@ -140,12 +178,17 @@ func (c *stmtCache) size() int {
 }
 
 // evictOne removes an arbitrary cached statement (map order is random)
-// and returns it for the caller to close; a query still reading from it
-// keeps it until its rows are closed.
+// and returns it for the caller to close when nobody is about to use it;
+// otherwise its last user closes it (releaser). A query still reading
+// from a closed statement keeps it until its rows are closed.
 func (c *stmtCache) evictOne() *sql.Stmt {
-	for q, s := range c.stmts {
+	for q, e := range c.stmts {
 		delete(c.stmts, q)
-		return s
+		e.evicted = true
+		if e.users == 0 {
+			return e.s
+		}
+		return nil
 	}
 	return nil
 }
@@ -160,8 +203,8 @@ func (c *stmtCache) close() {
 	c.warmers.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for q, s := range c.stmts {
+	for q, e := range c.stmts {
 		delete(c.stmts, q)
-		s.Close()
+		e.s.Close()
 	}
 }
