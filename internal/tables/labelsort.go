@@ -70,7 +70,7 @@ func (p *listPlan) labelWalkOf(s *source) (labelWalk, bool) {
 		return labelWalk{ref: ref, fk: o.field}, true
 	}
 	lf, ok := ref.Field(ref.Label[0])
-	if len(ref.Label) != 1 || !ok || !lf.Stored() || lf.Ref != "" || lf.Type != schema.TypeString || lf.Name == ref.PK {
+	if len(ref.Label) != 1 || !ok || !ownColumn(ref, lf) || lf.Type != schema.TypeString {
 		return labelWalk{}, false
 	}
 	return labelWalk{ref: ref, fk: o.field, label: lf.Name}, true

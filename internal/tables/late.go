@@ -9,10 +9,9 @@ import (
 )
 
 // Late materialization (issue 19, decision 0044). A page whose order no
-// index gives (a label that is not walked, long text on PostgreSQL, the
-// matches of a filter in another order) sorts every matching row. Sorted
-// with all its columns, each row first joins its labels and, on SQLite,
-// computes its sums: the contracts of a tenant sorted by point of sale
+// index gives (a label that is not walked, long text on PostgreSQL) sorts
+// every matching row. Sorted with all its columns, each row first joins
+// its labels and, on SQLite, computes its sums: the contracts of a tenant sorted by point of sale
 // took 172 ms, invoices by description on PostgreSQL hashed all 100,000
 // contracts for their labels. So the page first finds its keys with
 // only what the conditions and the order read, and then reads the

@@ -412,8 +412,8 @@ func (p *listPlan) selectStatement(x *env, sc Scope) (frag, error) {
 // selectWith renders the page query with one more column at the end of
 // each row when extra is not empty (the data generation of a cached count).
 // walk tests the keyword per row on a walk of the sort index
-// (Engine.walkSearch). A page of an entity list finds its keys first and
-// reads their columns afterwards (lateSelect).
+// (Engine.walkSearch). A page whose order no index gives finds its keys
+// first and reads their columns afterwards (materializesLate, lateSelect).
 func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, error) {
 	if p.materializesLate(x.dialect) {
 		return p.lateSelect(x, sc, extra, walk)

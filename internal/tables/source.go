@@ -167,12 +167,17 @@ func indexableLabel(e *schema.Entity) bool {
 	}
 	for _, name := range e.Label {
 		lf, ok := e.Field(name)
-		if !ok || !lf.Stored() || lf.Ref != "" || lf.Name == e.PK ||
-			lf.Type != schema.TypeString && lf.Type != schema.TypeDate {
+		if !ok || !ownColumn(e, lf) || lf.Type != schema.TypeString && lf.Type != schema.TypeDate {
 			return false
 		}
 	}
 	return true
+}
+
+// ownColumn reports whether label field lf of e is a column of e's own
+// rows that an index of e can hold: stored, not a reference, not the key.
+func ownColumn(e *schema.Entity, lf *schema.Field) bool {
+	return lf.Stored() && lf.Ref == "" && lf.Name != e.PK
 }
 
 // indexedLabel renders the label of an indexableLabel entity's row aliased
