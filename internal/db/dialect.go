@@ -223,3 +223,29 @@ func PlainTemporal(d Dialect, expr string) string {
 	}
 	return expr
 }
+
+// InKeys renders "expr is one of a list of keys" with the whole list as one
+// argument (KeysArg), so that a statement keeps one text, and one prepared
+// plan, for any number of keys.
+func InKeys(d Dialect, expr string) string {
+	if d == Postgres {
+		return expr + " = ANY(CAST(CAST(? AS TEXT) AS BIGINT[]))"
+	}
+	return expr + " IN (SELECT value FROM json_each(?))"
+}
+
+// KeysArg is the argument of InKeys for keys.
+func KeysArg(d Dialect, keys []int64) string {
+	open, close := byte('['), byte(']')
+	if d == Postgres {
+		open, close = '{', '}'
+	}
+	b := []byte{open}
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, k, 10)
+	}
+	return string(append(b, close))
+}

@@ -30,7 +30,7 @@ type Page struct {
 // stops after PerPage rows, using one more row to tell HasMore. The caller
 // must Close it.
 type Cursor struct {
-	rows  *sql.Rows
+	rows  rowSource
 	cols  []*colSpec
 	raw   []sql.RawBytes
 	dest  []any
@@ -58,6 +58,10 @@ type Cursor struct {
 	pkIdx    int
 	lastVal  []byte
 	lastNull bool
+	// computedGen is the data generation of the computed columns' tables
+	// the row was read at, dest[computedAt] (computedcache.go).
+	computedGen int64
+	computedAt  int
 	// fromToken: the page started at an "after" token, whose position may
 	// be stale after writes, so the last page does not tell the total.
 	fromToken bool
@@ -90,7 +94,7 @@ func (c *Cursor) confirm(cached countEntry, recount func(minGeneration int64) (i
 	c.dest = append(c.dest, &c.rowGen)
 }
 
-func newCursor(rows *sql.Rows, cols []*colSpec, limit, offset int) *Cursor {
+func newCursor(rows rowSource, cols []*colSpec, limit, offset int) *Cursor {
 	c := &Cursor{rows: rows, cols: cols, limit: limit,
 		raw: make([]sql.RawBytes, len(cols)), dest: make([]any, len(cols)), keys: make([][]byte, len(cols))}
 	for i, col := range cols {
@@ -273,3 +277,81 @@ func (c *Cursor) Cell(i int) any {
 
 // Columns is the number of columns of each row.
 func (c *Cursor) Columns() int { return len(c.cols) }
+
+// rowSource is what a cursor reads rows from: the database's rows, or a
+// page read ahead (bufferedRows).
+type rowSource interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close() error
+}
+
+// bufferedRows is a page read to its end, each value copied: raw bytes
+// (nil for NULL) or an int64, as the cursor's destinations take them.
+type bufferedRows struct {
+	rows [][]any
+	at   int
+}
+
+// bufferRows reads src to its end into dest's kinds of values and closes
+// it, which frees its connection.
+func bufferRows(src rowSource, dest []any) (*bufferedRows, error) {
+	defer src.Close()
+	b := &bufferedRows{at: -1}
+	for src.Next() {
+		if err := src.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("tables: scan row: %w", err)
+		}
+		row := make([]any, len(dest))
+		for i, d := range dest {
+			switch d := d.(type) {
+			case *sql.RawBytes:
+				row[i] = copyRaw(*d)
+			case *int64:
+				row[i] = *d
+			default:
+				return nil, fmt.Errorf("tables: read ahead: destination %T", d)
+			}
+		}
+		b.rows = append(b.rows, row)
+	}
+	if err := src.Err(); err != nil {
+		return nil, fmt.Errorf("tables: read rows: %w", err)
+	}
+	return b, src.Close()
+}
+
+// fill sets the values of columns cols of row i.
+func (b *bufferedRows) fill(i int, cols []int, values [][]byte) {
+	for j, at := range cols {
+		if j < len(values) {
+			b.rows[i][at] = values[j]
+		}
+	}
+}
+
+func (b *bufferedRows) Next() bool {
+	if b.at+1 >= len(b.rows) {
+		b.at = len(b.rows)
+		return false
+	}
+	b.at++
+	return true
+}
+
+func (b *bufferedRows) Scan(dest ...any) error {
+	row := b.rows[b.at]
+	for i, d := range dest {
+		switch d := d.(type) {
+		case *sql.RawBytes:
+			*d = row[i].([]byte)
+		case *int64:
+			*d = row[i].(int64)
+		}
+	}
+	return nil
+}
+
+func (b *bufferedRows) Err() error   { return nil }
+func (b *bufferedRows) Close() error { return nil }

@@ -55,6 +55,9 @@ type Engine struct {
 	// counts caches totals per statement and data generation
 	// (countcache.go); nil: not cached.
 	counts *countCache
+	// computed caches computed columns per statement, row and data
+	// generation (computedcache.go); nil: not cached.
+	computed *computedCache
 	// maskable are the entities with masked fields (mask.go).
 	maskable []*schema.Entity
 	// rowRules are the modules' row rules by entity name (OnRows).
@@ -95,6 +98,7 @@ func New(d Deps) (*Engine, error) {
 	if e.reg == schema.Default() {
 		e.search = searchIndexes(e.reg)
 		e.counts = newCountCache(e.reg, countCacheSize)
+		e.computed = newComputedCache(computedCacheRows)
 	}
 	e.maskable = maskedEntities(e.reg)
 	for _, ent := range e.reg.Entities() {

@@ -50,3 +50,12 @@ func CountsServed(e *Engine) int64 {
 // ForgetLabels drops the cached attribute labels, as an edit of a label
 // through the API does, after a test wrote attribute_i18n directly.
 func ForgetLabels(e *Engine) { e.wrote(&schema.Entity{Name: "attribute_i18n"}) }
+
+// ComputedServed is how many rows' computed columns e answered from its
+// cache.
+func ComputedServed(e *Engine) int64 {
+	if e.computed == nil {
+		return 0
+	}
+	return e.computed.served.Load()
+}

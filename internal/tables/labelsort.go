@@ -223,7 +223,7 @@ func labelsPresent(ctx context.Context, q db.Querier, w labelWalk) (bool, error)
 // never NULL; the labelled part then skips the offset itself (a deep page
 // walks to it without sorting what it skips) and the sort over it orders
 // one page.
-func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra frag, w labelWalk) (frag, error) {
+func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) (frag, error) {
 	dir := p.direction()
 	n := p.limit + 1 + p.offset
 	nullable := !neverNull(w.fk)
@@ -248,7 +248,7 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra frag, w labelWalk) (f
 	if x.dialect == db.SQLite {
 		// The parts carry the columns (partRows).
 		b.add("SELECT ")
-		for i := range len(p.out) + btoi(!extra.empty()) {
+		for i := range len(p.out) + len(extra) {
 			if i > 0 {
 				b.add(", ")
 			}
@@ -272,13 +272,6 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra frag, w labelWalk) (f
 	return p.readRows(x, sc, names, extra, b.done(), "o3", []string{"k.g", "k.o1" + dir, "k.o2" + dir, "k.o3" + dir})
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // nullsFirst reports whether NULL labels sort before the others: SQLite
 // sorts NULLs first ascending, PostgreSQL last.
 func nullsFirst(d db.Dialect, desc bool) bool { return (d == db.SQLite) != desc }
@@ -292,7 +285,7 @@ func nullsFirst(d db.Dialect, desc bool) bool { return (d == db.SQLite) != desc 
 // alone tests an EXISTS over the contract, which SQLite turned into a Bloom
 // filter over every contract for a part of deadlines without a responsible
 // user (10 ms against 0.4 ms).
-func (p *listPlan) partRows(x *env, sc Scope, names *aliases, extra frag, cond func(t string) frag) (*source, []frag, frag, error) {
+func (p *listPlan) partRows(x *env, sc Scope, names *aliases, extra []frag, cond func(t string) frag) (*source, []frag, frag, error) {
 	s, err := p.source(x, sc)
 	if err != nil {
 		return nil, nil, frag{}, err
@@ -303,9 +296,7 @@ func (p *listPlan) partRows(x *env, sc Scope, names *aliases, extra frag, cond f
 		if cols, err = p.columns(s); err != nil {
 			return nil, nil, frag{}, err
 		}
-		if !extra.empty() {
-			cols = append(cols, extra)
-		}
+		cols = append(cols, extra...)
 		for i := range cols {
 			cols[i].sql += " AS c" + strconv.Itoa(i)
 		}
@@ -335,7 +326,7 @@ func group(d db.Dialect, desc, null bool) string {
 }
 
 // nullPart renders the keys of the rows whose reference is NULL, by key.
-func (p *listPlan) nullPart(x *env, sc Scope, names *aliases, extra frag, w labelWalk, dir string, n int) (frag, error) {
+func (p *listPlan) nullPart(x *env, sc Scope, names *aliases, extra []frag, w labelWalk, dir string, n int) (frag, error) {
 	s, cols, where, err := p.partRows(x, sc, names, extra, func(t string) frag {
 		return frag{sql: col(t, w.fk.Name) + " IS NULL"}
 	})
@@ -359,7 +350,7 @@ func (p *listPlan) nullPart(x *env, sc Scope, names *aliases, extra frag, w labe
 // row takes its first n listed keys from the (foreign key, key) index, and
 // an incremental sort orders them by the referenced row's label. The part
 // ends with LIMIT limit OFFSET offset.
-func (p *listPlan) labelPart(x *env, sc Scope, names *aliases, extra frag, w labelWalk, dir string, n, limit, offset int) (frag, error) {
+func (p *listPlan) labelPart(x *env, sc Scope, names *aliases, extra []frag, w labelWalk, dir string, n, limit, offset int) (frag, error) {
 	s, cols, where, err := p.partRows(x, sc, names, extra, func(a string) frag {
 		return frag{sql: col(a, w.fk.Name) + " = " + col("r", w.ref.PK)}
 	})

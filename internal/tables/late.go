@@ -50,7 +50,7 @@ func (p *listPlan) materializesLate(d db.Dialect) bool {
 }
 
 // lateSelect renders the page in two steps (see above).
-func (p *listPlan) lateSelect(x *env, sc Scope, extra frag, walk bool) (frag, error) {
+func (p *listPlan) lateSelect(x *env, sc Scope, extra []frag, walk bool) (frag, error) {
 	keys, err := p.source(x, sc)
 	if err != nil {
 		return frag{}, err
@@ -89,7 +89,7 @@ func (p *listPlan) lateSelect(x *env, sc Scope, extra frag, walk bool) (frag, er
 // (columns of keys, aliased k, with their direction). The rows have no
 // conditions of their own: the keys are the caller's; their source keeps
 // the scope for the tenant tests of their sums.
-func (p *listPlan) readRows(x *env, sc Scope, names *aliases, extra frag, keys frag, key string, order []string) (frag, error) {
+func (p *listPlan) readRows(x *env, sc Scope, names *aliases, extra []frag, keys frag, key string, order []string) (frag, error) {
 	rows := newSource(x, sc, p.t.ent)
 	rows.n = names
 	cols, err := p.columns(rows)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"portfolio/internal/access"
@@ -177,6 +178,9 @@ type listPlan struct {
 	// token.
 	after    *keysetToken
 	nextable bool
+	// computed, when set, has the page read its computed columns from the
+	// cache (computedcache.go) and NULL in their place.
+	computed *computedRead
 }
 
 // List checks q (rights, tenant, names, values) and opens a cursor over the
@@ -406,15 +410,16 @@ func (p *listPlan) conditions(s *source) (frag, error) {
 
 // selectStatement renders the page query.
 func (p *listPlan) selectStatement(x *env, sc Scope) (frag, error) {
-	return p.selectWith(x, sc, frag{}, false)
+	return p.selectWith(x, sc, nil, false)
 }
 
-// selectWith renders the page query with one more column at the end of
-// each row when extra is not empty (the data generation of a cached count).
+// selectWith renders the page query with the columns extra at the end of
+// each row (the data generations of a cached count and of cached computed
+// values).
 // walk tests the keyword per row on a walk of the sort index
 // (Engine.walkSearch). A page whose order no index gives finds its keys
 // first and reads their columns afterwards (materializesLate, lateSelect).
-func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, error) {
+func (p *listPlan) selectWith(x *env, sc Scope, extra []frag, walk bool) (frag, error) {
 	if p.materializesLate(x.dialect) {
 		return p.lateSelect(x, sc, extra, walk)
 	}
@@ -455,6 +460,10 @@ func (p *listPlan) selectWith(x *env, sc Scope, extra frag, walk bool) (frag, er
 func (p *listPlan) columns(s *source) ([]frag, error) {
 	cols := make([]frag, len(p.out))
 	for i, c := range p.out {
+		if p.computedPlaceholder(c) {
+			cols[i] = frag{sql: "NULL"}
+			continue
+		}
 		var err error
 		if cols[i], err = c.selectExpr(s); err != nil {
 			return nil, err
@@ -484,11 +493,8 @@ func (p *listPlan) pageWhere(s *source) (frag, int, error) {
 // after them: extra, and the sort value of a page with a next token
 // (nextable). On PostgreSQL sums over one relation are read together
 // (packSums): then outer is the projection to put over the statement.
-func (p *listPlan) withMore(s *source, cols []frag, extra frag) ([]frag, []string, error) {
-	var more []frag
-	if !extra.empty() {
-		more = append(more, extra)
-	}
+func (p *listPlan) withMore(s *source, cols []frag, extra []frag) ([]frag, []string, error) {
+	more := slices.Clone(extra)
 	if p.nextable = p.limit > 0 && p.keysetable(s); p.nextable {
 		o, err := p.order.selectExpr(s)
 		if err != nil {
@@ -600,11 +606,21 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 		}
 		total = &n
 	}
-	var extra frag
+	var extra []frag
 	if cached != nil {
-		extra = key.generation()
+		extra = append(extra, key.generation())
 	}
 	sc := e.scopeFor(ctx, q, c, p)
+	if e.cachesComputed(q, p) {
+		r, ok, err := e.computedReadOf(x, sc, p)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			p.computed = r
+			extra = append(extra, r.key.generation())
+		}
+	}
 	var st frag
 	var err error
 	matches := int64(-1)
@@ -652,8 +668,17 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 			return e.countFresh(ctx, q, p.t.ent.Name, cst, key, minGeneration)
 		})
 	}
+	if p.computed != nil {
+		cur.computedAt = len(cur.dest)
+		cur.dest = append(cur.dest, &cur.computedGen)
+	}
 	if p.nextable {
 		cur.keyset(p)
+	}
+	if p.computed != nil {
+		if err := e.prefetch(ctx, q, cur, p, p.computed); err != nil {
+			return nil, errors.Join(err, cur.Close())
+		}
 	}
 	return cur, nil
 }

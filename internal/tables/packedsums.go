@@ -26,7 +26,7 @@ type sumGroup struct {
 // sumGroups finds the sums of the page's columns over one relation with
 // one Only and one result type, two or more per group; none on SQLite.
 func (p *listPlan) sumGroups(d db.Dialect) []sumGroup {
-	if d != db.Postgres {
+	if d != db.Postgres || p.computed != nil {
 		return nil
 	}
 	at := map[string]int{}
