@@ -247,6 +247,7 @@ func keyColumn(p *listPlan) int {
 func (e *Engine) computeRows(ctx context.Context, q db.Querier, r *computedRead, keys []int64) (map[int64][][]byte, error) {
 	args := append(append([]any{}, r.compute.args...), db.KeysArg(r.dialect, keys))
 	sqlText, args := db.InlineInts(r.compute.sql, args)
+	e.log.DebugContext(ctx, "tables: computed columns", "rows", len(keys), "sql", sqlText)
 	rows, err := q.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return nil, fmt.Errorf("tables: computed columns: %w", err)
