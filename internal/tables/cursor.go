@@ -299,6 +299,7 @@ type bufferedRows struct {
 func bufferRows(src rowSource, dest []any) (*bufferedRows, error) {
 	defer src.Close()
 	b := &bufferedRows{at: -1}
+	var bytes []byte // the page's values, one allocation per growth
 	for src.Next() {
 		if err := src.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("tables: scan row: %w", err)
@@ -307,7 +308,16 @@ func bufferRows(src rowSource, dest []any) (*bufferedRows, error) {
 		for i, d := range dest {
 			switch d := d.(type) {
 			case *sql.RawBytes:
-				row[i] = copyRaw(*d)
+				switch {
+				case *d == nil:
+					row[i] = []byte(nil) // NULL
+					continue
+				case len(*d) == 0:
+					row[i] = []byte{} // empty text, not NULL
+					continue
+				}
+				bytes = append(bytes, *d...)
+				row[i] = bytes[len(bytes)-len(*d) : len(bytes) : len(bytes)]
 			case *int64:
 				row[i] = *d
 			default:
