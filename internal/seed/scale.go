@@ -26,7 +26,7 @@ const (
 	// customer group has.
 	scalePOSPerGroup = 5000
 	// scaleChunk is how many points of sale one transaction writes (about
-	// twelve rows each, so a few thousand rows per transaction).
+	// thirteen rows each, so a few thousand rows per transaction).
 	scaleChunk = 400
 	// scaleContactsPer is how many points of sale share a contact person.
 	scaleContactsPer = 40
@@ -42,6 +42,14 @@ const (
 	scaleSeed = 0x5ca1ab1e
 	// scaleMaxInvoices caps the invoices per contract.
 	scaleMaxInvoices = 20
+	// scaleTicketsPerBoard is the most generated tickets one generated
+	// board holds, and scaleOpenEvery makes one in 50 of them open: a
+	// board then has at most 2,000 open tickets, the ones its kanban loads
+	// (one page of the board's read; docs/performance.md, "The kanban in
+	// the browser", measured 5,000). The others are closed, the history a
+	// back office piles up.
+	scaleTicketsPerBoard = 100000
+	scaleOpenEvery       = 50
 )
 
 // scaleToday is the reference date of generated leases (contracts run
@@ -57,6 +65,11 @@ type scaleConfig struct {
 	brand     string
 	companies []int64
 }
+
+// tickets tells whether the run generates tickets: not for the demo
+// portfolio, whose boards and tickets DemoTickets makes (and makes only
+// while there is no board at all).
+func (c scaleConfig) tickets() bool { return len(c.companies) == 0 }
 
 // WithScaleInvoices sets how many invoices (each with four positions) are
 // generated per contract: 0.1 (the default) is one for every ten
@@ -85,10 +98,14 @@ func WithScaleCompanies(brand string, ids ...int64) ScaleOption {
 // persons, and per point of sale one location with an address in a real
 // German, Austrian, Swiss or French city, one to three areas, one lease
 // contract with its area links (rental and allocation space), and invoices
-// with positions for a share of the contracts (WithScaleInvoices). The
+// with positions for a share of the contracts (WithScaleInvoices), and one
+// ticket per point of sale on generated boards "Filialverwaltung N" (one
+// board per 100,000 tickets; one ticket in 50 open, the others closed) with
+// the demo's priorities and the internal teams' members as assignees. The
 // lookup rows it needs (currencies, countries, unit 1, area, usage,
-// location, contract, partner and cost types, salutations, cities) are
-// found by name or created.
+// location, contract, partner and cost types, salutations, cities,
+// priorities) are found by name or created. The demo portfolio
+// (WithScaleCompanies) gets no tickets: the demo has its own boards.
 //
 // Runs are reproducible: the pseudo-random sequence is fixed and depends
 // only on the highest existing point-of-sale id. Scale is additive: running
@@ -134,8 +151,12 @@ type scaleLookups struct {
 	usageType     []int64          // parallel to scaleAreaKinds
 	contractType  []int64          // parallel to scaleContractTypes
 	partnerType   int64
-	costType      []int64 // parallel to scaleCostTypes
-	externalCosts []int64 // parallel to scaleCostTypes
+	costType      []int64           // parallel to scaleCostTypes
+	externalCosts []int64           // parallel to scaleCostTypes
+	priority      []int64           // parallel to scalePriorities
+	team          map[string]int64  // internal teams by name
+	members       map[int64][]int64 // team id → its internal users
+	staff         []int64           // every internal user with a team
 }
 
 type scaleCompany struct {
@@ -167,12 +188,24 @@ type scaleGen struct {
 	address, location, pos, posLocation, area, posArea,
 	contract, contractArea, deadline, invoice, invoiceArea, position *inserter
 
+	boardRows, columnRows, boardColumns, boardPriorities *inserter
+	ticket                                               *inserter
+
 	company   []scaleCompany
+	boards    []scaleBoard
+	oldBoards int     // generated boards made by earlier runs
 	areas     []uint8 // areas per point of sale
 	setupRows int
 	total     int
 	// today is the date notice dates are computed for.
 	today time.Time
+}
+
+// scaleBoard is a generated board with its columns in rank order
+// (parallel to scaleBoardColumns).
+type scaleBoard struct {
+	id      int64
+	columns []int64
 }
 
 // scaleTables are the tables whose ids the run allocates, with their key.
@@ -181,6 +214,7 @@ var scaleTables = [][2]string{
 	{"city", "city_id"}, {"address", "address_id"}, {"location", "location_id"}, {"pos", "pos_id"},
 	{"area", "area_id"}, {"contract", "contract_id"}, {"contract_area", "contract_area_id"},
 	{"contractaction", "contractaction_id"}, {"invoice", "invoice_id"}, {"invoiceposition", "invoiceposition_id"},
+	{"board", "board_id"}, {"columnx", "columnx_id"}, {"ticket", "ticket_id"},
 }
 
 func newScaleGen(ctx context.Context, d *db.DB, n int, cfg scaleConfig) (*scaleGen, error) {
@@ -219,8 +253,15 @@ func newScaleGen(ctx context.Context, d *db.DB, n int, cfg scaleConfig) (*scaleG
 	g.position = newInserter(d, "invoiceposition", "invoiceposition_id", "invoice_id", "invoiceposition_name",
 		"externalcosttype_id", "costtype_id", "unit_id", "total_units", "units_customer", "flat_rate",
 		"amount_total", "amount_customer", "apportionable")
+	g.boardRows = newInserter(d, "board", "board_id", "board_name", "board_description")
+	g.columnRows = newInserter(d, "columnx", "columnx_id", "columnx_name", "team_id")
+	g.boardColumns = newInserter(d, "board_columnx", "board_id", "columnx_id", "rank_order")
+	g.boardPriorities = newInserter(d, "board_priority", "board_id", "priority_id", "rank_order")
+	g.ticket = newInserter(d, "ticket", "ticket_id", "ticket_name", "ticket_description", "pos_id", "contract_id",
+		"priority_id", "board_id", "columnx_id", "user_id", "team_id", "ticket_yellow_deadline", "ticket_red_deadline",
+		"ticket_progress", "ticket_closed", "ticket_created_by", "ticket_creation_time", "ticket_updated", "ticket_rank")
 	g.perPOS = []*inserter{g.address, g.location, g.pos, g.posLocation, g.area, g.posArea,
-		g.contract, g.contractArea, g.deadline, g.invoice, g.invoiceArea, g.position}
+		g.contract, g.contractArea, g.deadline, g.invoice, g.invoiceArea, g.position, g.ticket}
 
 	if err := d.InTx(ctx, func(tx *db.Tx) error { return g.prepare(ctx, tx) }); err != nil {
 		g.close()
@@ -234,6 +275,11 @@ func newScaleGen(ctx context.Context, d *db.DB, n int, cfg scaleConfig) (*scaleG
 func (g *scaleGen) prepare(ctx context.Context, tx *db.Tx) error {
 	if err := g.ensureLookups(ctx, tx); err != nil {
 		return err
+	}
+	if g.cfg.tickets() {
+		if err := g.ensureTicketLookups(ctx, tx); err != nil {
+			return err
+		}
 	}
 	if g.cfg.group != 0 {
 		var one int
@@ -253,7 +299,7 @@ func (g *scaleGen) prepare(ctx context.Context, tx *db.Tx) error {
 		}
 		next := maxID + 1
 		switch t[0] {
-		case "customergroup", "company", "contactperson":
+		case "customergroup", "company", "contactperson", "board", "columnx":
 			next = max(next, scaleIDFloor+1)
 		}
 		g.next[t[0]], g.first[t[0]] = next, next
@@ -263,6 +309,7 @@ func (g *scaleGen) prepare(ctx context.Context, tx *db.Tx) error {
 	}
 	g.rng = rand.New(rand.NewPCG(scaleSeed, uint64(g.next["pos"]-1)))
 	g.planOrganisations()
+	g.planBoards()
 	g.planRows()
 	return nil
 }
@@ -497,7 +544,9 @@ func (g *scaleGen) planIntoCompanies() {
 // planRows fixes the number of areas of every point of sale and counts the
 // rows the run writes.
 func (g *scaleGen) planRows() {
-	g.setupRows = g.cityRows.pending() + g.groups.pending() + g.companies.pending() + g.contacts.pending()
+	for _, in := range g.setup() {
+		g.setupRows += in.pending()
+	}
 	g.areas = make([]uint8, g.n)
 	g.total = g.setupRows
 	for i := range g.n {
@@ -512,9 +561,15 @@ func (g *scaleGen) planRows() {
 		inv := g.invoicesOf(i)
 		// address, location, pos, pos_location, contract; per area: area,
 		// pos_area, contract_area; per invoice: the invoice, its positions
-		// and an invoice_area per area.
-		g.total += 5 + scaleDeadlines + 3*a + inv*(1+scalePositions+a)
+		// and an invoice_area per area; the ticket.
+		g.total += 5 + scaleDeadlines + 3*a + inv*(1+scalePositions+a) + g.ticketsOf()
 	}
+}
+
+// setup are the inserters of the rows written before the points of sale,
+// in foreign-key order.
+func (g *scaleGen) setup() []*inserter {
+	return []*inserter{g.cityRows, g.groups, g.companies, g.contacts, g.boardRows, g.columnRows, g.boardColumns, g.boardPriorities}
 }
 
 // invoicesOf is the number of invoices of the i-th contract of the run,
@@ -525,8 +580,8 @@ func (g *scaleGen) invoicesOf(i int) int {
 
 func (g *scaleGen) run(ctx context.Context, progress func(done, total int)) error {
 	pool := g.d.Pool()
-	if err := inTx(ctx, pool, func(tx *sql.Tx) error {
-		for _, in := range []*inserter{g.cityRows, g.groups, g.companies, g.contacts} {
+	if err := inTx(ctx, pool, g.d.Dialect(), func(tx *sql.Tx) error {
+		for _, in := range g.setup() {
 			if err := in.flush(ctx, tx); err != nil {
 				return err
 			}
@@ -553,7 +608,7 @@ func (g *scaleGen) run(ctx context.Context, progress func(done, total int)) erro
 			g.addPOS(i, &g.company[ci])
 		}
 		written := 0
-		err := inTx(ctx, pool, func(tx *sql.Tx) error {
+		err := inTx(ctx, pool, g.d.Dialect(), func(tx *sql.Tx) error {
 			for _, in := range g.perPOS {
 				written += in.pending()
 				if err := in.flush(ctx, tx); err != nil {
@@ -585,6 +640,7 @@ func (g *scaleGen) reserveIDs(ctx context.Context) error {
 	count := map[string]int{
 		"address": g.n, "location": g.n, "pos": g.n, "area": areas, "contract": g.n, "contract_area": areas,
 		"contractaction": g.n * scaleDeadlines, "invoice": invoices, "invoiceposition": invoices * scalePositions,
+		"ticket": g.n * g.ticketsOf(),
 	}
 	for _, t := range scaleTables {
 		last := g.next[t[0]] - 1 + int64(count[t[0]])
@@ -608,7 +664,7 @@ func (g *scaleGen) resetSequences(ctx context.Context) error {
 }
 
 func (g *scaleGen) close() {
-	for _, in := range append([]*inserter{g.groups, g.companies, g.contacts, g.cityRows}, g.perPOS...) {
+	for _, in := range append(g.setup(), g.perPOS...) {
 		in.close()
 	}
 }
@@ -697,6 +753,9 @@ func (g *scaleGen) addPOS(i int, c *scaleCompany) {
 			decimal(a.space), decimal(a.alloc), boolInt(a.kind == 0), day(begin))
 	}
 	g.addDeadlines(r, contractID, end, opening)
+	if g.cfg.tickets() {
+		g.addTicket(r, i, posID, contractID, posName, city.name)
+	}
 
 	for range g.invoicesOf(i) {
 		// A service charge settlement of one of the years 2021-2024 the

@@ -198,3 +198,69 @@ const (
 	scaleSalutationMale   = "Herr"
 	scalePartnerType      = "Vermieter"
 )
+
+// scaleBoardName names the generated boards ("Filialverwaltung 1", ...);
+// scaleBoardDescription tells them from boards people made.
+const (
+	scaleBoardName        = "Filialverwaltung"
+	scaleBoardDescription = "Generated tickets of the points of sale (portfolio seed --scale)"
+)
+
+// scaleBoardColumns are the columns of a generated board, in rank order:
+// the working columns with how many of the open tickets wait in each and
+// their progress, then the column of the closed tickets. Only the approval
+// column has a team (MVM, like the demo boards' "Freigabe"): through it
+// the board rule of decision 0027 shows the board to the MVM team and to
+// the customers' leads (MVM extern), and the other columns leave each
+// ticket the team of its topic.
+var scaleBoardColumns = []struct {
+	name     string
+	team     string
+	weight   int
+	progress int64
+}{
+	{"Neu", "", 30, 10},
+	{"In Bearbeitung", "", 35, 40},
+	{"Rückfrage Vermieter", "", 20, 60},
+	{"Freigabe", "MVM", 15, 90},
+	{"Erledigt", "", 0, 100},
+}
+
+// scalePriorities are the demo's ticket priorities (demo_tickets.go), found
+// by name or created, with how often generated tickets get each.
+var scalePriorities = []struct {
+	name, smiley, color string
+	weight              int
+}{
+	{"Niedrig", "🙂", "#40C057", 30}, {"Mittel", "😐", "#FAB005", 40}, {"Hoch", "😟", "#FD7E14", 20}, {"Dringend", "😱", "#FA5252", 10},
+}
+
+// scaleTicketTopics are what the back office's tickets are about: the
+// title (%[1]s the point of sale, %[2]d a year, %[3]s the city; explicit
+// indexes, so a title may leave arguments out), a description, the
+// internal team in charge, whether the ticket names the lease contract,
+// and how often it comes up.
+var scaleTicketTopics = []struct {
+	title, description, team string
+	contract                 bool
+	weight                   int
+}{
+	{"Mietvertrag verlängern – %[1]s", "Verlängerung mit dem Vermieter verhandeln, Konditionen mit dem Kunden abstimmen.", "MVM", true, 10},
+	{"Kündigungsfrist prüfen – %[1]s", "Kündigungsfristen und Optionen laut Mietvertrag prüfen, Kunden rechtzeitig informieren.", "MVM", true, 8},
+	{"Verlängerungsoption ausüben – %[1]s", "Optionsausübung vorbereiten und fristgerecht an den Vermieter senden.", "MVM", true, 5},
+	{"Indexanpassung der Miete prüfen – %[1]s", "Wertsicherungsklausel gegen den Verbraucherpreisindex nachrechnen.", "MVM", true, 7},
+	{"Nachtrag zum Mietvertrag abstimmen – %[1]s", "Entwurf des Vermieters prüfen und Änderungen mit dem Kunden abstimmen.", "MVM", true, 5},
+	{"Mieterhöhung des Vermieters prüfen – %[1]s", "Schreiben des Vermieters gegen den Mietvertrag prüfen.", "MVM", true, 4},
+	{"Mietminderung wegen Baustelle prüfen – %[3]s", "Umsatzeinbußen durch die Baustelle dokumentieren, Minderung anmelden.", "MVM", true, 3},
+	{"Nebenkostenabrechnung %[2]d prüfen – %[1]s", "Abrechnung des Vermieters gegen Mietvertrag und Vorauszahlungen prüfen.", "NKA", true, 14},
+	{"Belege zur Nebenkostenabrechnung %[2]d anfordern – %[3]s", "Belegeinsicht beim Vermieter beantragen.", "NKA", true, 5},
+	{"Nebenkostenvorauszahlung anpassen – %[1]s", "Vorauszahlung nach der letzten Abrechnung neu festsetzen.", "NKA", true, 4},
+	{"Grundsteuerbescheid %[2]d umlegen – %[3]s", "Umlage der Grundsteuer laut Bescheid prüfen.", "NKA", true, 3},
+	{"Mietrückstand klären – %[1]s", "Offene Mietzahlung mit der Buchhaltung des Kunden klären.", "FoMa", true, 4},
+	{"Heizung ausgefallen – %[1]s", "Vermieter zur Instandsetzung auffordern, Frist setzen.", "FM", false, 6},
+	{"Wasserschaden im Lager – %[1]s", "Schaden aufnehmen, Versicherung und Vermieter informieren.", "FM", false, 4},
+	{"Brandschutzprüfung fällig – %[3]s", "Prüftermin mit dem Sachverständigen und der Filiale vereinbaren.", "FM", false, 5},
+	{"Beleuchtung Schaufenster defekt – %[1]s", "Elektriker beauftragen.", "FM", false, 4},
+	{"Klimaanlage warten – %[1]s", "Wartung nach Wartungsvertrag beauftragen.", "FM", false, 4},
+	{"Übergabeprotokoll erstellen – %[1]s", "Übergabe mit dem Vermieter terminieren und protokollieren.", "FM", false, 3},
+}

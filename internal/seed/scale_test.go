@@ -6,8 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"portfolio/internal/access"
+	"portfolio/internal/auth"
 	"portfolio/internal/db"
+	"portfolio/internal/i18n"
+	"portfolio/internal/tables"
 	"portfolio/internal/testkit"
+	"portfolio/internal/tickets"
 )
 
 func scalarInt(t *testing.T, d *db.DB, query string, args ...any) int {
@@ -35,6 +40,9 @@ func fingerprint(t *testing.T, d *db.DB) string {
 		`SELECT contract_id || '|' || contract_name || '|' || contract_begin_date || '|' || contract_end_date FROM contract ORDER BY contract_id`,
 		`SELECT invoice_id || '|' || invoice_number || '|' || invoice_date FROM invoice ORDER BY invoice_id`,
 		`SELECT invoiceposition_id || '|' || invoiceposition_name || '|' || CAST(ROUND(amount_total) AS INTEGER) FROM invoiceposition ORDER BY invoiceposition_id`,
+		`SELECT board_id || '|' || board_name FROM board ORDER BY board_id`,
+		`SELECT ticket_id || '|' || ticket_name || '|' || pos_id || '|' || board_id || '|' || columnx_id || '|' || ticket_closed || '|' || priority_id
+			FROM ticket ORDER BY ticket_id`,
 	} {
 		rows, err := d.QueryContext(context.Background(), q)
 		if err != nil {
@@ -78,7 +86,8 @@ func TestScale(t *testing.T) {
 
 		count := func(table string) int { return scalarInt(t, d, `SELECT COUNT(*) FROM `+db.QuoteIdent(table)) }
 		for table, want := range map[string]int{"pos": n, "location": n, "address": n, "contract": n, "pos_location": n,
-			"contractaction": n * scaleDeadlines, "customergroup": 2, "invoice": n / 10, "invoiceposition": n / 10 * scalePositions} {
+			"contractaction": n * scaleDeadlines, "customergroup": 2, "invoice": n / 10, "invoiceposition": n / 10 * scalePositions,
+			"ticket": n, "board": 1, "columnx": len(scaleBoardColumns), "priority": len(scalePriorities)} {
 			if got := count(table); got != want {
 				t.Errorf("%s: %d rows, want %d", table, got, want)
 			}
@@ -103,7 +112,9 @@ func TestScale(t *testing.T) {
 			(SELECT COUNT(*) FROM contactperson) + (SELECT COUNT(*) FROM address) + (SELECT COUNT(*) FROM location) +
 			(SELECT COUNT(*) FROM pos) + (SELECT COUNT(*) FROM pos_location) + (SELECT COUNT(*) FROM area) +
 			(SELECT COUNT(*) FROM pos_area) + (SELECT COUNT(*) FROM contract) + (SELECT COUNT(*) FROM contract_area) + (SELECT COUNT(*) FROM contractaction) +
-			(SELECT COUNT(*) FROM invoice) + (SELECT COUNT(*) FROM invoice_area) + (SELECT COUNT(*) FROM invoiceposition)`) {
+			(SELECT COUNT(*) FROM invoice) + (SELECT COUNT(*) FROM invoice_area) + (SELECT COUNT(*) FROM invoiceposition) +
+			(SELECT COUNT(*) FROM board) + (SELECT COUNT(*) FROM columnx) + (SELECT COUNT(*) FROM board_columnx) +
+			(SELECT COUNT(*) FROM board_priority) + (SELECT COUNT(*) FROM ticket)`) {
 			t.Errorf("progress total %d differs from the rows written", lastTotal)
 		}
 
@@ -148,7 +159,19 @@ func checkScaleInvariants(t *testing.T, d *db.DB) {
 		"deadline without notice date": `SELECT COUNT(*) FROM contractaction WHERE contractaction_notice_date IS NULL`,
 		"resiliation notice after its date": `SELECT COUNT(*) FROM contractaction WHERE contractaction_type = 'resiliation'
 			AND contractaction_notice_date > contractaction_resiliation_date`,
-		"duplicate branch number": `SELECT COUNT(*) FROM (SELECT company_id, pos_branchnumber FROM pos GROUP BY company_id, pos_branchnumber HAVING COUNT(*) > 1) x`,
+		"duplicate branch number":        `SELECT COUNT(*) FROM (SELECT company_id, pos_branchnumber FROM pos GROUP BY company_id, pos_branchnumber HAVING COUNT(*) > 1) x`,
+		"pos without exactly one ticket": `SELECT COUNT(*) FROM pos p WHERE (SELECT COUNT(*) FROM ticket t WHERE t.pos_id = p.pos_id) <> 1`,
+		"ticket contract of another pos": `SELECT COUNT(*) FROM ticket t JOIN contract c ON c.contract_id = t.contract_id WHERE c.pos_id <> t.pos_id`,
+		"ticket column not on its board": `SELECT COUNT(*) FROM ticket t WHERE NOT EXISTS (SELECT 1 FROM board_columnx bc
+			WHERE bc.board_id = t.board_id AND bc.columnx_id = t.columnx_id)`,
+		"ticket priority not on its board": `SELECT COUNT(*) FROM ticket t WHERE NOT EXISTS (SELECT 1 FROM board_priority bp
+			WHERE bp.board_id = t.board_id AND bp.priority_id = t.priority_id)`,
+		// Closed tickets, and only they, are in the last column.
+		"ticket closed elsewhere than in Erledigt": `SELECT COUNT(*) FROM ticket t JOIN columnx c ON c.columnx_id = t.columnx_id
+			WHERE (t.ticket_closed = 1) <> (c.columnx_name = 'Erledigt')`,
+		"closed ticket with a future deadline": `SELECT COUNT(*) FROM ticket WHERE ticket_closed = 1 AND ticket_red_deadline > CURRENT_TIMESTAMP`,
+		"ticket deadline before its creation":  `SELECT COUNT(*) FROM ticket WHERE ticket_yellow_deadline < ticket_creation_time`,
+		"ticket rank out of id order":          `SELECT COUNT(*) FROM ticket WHERE ticket_rank <> ticket_id * 65536`,
 	} {
 		if got := scalarInt(t, d, q); got != 0 {
 			t.Errorf("%s: %d rows", name, got)
@@ -199,6 +222,15 @@ func TestScaleIsReproducibleAndAdditive(t *testing.T) {
 	if got := scalarInt(t, a, `SELECT COUNT(DISTINCT pos_name) FROM pos`); got < 100 {
 		t.Errorf("the second run repeated the first run's names: %d distinct of 120", got)
 	}
+	if got := scalarInt(t, a, `SELECT COUNT(*) FROM ticket`); got != 120 {
+		t.Errorf("after a second run: %d tickets, want 120", got)
+	}
+	if got := scalarInt(t, a, `SELECT COUNT(*) FROM board WHERE board_name IN ('Filialverwaltung 1', 'Filialverwaltung 2')`); got != 2 {
+		t.Errorf("the second run's board: %d boards named Filialverwaltung 1 and 2, want 2", got)
+	}
+	if got := scalarInt(t, a, `SELECT COUNT(*) FROM priority`); got != len(scalePriorities) {
+		t.Errorf("the second run duplicated priorities: %d", got)
+	}
 }
 
 func TestScaleIntoExistingGroup(t *testing.T) {
@@ -235,4 +267,91 @@ func TestScaleRejectsBadInput(t *testing.T) {
 			t.Errorf("Scale(%d, %v) accepted", c.n, fmt.Sprint(c.opts))
 		}
 	}
+}
+
+// TestScaleTickets: the generated tickets belong to the scale group, so
+// its external lead (team MVM extern) sees every one through the table
+// engine with the ticket module's board rule, and finds them by a title
+// word through the keyword index (FTS5 on SQLite, pf_search on
+// PostgreSQL); another group's lead sees none; one ticket in
+// scaleOpenEvery is open; the demo portfolio gets no tickets.
+func TestScaleTickets(t *testing.T) {
+	const n = 300
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		if err := Base(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{
+			`INSERT INTO customergroup (customergroup_id, customergroup_name) VALUES (1, 'Nordhandel Gruppe'), (2, 'Südmarkt Holding')`,
+			`INSERT INTO users (user_id, usertype_id, user_firstname, user_lastname, user_email, user_email_normalized)
+				VALUES (1, 1, 'Tina', 'Mitglied', 'tina@test', 'tina@test')`,
+			`INSERT INTO user_team (user_id, team_id) VALUES (1, 1)`, // MVM
+		} {
+			if _, err := d.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := Scale(ctx, d, n, nil, WithScaleGroup(1)); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := scalarInt(t, d, `SELECT COUNT(*) FROM ticket WHERE ticket_closed = 0`), (n+scaleOpenEvery-1)/scaleOpenEvery; got != want {
+			t.Errorf("open tickets: %d, want %d", got, want)
+		}
+		if got := scalarInt(t, d, `SELECT COUNT(*) FROM ticket t JOIN pos p ON p.pos_id = t.pos_id
+			JOIN company c ON c.company_id = p.company_id WHERE c.customergroup_id = 1`); got != n {
+			t.Errorf("tickets of customer group 1: %d, want %d", got, n)
+		}
+		if got := scalarInt(t, d, `SELECT COUNT(*) FROM ticket WHERE user_id = 1 AND ticket_created_by = 1`); got < n/2 {
+			t.Errorf("%d tickets assigned to and created by the only internal user, want most", got)
+		}
+		if got := scalarInt(t, d, `SELECT COUNT(DISTINCT ticket_name) FROM ticket`); got < n*9/10 {
+			t.Errorf("ticket titles: %d distinct of %d", got, n)
+		}
+		checkScaleInvariants(t, d)
+
+		eng := tables.MustNew(tables.Deps{DB: d, Catalog: i18n.MustLoad()})
+		tickets.New(tickets.Deps{DB: d, Engine: eng})
+		mvmExtern := []access.Team{{ID: TeamExtMVM, Name: "MVM extern", Type: "extern_client"}}
+		leadOf := func(group int64, teams []access.Team) context.Context {
+			return auth.WithPrincipal(ctx, &auth.Principal{UserID: 1, External: true, CustomergroupID: group,
+				Roles: []access.Role{{ID: 5, Code: "lead", Name: "Lead"}}, Teams: teams})
+		}
+		lead := func(group int64) context.Context { return leadOf(group, mvmExtern) }
+		listed := func(ctx context.Context, search string) int {
+			t.Helper()
+			cur, err := eng.List(ctx, tables.ListQuery{Entity: "ticket", Count: true, PerPage: 1, Search: search})
+			if err != nil {
+				t.Fatalf("list tickets %q: %v", search, err)
+			}
+			defer cur.Close()
+			for cur.Next() {
+			}
+			if err := cur.Err(); err != nil || cur.Page().Total == nil {
+				t.Fatalf("list tickets %q: %v, total %v", search, err, cur.Page().Total)
+			}
+			return int(*cur.Page().Total)
+		}
+		if got := listed(lead(1), ""); got != n {
+			t.Errorf("the scale group's lead sees %d tickets, want %d", got, n)
+		}
+		word := "Nebenkostenabrechnung"
+		want := scalarInt(t, d, `SELECT COUNT(*) FROM ticket WHERE ticket_name LIKE ?`, "%"+word+"%")
+		if got := listed(lead(1), word); want == 0 || got != want {
+			t.Errorf("keyword %q: %d tickets, want %d", word, got, want)
+		}
+		if got := listed(lead(2), ""); got != 0 {
+			t.Errorf("another group's lead sees %d tickets", got)
+		}
+		if got := listed(leadOf(1, nil), ""); got != 0 {
+			t.Errorf("a lead without a team sees %d tickets: the board rule did not hold", got)
+		}
+
+		if err := Scale(ctx, d, 10, nil, WithScaleCompanies("Nordhandel", 1001)); err != nil {
+			t.Fatal(err)
+		}
+		if got := scalarInt(t, d, `SELECT COUNT(*) FROM ticket`); got != n {
+			t.Errorf("the demo portfolio added tickets: %d, want %d", got, n)
+		}
+	})
 }
