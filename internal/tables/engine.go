@@ -38,6 +38,12 @@ type Engine struct {
 	// labelWalkForced (tests) walks a label sort whenever its order and
 	// labels allow, or never (labelsort.go).
 	labelWalkForced *bool
+	// filterWalkForced (tests) renders every page's row rules and
+	// equality filters for the walk of the sort index, or none
+	// (walksFilters).
+	filterWalkForced *bool
+	// filterWalks counts the pages rendered for the walk (tests).
+	filterWalks atomic.Int64
 	// labelWalks counts the pages read by the label walk (tests).
 	labelWalks atomic.Int64
 	// lateReads counts the pages read in two steps (late.go; tests).

@@ -59,3 +59,12 @@ func ComputedServed(e *Engine) int64 {
 	}
 	return e.computed.served.Load()
 }
+
+// ForceFilterWalk makes e render every SQLite page's row rules and equality
+// filters for the walk of the sort index (on) or for their own indexes
+// (off), whatever the matches; nil lets e decide again.
+func ForceFilterWalk(e *Engine, on *bool) { e.filterWalkForced = on }
+
+// FilterWalks is the number of pages e rendered for the walk of the sort
+// index (walksFilters).
+func FilterWalks(e *Engine) int64 { return e.filterWalks.Load() }

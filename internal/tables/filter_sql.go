@@ -65,6 +65,12 @@ func compileFilter(n *Node, cat *catalog, s *source) (frag, error) {
 	return compileCond(n, cat, s)
 }
 
+// integral reports whether values of t are stored as integers, whose
+// comparisons a unary plus (no index, no affinity) leaves alone.
+func integral(t schema.DataType) bool {
+	return t == schema.TypeID || t == schema.TypeInt || t == schema.TypeBool
+}
+
 func compileCond(n *Node, cat *catalog, s *source) (frag, error) {
 	c, ok := cat.lookup(n.field)
 	if !ok || !c.filterable() {
@@ -76,6 +82,10 @@ func compileCond(n *Node, cat *catalog, s *source) (frag, error) {
 	ef, err := c.expr(s)
 	if err != nil {
 		return frag{}, err
+	}
+	if (n.op == OpEq || n.op == OpIn) && s.scope.walkRows && s.env.dialect == db.SQLite && c.kind == kindField && !c.onLink && integral(c.typ) &&
+		(s.base == nil || c.field.Name != s.base.PK) {
+		ef.sql = "+" + ef.sql // tested per row on the walk of the sort index (Scope.walkRows)
 	}
 	x := ef.sql
 	badValue := filterErr("server.tables.filter.bad_value", "field", quoteShort(n.field), "op", string(n.op))

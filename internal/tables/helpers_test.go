@@ -20,6 +20,7 @@ const (
 	lead       = "lead@demo.test"   // external, customer group 1
 	leadB      = "lead.b@demo.test" // external, customer group 2
 	partner    = "partner@demo.test"
+	fm         = "fm@demo.test" // external FM team member, customer group 1
 )
 
 // env is the whole product on a fresh database with the demo data, and

@@ -630,6 +630,9 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	case cached != nil:
 		matches = cached.n
 	}
+	if sc.walkRows = e.walksFilters(ctx, q, sc, p, matches); sc.walkRows {
+		e.filterWalks.Add(1)
+	}
 	if w, ok := e.labelWalkFor(ctx, q, sc, p, matches); ok {
 		e.labelWalks.Add(1)
 		st, err = p.labelWalkSelect(x, sc, extra, w)

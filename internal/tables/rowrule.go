@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"portfolio/internal/auth"
+	"portfolio/internal/db"
 	"portfolio/internal/schema"
 )
 
@@ -122,7 +123,7 @@ func (s Scope) rowCond(x *env, e *schema.Entity, alias string, n *aliases) (frag
 	if !ok || !l.Limited {
 		return frag{}, nil
 	}
-	f, err := rowAny(x, e.Name, alias, l.Any, n, 0)
+	f, err := rowAny(x, e.Name, alias, l.Any, n, 0, s.walkRows && x.dialect == db.SQLite)
 	if err != nil {
 		return frag{}, fmt.Errorf("tables: row rule of %s: %w", e.Name, err)
 	}
@@ -133,8 +134,11 @@ func (s Scope) rowCond(x *env, e *schema.Entity, alias string, n *aliases) (frag
 const maxRowDepth = 4
 
 // rowAny renders "one of conds holds" for the row of from (an entity or
-// link) aliased alias.
-func rowAny(x *env, from, alias string, conds []RowCond, n *aliases, depth int) (frag, error) {
+// link) aliased alias. walk renders them so that they are tested per row
+// and drive no index: values through a unary plus (integers only, whose
+// comparison the plus leaves alone), a selection as a correlated EXISTS
+// (Scope.walkRows).
+func rowAny(x *env, from, alias string, conds []RowCond, n *aliases, depth int, walk bool) (frag, error) {
 	if depth > maxRowDepth {
 		return frag{}, fmt.Errorf("sub-selects nested deeper than %d", maxRowDepth)
 	}
@@ -145,9 +149,19 @@ func rowAny(x *env, from, alias string, conds []RowCond, n *aliases, depth int) 
 		}
 		var parts []frag
 		if len(c.Values) > 0 {
-			parts = append(parts, frag{sql: col(alias, c.Column) + " IN (" + placeholders(len(c.Values)) + ")", args: c.Values})
+			column := col(alias, c.Column)
+			if walk && allIntegers(c.Values) {
+				column = "+" + column
+			}
+			parts = append(parts, frag{sql: column + " IN (" + placeholders(len(c.Values)) + ")", args: c.Values})
 		}
-		if c.In != nil {
+		if c.In != nil && walk {
+			sub, err := rowExists(x, c.In, col(alias, c.Column), n, depth+1)
+			if err != nil {
+				return frag{}, err
+			}
+			parts = append(parts, sub)
+		} else if c.In != nil {
 			sub, err := rowSelect(x, c.In, n, depth+1)
 			if err != nil {
 				return frag{}, err
@@ -172,11 +186,42 @@ func rowSelect(x *env, sel *RowSelect, n *aliases, depth int) (frag, error) {
 		return frag{}, err
 	}
 	a := n.next("w")
-	where, err := rowAny(x, sel.From, a, sel.Any, n, depth)
+	where, err := rowAny(x, sel.From, a, sel.Any, n, depth, false)
 	if err != nil {
 		return frag{}, err
 	}
 	return frag{sql: "SELECT " + col(a, sel.Column) + " FROM " + ident(table) + " " + a + " WHERE " + where.sql, args: where.args}, nil
+}
+
+// rowExists renders "a row of the selection has value": the correlated
+// form of value IN (rowSelect), the same for a NULL value (no row).
+func rowExists(x *env, sel *RowSelect, value string, n *aliases, depth int) (frag, error) {
+	table, err := rowTable(x, sel.From)
+	if err != nil {
+		return frag{}, err
+	}
+	if err := rowColumn(x, sel.From, sel.Column); err != nil {
+		return frag{}, err
+	}
+	a := n.next("w")
+	where, err := rowAny(x, sel.From, a, sel.Any, n, depth, false)
+	if err != nil {
+		return frag{}, err
+	}
+	return frag{sql: "EXISTS (SELECT 1 FROM " + ident(table) + " " + a + " WHERE " + col(a, sel.Column) + " = " + value +
+		" AND (" + where.sql + "))", args: where.args}, nil
+}
+
+// allIntegers reports whether every value is an integer.
+func allIntegers(values []any) bool {
+	for _, v := range values {
+		switch v.(type) {
+		case int, int32, int64:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // rowTable is the table of from: an entity's or a link's.

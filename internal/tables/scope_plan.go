@@ -180,3 +180,33 @@ func (e *Engine) measureShare(ctx context.Context, q db.Querier, sc Scope, ent *
 	}
 	return mine, all, nil
 }
+
+// walksFilters reports whether SQLite finds the page's rows by walking the
+// sort index of its order, testing the row rules and the equality filters
+// on integer fields per row (Scope.walkRows), rather than collecting the
+// rows they select through their own indexes and sorting them. SQLite
+// takes "board_id IN (…)" of a row rule or a filter as the way in even
+// when it selects every row: a page of 50 of 100,000 tickets sorted all
+// of them (510 ms instead of 0.9). Walking pays when the matches (the
+// page's total, counted or cached; unknown, -1, without one) are many, by
+// the rule of the tenant share (IsLargeTenant).
+func (e *Engine) walksFilters(ctx context.Context, q db.Querier, sc Scope, p *listPlan, matches int64) bool {
+	if q.Dialect() != db.SQLite || matches < 0 || p.limit <= 0 || p.limit > pageWalkLimit {
+		return false
+	}
+	if p.filter == nil && !sc.rows[p.t.ent.Name].Limited {
+		return false
+	}
+	if o := p.order; o == nil || o.kind != kindField || o.onLink || p.t.link != nil {
+		return false // the page sorts its rows anyway
+	}
+	if e.filterWalkForced != nil {
+		return *e.filterWalkForced
+	}
+	_, all, err := e.tenantShare(ctx, q, sc, p.t.ent)
+	if err != nil {
+		e.log.WarnContext(ctx, "tables: counting the table failed; collecting the rows", "entity", p.t.ent.Name, "error", err)
+		return false
+	}
+	return all <= smallTableRows || IsLargeTenant(matches, all)
+}
