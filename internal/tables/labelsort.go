@@ -77,10 +77,9 @@ func (p *listPlan) labelWalkOf(s *source) (labelWalk, bool) {
 }
 
 // labelWalkFor decides whether the page is read by the label walk: the
-// order allows it (labelWalkOf), it is not a relation read, no row rule
-// limits the caller's rows, the rows it is drawn from are many enough to be
-// walked (walksRows: the caller's tenant, or the matches of a filter or
-// keyword; a few rows are sorted faster than found one by one on a walk of
+// order allows it (labelWalkOf), it is not a relation read, the rows it is
+// drawn from are many enough to be walked (walksRows: the caller's tenant,
+// or the matches of a filter, keyword or row rule; a few rows are sorted faster than found one by one on a walk of
 // the whole table), the referenced table is not too big for them
 // (refWalkable), and every referenced row has a label (labelsPresent).
 // matches is the page's total, -1 when unknown.
@@ -93,7 +92,7 @@ func (e *Engine) labelWalkFor(ctx context.Context, q db.Querier, sc Scope, p *li
 		if !*e.labelWalkForced {
 			return labelWalk{}, false
 		}
-	} else if p.t.owner != nil || sc.rows[p.t.ent.Name].Limited || !e.walksRows(ctx, q, sc, p, matches) ||
+	} else if p.t.owner != nil || !e.walksRows(ctx, q, sc, p, matches) ||
 		!e.refWalkable(ctx, q, sc, p, w, matches) {
 		return labelWalk{}, false
 	}
@@ -115,12 +114,12 @@ func (e *Engine) labelWalkFor(ctx context.Context, q db.Querier, sc Scope, p *li
 const labelWalkMatches = 100
 
 // walksRows reports whether the rows the page is drawn from are many enough
-// to be found by walking the table. Without filter and keyword those are the
-// caller's tenant's rows (walksTenant); with them, the matches of the
-// page's total (counted or cached, -1 when the request asked for none, then
-// the page is sorted), see labelWalkMatches.
+// to be found by walking the table. Without filter, keyword and row rule
+// those are the caller's tenant's rows (walksTenant); with them, the
+// matches of the page's total (counted or cached, -1 when the request asked
+// for none, then the page is sorted), see labelWalkMatches.
 func (e *Engine) walksRows(ctx context.Context, q db.Querier, sc Scope, p *listPlan, matches int64) bool {
-	if p.filter == nil && p.search == "" {
+	if p.filter == nil && p.search == "" && !sc.rows[p.t.ent.Name].Limited {
 		return e.walksTenant(ctx, q, sc, p)
 	}
 	if matches < 0 {
