@@ -178,38 +178,40 @@ func rowAny(x *env, from, alias string, conds []RowCond, n *aliases, depth int, 
 
 // rowSelect renders "SELECT column FROM table WHERE <one of Any>".
 func rowSelect(x *env, sel *RowSelect, n *aliases, depth int) (frag, error) {
-	table, err := rowTable(x, sel.From)
+	from, a, where, err := rowSelection(x, sel, n, depth)
 	if err != nil {
 		return frag{}, err
 	}
-	if err := rowColumn(x, sel.From, sel.Column); err != nil {
-		return frag{}, err
-	}
-	a := n.next("w")
-	where, err := rowAny(x, sel.From, a, sel.Any, n, depth, false)
-	if err != nil {
-		return frag{}, err
-	}
-	return frag{sql: "SELECT " + col(a, sel.Column) + " FROM " + ident(table) + " " + a + " WHERE " + where.sql, args: where.args}, nil
+	return frag{sql: "SELECT " + col(a, sel.Column) + " FROM " + from + " WHERE " + where.sql, args: where.args}, nil
 }
 
 // rowExists renders "a row of the selection has value": the correlated
 // form of value IN (rowSelect), the same for a NULL value (no row).
 func rowExists(x *env, sel *RowSelect, value string, n *aliases, depth int) (frag, error) {
+	from, a, where, err := rowSelection(x, sel, n, depth)
+	if err != nil {
+		return frag{}, err
+	}
+	return frag{sql: "EXISTS (SELECT 1 FROM " + from + " WHERE " + col(a, sel.Column) + " = " + value +
+		" AND (" + where.sql + "))", args: where.args}, nil
+}
+
+// rowSelection renders the rows of a selection: its table with its alias
+// a (from), and "one of Any" on them.
+func rowSelection(x *env, sel *RowSelect, n *aliases, depth int) (from, a string, where frag, err error) {
 	table, err := rowTable(x, sel.From)
 	if err != nil {
-		return frag{}, err
+		return "", "", frag{}, err
 	}
 	if err := rowColumn(x, sel.From, sel.Column); err != nil {
-		return frag{}, err
+		return "", "", frag{}, err
 	}
-	a := n.next("w")
-	where, err := rowAny(x, sel.From, a, sel.Any, n, depth, false)
+	a = n.next("w")
+	where, err = rowAny(x, sel.From, a, sel.Any, n, depth, false)
 	if err != nil {
-		return frag{}, err
+		return "", "", frag{}, err
 	}
-	return frag{sql: "EXISTS (SELECT 1 FROM " + ident(table) + " " + a + " WHERE " + col(a, sel.Column) + " = " + value +
-		" AND (" + where.sql + "))", args: where.args}, nil
+	return ident(table) + " " + a, a, where, nil
 }
 
 // allIntegers reports whether every value is an integer.
