@@ -44,9 +44,8 @@ type computedCache struct {
 	m     map[string]*computedEntry
 	rows  int
 	limit int
-	// served counts rows answered from the cache, computed rows computed
-	// by the second statement (tests).
-	served, computed atomic.Int64
+	// served counts rows answered from the cache (tests).
+	served atomic.Int64
 }
 
 // computedEntry holds the values of one computed-columns statement at one
@@ -141,24 +140,26 @@ func cachedComputed(c *colSpec) bool {
 	return false
 }
 
-// cachesComputed reports whether the page reads its computed columns
-// from the cache: a page (not a whole list) of entity rows with computed
-// columns, outside a transaction.
+// cachesComputed reports whether the page may read its computed columns
+// from the cache: a page (not a whole list) of entity rows, outside a
+// transaction.
 func (e *Engine) cachesComputed(q db.Querier, p *listPlan) bool {
 	if e.computed == nil || e.counts == nil || p.t.link != nil || p.limit <= 0 || p.limit > pageWalkLimit {
 		return false
 	}
-	if _, outside := q.(*db.DB); !outside {
-		return false
-	}
-	return len(p.computedColumns()) > 0
+	_, outside := q.(*db.DB)
+	return outside
 }
 
 // computedReadOf renders the computed columns' statement for the caller's
-// scope; ok is false when a table they read has no data generation.
+// scope; ok is false when the page has none or a table they read has no
+// data generation.
 func (e *Engine) computedReadOf(x *env, sc Scope, p *listPlan) (*computedRead, bool, error) {
-	s := newSource(x, sc, p.t.ent)
 	r := &computedRead{cols: p.computedColumns(), dialect: x.dialect}
+	if len(r.cols) == 0 {
+		return nil, false, nil
+	}
+	s := newSource(x, sc, p.t.ent)
 	exprs := make([]frag, len(r.cols))
 	for i, at := range r.cols {
 		f, err := p.out[at].selectExpr(s)
@@ -198,8 +199,9 @@ func (e *Engine) prefetch(ctx context.Context, q db.Querier, cur *Cursor, p *lis
 		return fmt.Errorf("tables: computed columns: the page has no key column")
 	}
 	genAt := cur.computedAt
+	// An entity page lists each key once (cachesComputed: no link rows).
 	var missing []int64
-	missingRows := map[int64][]int{}
+	missingAt := map[int64]int{}
 	for i, row := range buf.rows {
 		key, err := strconv.ParseInt(string(trimDecimal(row[pk].([]byte))), 10, 64)
 		if err != nil {
@@ -210,10 +212,8 @@ func (e *Engine) prefetch(ctx context.Context, q db.Querier, cur *Cursor, p *lis
 			e.computed.served.Add(1)
 			continue
 		}
-		if _, seen := missingRows[key]; !seen {
-			missing = append(missing, key)
-		}
-		missingRows[key] = append(missingRows[key], i)
+		missing = append(missing, key)
+		missingAt[key] = i
 	}
 	if len(missing) == 0 {
 		return nil
@@ -222,16 +222,13 @@ func (e *Engine) prefetch(ctx context.Context, q db.Querier, cur *Cursor, p *lis
 	if err != nil {
 		return err
 	}
-	for key, rows := range missingRows {
-		for _, i := range rows {
-			buf.fill(i, r.cols, values[key])
-		}
+	for key, i := range missingAt {
+		buf.fill(i, r.cols, values[key])
 	}
-	e.computed.computed.Add(int64(len(missing)))
 	return nil
 }
 
-// keyColumn is the index of the entity's key among the plan's columns
+// keyColumn is the index of the entity's own key among the plan's columns
 // (always read, resolveColumns), or -1.
 func keyColumn(p *listPlan) int {
 	for i, c := range p.out {

@@ -72,13 +72,7 @@ type Cursor struct {
 func (c *Cursor) keyset(p *listPlan) {
 	c.nextable = true
 	c.nextTok = keysetToken{Target: p.targetName(), Order: p.order.name, Desc: p.desc}
-	c.pkIdx = -1
-	for i, col := range c.cols {
-		if col.kind == kindField && !col.onLink && col.name == p.t.ent.PK {
-			c.pkIdx = i
-		}
-	}
-	if c.pkIdx < 0 {
+	if c.pkIdx = keyColumn(p); c.pkIdx < 0 {
 		c.nextable = false // never: the key is always read (resolveColumns)
 	}
 	c.dest = append(c.dest, &c.orderRaw)
