@@ -83,7 +83,7 @@ func compileCond(n *Node, cat *catalog, s *source) (frag, error) {
 	if err != nil {
 		return frag{}, err
 	}
-	if (n.op == OpEq || n.op == OpIn) && s.scope.walkRows && s.env.dialect == db.SQLite && c.kind == kindField && !c.onLink && integral(c.typ) &&
+	if (n.op == OpEq || n.op == OpIn) && s.scope.walkRows && c.kind == kindField && !c.onLink && integral(c.typ) &&
 		(s.base == nil || c.field.Name != s.base.PK) {
 		ef.sql = "+" + ef.sql // tested per row on the walk of the sort index (Scope.walkRows)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"portfolio/internal/auth"
-	"portfolio/internal/db"
 	"portfolio/internal/schema"
 )
 
@@ -123,7 +122,7 @@ func (s Scope) rowCond(x *env, e *schema.Entity, alias string, n *aliases) (frag
 	if !ok || !l.Limited {
 		return frag{}, nil
 	}
-	f, err := rowAny(x, e.Name, alias, l.Any, n, 0, s.walkRows && x.dialect == db.SQLite)
+	f, err := rowAny(x, e.Name, alias, l.Any, n, 0, s.walkRows)
 	if err != nil {
 		return frag{}, fmt.Errorf("tables: row rule of %s: %w", e.Name, err)
 	}

@@ -30,9 +30,10 @@ type Scope struct {
 	// correlate renders foreign-key hops as correlated EXISTS instead of
 	// "IN (SELECT ...)"; see Engine.scopeFor.
 	correlate bool
-	// walkRows renders, on SQLite, the row rules as correlated EXISTS and
-	// equality filters on integer fields without their index, so that a
-	// page of many matches walks its sort index (Engine.walksFilters).
+	// walkRows renders the row rules as correlated EXISTS and equality
+	// filters on integer fields without their index, so that a page of
+	// many matches walks its sort index; set on SQLite only
+	// (Engine.walksFilters).
 	walkRows bool
 	// masked names the entities whose masked fields the caller reads
 	// masked (mask.go).
