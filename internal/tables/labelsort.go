@@ -79,8 +79,9 @@ func (p *listPlan) labelWalkOf(s *source) (labelWalk, bool) {
 // labelWalkFor decides whether the page is read by the label walk: the
 // order allows it (labelWalkOf), it is not a relation read, the rows it is
 // drawn from are many enough to be walked (walksRows: the caller's tenant,
-// or the matches of a filter, keyword or row rule; a few rows are sorted faster than found one by one on a walk of
-// the whole table), the referenced table is not too big for them
+// or the matches of a filter, keyword or row rule; a few rows are sorted
+// faster than found one by one on a walk of the whole table), the
+// referenced table is not too big for them
 // (refWalkable), and every referenced row has a label (labelsPresent).
 // matches is the page's total, -1 when unknown.
 func (e *Engine) labelWalkFor(ctx context.Context, q db.Querier, sc Scope, p *listPlan, matches int64) (labelWalk, bool) {
