@@ -1,7 +1,6 @@
 package tables_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -22,12 +21,9 @@ import (
 func TestComputedValuesTakeEffectOnNextRequest(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		e := newEnv(t, d)
-		ctx := context.Background()
 		exec := func(q string, args ...any) {
 			t.Helper()
-			if _, err := d.ExecContext(ctx, q, args...); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
+			mustExec(t, d, q, args...)
 		}
 		inGroup := `SELECT a.area_id FROM area a JOIN location l ON l.location_id = a.location_id
 			JOIN company c ON c.company_id = l.company_id WHERE c.customergroup_id = ? ORDER BY a.area_id`

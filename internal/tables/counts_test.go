@@ -24,9 +24,7 @@ func TestCountsTakeEffectOnNextRequest(t *testing.T) {
 		ctx := context.Background()
 		exec := func(q string, args ...any) {
 			t.Helper()
-			if _, err := d.ExecContext(ctx, q, args...); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
+			mustExec(t, d, q, args...)
 		}
 		company := queryInt(t, d, `SELECT MIN(company_id) FROM company WHERE customergroup_id = 1 AND company_id IN (SELECT company_id FROM pos)`)
 		companyPos := queryInt(t, d, `SELECT COUNT(*) FROM pos WHERE company_id = ?`, company)

@@ -160,6 +160,14 @@ func queryStrings(t *testing.T, d *db.DB, q string, args ...any) []string {
 	return out
 }
 
+// mustExec runs statement q on d or fails the test.
+func mustExec(t *testing.T, d *db.DB, q string, args ...any) {
+	t.Helper()
+	if _, err := d.ExecContext(context.Background(), q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
 func queryInt(t *testing.T, d *db.DB, q string, args ...any) int64 {
 	t.Helper()
 	var n *int64
