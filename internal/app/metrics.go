@@ -47,6 +47,15 @@ func newMetrics(a *App) *metrics {
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewDBStatsCollector(a.DB.Pool(), "portfolio"),
 		&queryCollector{db: a.DB, log: a.Log},
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "portfolio_sqlite_writer_busy_seconds_total", Help: "Time SQLite's single writer was held by a transaction (0 on PostgreSQL).",
+		}, func() float64 { return a.DB.WriterStats().Busy.Seconds() }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "portfolio_sqlite_writer_transactions_total", Help: "Transactions SQLite's writer ran (0 on PostgreSQL).",
+		}, func() float64 { return float64(a.DB.WriterStats().Members) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "portfolio_sqlite_writer_groups_total", Help: "Shared transactions (group commits) those transactions formed (0 on PostgreSQL).",
+		}, func() float64 { return float64(a.DB.WriterStats().Groups) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "portfolio_event_watchers", Help: "Open live event streams (GET /events).",
 		}, func() float64 {

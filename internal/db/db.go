@@ -144,7 +144,13 @@ func openSQLite(rawURL, dataDir string) (*DB, error) {
 		}
 	}
 	q := url.Values{}
-	for _, p := range []string{"foreign_keys(1)", "journal_mode(WAL)", "busy_timeout(10000)", "synchronous(NORMAL)", "cache_size(-32000)"} {
+	// temp_store(MEMORY) keeps statement journals in memory: a group
+	// commit's members each undo their own writes through a savepoint,
+	// whose journal otherwise spilled to a temporary file above 64 KiB and
+	// made the single writer wait for those file writes (docs/performance.md,
+	// "Generic creates, session 16"). Large sorts still spill to files:
+	// SQLite's sorter writes its own temporary files whatever temp_store says.
+	for _, p := range []string{"foreign_keys(1)", "journal_mode(WAL)", "busy_timeout(10000)", "synchronous(NORMAL)", "cache_size(-32000)", "temp_store(MEMORY)"} {
 		q.Add("_pragma", p)
 	}
 	// Write transactions take the lock when they begin, so two writers never
@@ -155,7 +161,8 @@ func openSQLite(rawURL, dataDir string) (*DB, error) {
 	pool.SetMaxOpenConns(8)
 	pool.SetMaxIdleConns(8)
 	pool.SetConnMaxIdleTime(0)
-	return &DB{pool: pool, dialect: SQLite, stmts: newStmtCache(pool), writer: newWriter()}, nil
+	stmts := newStmtCache(pool)
+	return &DB{pool: pool, dialect: SQLite, stmts: stmts, writer: newWriter(stmts)}, nil
 }
 
 // CachedStatements is the number of statements SQLite keeps prepared
@@ -186,9 +193,37 @@ func (d *DB) Close() error {
 // Ping checks that the database answers.
 func (d *DB) Ping(ctx context.Context) error { return d.pool.PingContext(ctx) }
 
-// ExecContext runs a statement written with "?" placeholders.
+// ExecContext runs a statement written with "?" placeholders. On SQLite a
+// data change (INSERT, UPDATE, DELETE, REPLACE) runs as a transaction of
+// its own through the writer (InTx): outside it the statement would wait
+// for the writer in SQLite's busy handler, and its commit would skip the
+// work deferred to the commit (deferred.go).
 func (d *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if d.writer != nil && changesData(query) {
+		var res sql.Result
+		err := d.InTx(ctx, func(tx *Tx) error {
+			var err error
+			res, err = tx.ExecContext(ctx, query, args...)
+			return err
+		})
+		return res, err
+	}
 	return d.pool.ExecContext(ctx, Rebind(d.dialect, query), args...)
+}
+
+// changesData reports whether query starts with INSERT, UPDATE, DELETE or
+// REPLACE.
+func changesData(query string) bool {
+	q := strings.TrimLeft(query, " \t\r\n")
+	for _, kw := range []string{"INSERT", "UPDATE", "DELETE", "REPLACE"} {
+		if len(q) > len(kw) && strings.EqualFold(q[:len(kw)], kw) {
+			switch q[len(kw)] {
+			case ' ', '\t', '\r', '\n':
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // QueryContext runs a query written with "?" placeholders.
@@ -323,7 +358,7 @@ func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sq
 // nil only once the shared transaction has committed.
 func (d *DB) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if d.writer != nil {
-		return d.writer.run(ctx, d.pool, d.stmts, fn)
+		return d.writer.run(ctx, d.pool, fn)
 	}
 	sqlTx, err := d.pool.BeginTx(ctx, nil)
 	if err != nil {

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"portfolio/internal/turn"
 )
 
 // writer runs SQLite's transactions one at a time and commits consecutive
@@ -36,6 +39,35 @@ type writer struct {
 	// transaction a member left open for them (nil: none).
 	waiting int
 	open    *group
+	// stmts are the pool's prepared statements; atCommit does the work
+	// the members deferred to the commit (deferred.go).
+	stmts    *stmtCache
+	atCommit atCommit
+	// busy, members and groups are the writer's statistics (WriterStats).
+	busy            atomic.Int64 // nanoseconds the token was held
+	members, groups atomic.Int64
+}
+
+// WriterStats are what SQLite's writer did since the database was opened:
+// its busy time bounds the write rate (one writer), and members per group
+// say how much grouping saves.
+type WriterStats struct {
+	// Busy is the time a transaction held the writer: running its
+	// function, and the commit.
+	Busy time.Duration
+	// Members are the transactions run (InTx calls), Groups the shared
+	// transactions they formed (committed or rolled back).
+	Members, Groups int64
+}
+
+// WriterStats answers the writer's statistics; zero on PostgreSQL, which
+// has no single writer.
+func (d *DB) WriterStats() WriterStats {
+	if d.writer == nil {
+		return WriterStats{}
+	}
+	w := d.writer
+	return WriterStats{Busy: time.Duration(w.busy.Load()), Members: w.members.Load(), Groups: w.groups.Load()}
 }
 
 // group is one shared transaction.
@@ -62,21 +94,28 @@ const writerWait = 10 * time.Second
 // savepoint names each member's savepoint; members never nest.
 const savepoint = "pf_member"
 
-func newWriter() *writer { return &writer{token: make(chan struct{}, 1)} }
+func newWriter(stmts *stmtCache) *writer {
+	return &writer{token: make(chan struct{}, 1), stmts: stmts}
+}
 
 // run runs fn as a member of a group transaction; see writer.
-func (w *writer) run(ctx context.Context, pool *sql.DB, stmts *stmtCache, fn func(tx *Tx) error) error {
-	if err := w.acquire(ctx); err != nil {
+func (w *writer) run(ctx context.Context, pool *sql.DB, fn func(tx *Tx) error) error {
+	idle := &idleTurn{ctx: ctx}
+	defer idle.retake()
+	if err := w.acquire(ctx, idle); err != nil {
 		return err
 	}
+	start := time.Now()
 	g, err := w.join(ctx, pool)
 	if err != nil {
 		<-w.token
 		return fmt.Errorf("db: begin: %w", err)
 	}
-	tx := &Tx{tx: g.tx, dialect: SQLite, stmts: stmts, shared: true}
+	tx := &Tx{tx: g.tx, dialect: SQLite, stmts: w.stmts, shared: true}
 	own, lost, panicked := member(ctx, g, tx, fn)
 	w.handOn(g, lost)
+	w.busy.Add(int64(time.Since(start)))
+	w.members.Add(1)
 	if panicked != nil {
 		panic(panicked)
 	}
@@ -86,7 +125,12 @@ func (w *writer) run(ctx context.Context, pool *sql.DB, stmts *stmtCache, fn fun
 	if own != nil {
 		return own // as it is: callers compare it
 	}
-	<-g.done
+	select {
+	case <-g.done:
+	default:
+		idle.release()
+		<-g.done
+	}
 	if g.err != nil {
 		return g.err
 	}
@@ -96,9 +140,31 @@ func (w *writer) run(ctx context.Context, pool *sql.DB, stmts *stmtCache, fn fun
 	return nil
 }
 
+// idleTurn gives back the request's turn of the cores (package turn) while
+// a member waits for the writer or for its group's commit, so the requests
+// lined up behind it reach the writer too and join its group; the member
+// holding the writer runs without one (it is what everybody waits for) and
+// takes a turn again when it is done.
+type idleTurn struct {
+	ctx   context.Context
+	again func() // set once the turn was given back
+}
+
+func (t *idleTurn) release() {
+	if t.again == nil {
+		t.again = turn.Release(t.ctx)
+	}
+}
+
+func (t *idleTurn) retake() {
+	if t.again != nil {
+		t.again()
+	}
+}
+
 // acquire waits for the token (counted in waiting meanwhile), at most
-// writerWait.
-func (w *writer) acquire(ctx context.Context) error {
+// writerWait, without a turn of the cores.
+func (w *writer) acquire(ctx context.Context, idle *idleTurn) error {
 	w.mu.Lock()
 	w.waiting++
 	w.mu.Unlock()
@@ -108,6 +174,7 @@ func (w *writer) acquire(ctx context.Context) error {
 		return nil
 	default:
 	}
+	idle.release()
 	t := time.NewTimer(writerWait)
 	defer t.Stop()
 	select {
@@ -145,7 +212,7 @@ func (w *writer) giveUp() {
 	}
 	w.mu.Unlock()
 	if g != nil {
-		g.finish(nil)
+		g.finish(w, nil)
 		<-w.token
 	}
 }
@@ -186,13 +253,18 @@ func (w *writer) handOn(g *group, lost error) {
 	if lost == nil && g.discard {
 		lost = errors.New("db: transaction rolled back") // nobody else is in it
 	}
-	g.finish(lost)
+	g.finish(w, lost)
+	w.groups.Add(1)
 	<-w.token
 }
 
-// finish commits the group, or rolls it back when lost is set (a member's
-// failure took the transaction with it), and wakes its members.
-func (g *group) finish(lost error) {
+// finish commits the group, after the work its members deferred to the
+// commit (deferred.go), or rolls it back when lost is set (a member's failure
+// took the transaction with it) or that work fails, and wakes its members.
+func (g *group) finish(w *writer, lost error) {
+	if lost == nil {
+		lost = w.atCommit.run(context.Background(), &Tx{tx: g.tx, dialect: SQLite, stmts: w.stmts, shared: true})
+	}
 	if lost != nil {
 		if err := g.tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
 			lost = errors.Join(lost, fmt.Errorf("db: rollback: %w", err))

@@ -23,7 +23,7 @@ func TestWriterLastWaiterGivingUpCommitsTheOpenGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := d.writer
-	if err := w.acquire(ctx); err != nil {
+	if err := w.acquire(ctx, &idleTurn{ctx: ctx}); err != nil {
 		t.Fatal(err)
 	}
 	g, err := w.join(ctx, d.pool)

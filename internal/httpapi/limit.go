@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"net/http"
+	"sync"
 	"time"
 
 	"portfolio/internal/apperr"
+	"portfolio/internal/turn"
 )
 
 // limiter bounds the requests served at once. Beyond the bound a request
@@ -74,25 +76,78 @@ func newTurns(n int, spill time.Duration) *turns {
 	return &turns{slots: make(chan struct{}, n), spill: spill}
 }
 
-// take waits for a turn, at most t.spill, and answers the function that
-// gives it back (a no-op when the request went ahead without one); nil
+// take waits for a turn, at most t.spill, and answers the request's hold
+// on it (holding nothing when the request went ahead without one); nil
 // when the request was cancelled while it waited.
-func (t *turns) take(r *http.Request) func() {
-	give := func() { <-t.slots }
+func (t *turns) take(r *http.Request) *held {
+	got, ok := t.wait(r)
+	if !ok {
+		return nil
+	}
+	return &held{t: t, r: r, has: got}
+}
+
+// wait takes a slot, waiting at most t.spill: got says whether it did, ok
+// is false when the request was cancelled meanwhile.
+func (t *turns) wait(r *http.Request) (got, ok bool) {
 	select {
 	case t.slots <- struct{}{}:
-		return give
+		return true, true
 	default:
 	}
 	timer := time.NewTimer(t.spill)
 	defer timer.Stop()
 	select {
 	case t.slots <- struct{}{}:
-		return give
+		return true, true
 	case <-timer.C:
-		return func() {}
+		return false, true
 	case <-r.Context().Done():
-		return nil
+		return false, false
+	}
+}
+
+// held is a request's turn (turn.Holder): code that waits for a shared
+// resource gives it back meanwhile (turn.Release). Its methods may run on
+// the request's goroutines at once, hence the mutex.
+type held struct {
+	t   *turns
+	r   *http.Request
+	mu  sync.Mutex
+	has bool
+}
+
+// Release gives the turn back and answers the function that takes one
+// again (waiting in line like a new request, at most the spill).
+func (h *held) Release() func() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.has {
+		return func() {}
+	}
+	<-h.t.slots
+	h.has = false
+	return h.retake
+}
+
+func (h *held) retake() {
+	got, _ := h.t.wait(h.r)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if got && h.has {
+		<-h.t.slots // a second retake: keep one turn
+		return
+	}
+	h.has = h.has || got
+}
+
+// end gives the turn back when the request is done.
+func (h *held) end() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.has {
+		<-h.t.slots
+		h.has = false
 	}
 }
 
@@ -117,11 +172,15 @@ func (s *Server) limitMiddleware(next http.Handler) http.Handler {
 			defer s.limit.release()
 		}
 		if s.turns != nil {
-			give := s.turns.take(r)
-			if give == nil {
+			h := s.turns.take(r)
+			if h == nil {
 				return // the client left while it waited: nobody to answer
 			}
-			defer give()
+			defer h.end()
+			held := r.WithContext(turn.With(r.Context(), h))
+			next.ServeHTTP(w, held)
+			r.Pattern = held.Pattern // the mux names the route on the request it got; the observer reads it on r
+			return
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -12,6 +12,7 @@ import (
 
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
+	"portfolio/internal/turn"
 )
 
 // TestOverloadAnswers503: with two requests in flight and a bound of two,
@@ -158,4 +159,77 @@ func TestTurnsKeepALine(t *testing.T) {
 			t.Fatal("a request waited past its spill while the turn was held")
 		}
 	})
+}
+
+// TestTurnGivenBackWhileWaiting: with one turn, a request that waits for
+// something else (the database's single writer) gives its turn back
+// (turn.Release), so the request behind it in line runs meanwhile; it takes
+// a turn again before it goes on, so a third request waits in line until it
+// is done. Without the hand-back, the second request waits for the first.
+func TestTurnGivenBackWhileWaiting(t *testing.T) {
+	s := httpapi.New(httpapi.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Catalog: i18n.MustLoad(),
+		MaxBodyBytes: 1024, Turns: 1, TurnSpill: time.Hour})
+	waiting, resume, retaken, finish := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
+	ran := make(chan string, 4)
+	s.Handle("GET /api/wait", func(w http.ResponseWriter, r *http.Request) error {
+		retake := turn.Release(r.Context())
+		close(waiting)
+		<-resume
+		retake()
+		close(retaken)
+		<-finish
+		httpapi.WriteJSON(w, http.StatusOK, map[string]string{"status": "done"})
+		return nil
+	}, httpapi.Public())
+	s.Handle("GET /api/next", func(w http.ResponseWriter, r *http.Request) error {
+		ran <- r.URL.Query().Get("n")
+		httpapi.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		return nil
+	}, httpapi.Public())
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	var resumed, finished sync.Once
+	defer resumed.Do(func() { close(resume) }) // a failed test must not leave the handler waiting
+	defer finished.Do(func() { close(finish) })
+	get := func(path string, done chan<- int) {
+		res, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Errorf("GET %s: %v", path, err)
+			done <- 0
+			return
+		}
+		res.Body.Close()
+		done <- res.StatusCode
+	}
+
+	waitDone, secondDone, thirdDone := make(chan int, 1), make(chan int, 1), make(chan int, 1)
+	go get("/api/wait", waitDone)
+	<-waiting
+	go get("/api/next?n=2", secondDone)
+	select {
+	case <-ran:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the request behind a waiting one did not run: the turn was not given back")
+	}
+	if status := <-secondDone; status != http.StatusOK {
+		t.Fatalf("second request: %d", status)
+	}
+	resumed.Do(func() { close(resume) })
+	<-retaken
+	go get("/api/next?n=3", thirdDone)
+	select {
+	case n := <-ran:
+		t.Fatalf("request %s ran while the waiting request held the only turn again", n)
+	case <-time.After(300 * time.Millisecond):
+	}
+	finished.Do(func() { close(finish) })
+	if status := <-waitDone; status != http.StatusOK {
+		t.Fatalf("waiting request: %d", status)
+	}
+	if n := <-ran; n != "3" {
+		t.Fatalf("after the turn came back: request %s ran", n)
+	}
+	if status := <-thirdDone; status != http.StatusOK {
+		t.Fatalf("third request: %d", status)
+	}
 }

@@ -579,8 +579,7 @@ func (g *scaleGen) invoicesOf(i int) int {
 }
 
 func (g *scaleGen) run(ctx context.Context, progress func(done, total int)) error {
-	pool := g.d.Pool()
-	if err := inTx(ctx, pool, g.d.Dialect(), func(tx *sql.Tx) error {
+	if err := inTx(ctx, g.d, func(tx *sql.Tx) error {
 		for _, in := range g.setup() {
 			if err := in.flush(ctx, tx); err != nil {
 				return err
@@ -608,7 +607,7 @@ func (g *scaleGen) run(ctx context.Context, progress func(done, total int)) erro
 			g.addPOS(i, &g.company[ci])
 		}
 		written := 0
-		err := inTx(ctx, pool, g.d.Dialect(), func(tx *sql.Tx) error {
+		err := inTx(ctx, g.d, func(tx *sql.Tx) error {
 			for _, in := range g.perPOS {
 				written += in.pending()
 				if err := in.flush(ctx, tx); err != nil {

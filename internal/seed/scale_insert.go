@@ -107,13 +107,14 @@ func (in *inserter) close() {
 
 // inTx runs fn in a transaction of the pool (the inserters need *sql.Tx for
 // their prepared statements, which db.Tx does not expose), on SQLite with
-// the seed's page cache.
-func inTx(ctx context.Context, pool *sql.DB, d db.Dialect, fn func(tx *sql.Tx) error) error {
-	tx, err := pool.BeginTx(ctx, nil)
+// the seed's page cache, and does the work fn's writes deferred to the
+// commit (the keyword index) before it commits.
+func inTx(ctx context.Context, d *db.DB, fn func(tx *sql.Tx) error) error {
+	tx, err := d.Pool().BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("seed: begin: %w", err)
 	}
-	if d == db.SQLite {
+	if d.Dialect() == db.SQLite {
 		if _, err := tx.ExecContext(ctx, "PRAGMA cache_size = -"+strconv.Itoa(seedCacheKiB)); err != nil {
 			_ = tx.Rollback()
 			return fmt.Errorf("seed: page cache: %w", err)
@@ -122,6 +123,10 @@ func inTx(ctx context.Context, pool *sql.DB, d db.Dialect, fn func(tx *sql.Tx) e
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
 		return err
+	}
+	if err := d.RunDeferred(ctx, tx); err != nil {
+		_ = tx.Rollback()
+		return fmt.Errorf("seed: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("seed: commit: %w", err)

@@ -21,7 +21,9 @@ import (
 // demo data, on SQLite and, when configured, PostgreSQL. Besides ns/op it
 // reports cpu-ms/create: the process's user+system CPU over the run
 // divided by the creates (server and the in-process HTTP client), which the
-// shared machine disturbs less than the wall time.
+// shared machine disturbs less than the wall time; on SQLite also
+// writer-ms/create, the time each create held the single writer (its
+// inverse bounds the rate), and members/group.
 //
 //   - seq: one client;
 //   - c8: 8 concurrent clients (the load scenario).
@@ -62,7 +64,7 @@ func benchCreates(b *testing.B, e *env, token string, seq *atomic.Int64, clients
 		return nil
 	}
 	b.ReportAllocs()
-	cpu0 := processCPU(b)
+	cpu0, w0 := processCPU(b), e.DB.WriterStats()
 	b.ResetTimer()
 	if clients == 1 {
 		for b.Loop() {
@@ -83,6 +85,10 @@ func benchCreates(b *testing.B, e *env, token string, seq *atomic.Int64, clients
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(processCPU(b)-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/create")
+	if w := e.DB.WriterStats(); w.Members > w0.Members {
+		b.ReportMetric(float64(w.Busy-w0.Busy)/float64(time.Millisecond)/float64(b.N), "writer-ms/create")
+		b.ReportMetric(float64(w.Members-w0.Members)/float64(max(w.Groups-w0.Groups, 1)), "members/group")
+	}
 }
 
 // processCPU is the user and system CPU the process used so far.

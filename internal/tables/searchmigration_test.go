@@ -27,10 +27,10 @@ func TestSearchMigrationIsCurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 		head, _, found := strings.Cut(string(got), SearchMigrationPartMarker+"\n")
-		want := head + SearchMigrationPartMarker + "\n" + SearchMigrationPart(schema.Default(), tables)
+		want := head + SearchMigrationPartMarker + "\n" + SearchMigrationPart(schema.Default(), file, tables)
 		if os.Getenv("UPDATE_MIGRATION") == "1" {
 			if !found {
-				want = string(got) + "\n" + SearchMigrationPartMarker + "\n" + SearchMigrationPart(schema.Default(), tables)
+				want = string(got) + "\n" + SearchMigrationPartMarker + "\n" + SearchMigrationPart(schema.Default(), file, tables)
 			}
 			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
 				t.Fatal(err)
@@ -60,4 +60,17 @@ func TestSearchColumnMigrationIsCurrent(t *testing.T) {
 		}
 	}
 	checkGeneratedMigration(t, searchColumnMigrationFile, want, "TestSearchColumnMigrationIsCurrent")
+}
+
+// TestDeferredSearchMigrationIsCurrent: migration 0048 holds what
+// DeferredSearchMigration renders (UPDATE_MIGRATION=1 writes it), for every
+// keyword index, including those of the later migrations.
+func TestDeferredSearchMigrationIsCurrent(t *testing.T) {
+	want := DeferredSearchMigration(schema.Default())
+	checkGeneratedMigration(t, deferredSearchMigrationFile, want, "TestDeferredSearchMigrationIsCurrent")
+	for _, table := range []string{"pos", "priceindex"} {
+		if !strings.Contains(want, `CREATE TRIGGER "`+table+`_search_insert" AFTER INSERT ON "`+table+`" BEGIN INSERT INTO pf_search_pending`) {
+			t.Errorf("no trigger noting the keys of %s", table)
+		}
+	}
 }

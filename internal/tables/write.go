@@ -98,19 +98,28 @@ func (e *Engine) Create(ctx context.Context, cmd CreateCommand) (*WriteAnswer, e
 	if err != nil {
 		return nil, err
 	}
-	var out json.RawMessage
+	var id int64
 	err = e.db.InTx(ctx, func(tx *db.Tx) error {
-		id, err := e.save(ctx, tx, c, newChange(ent, nil, labels), cmd.Data, 0)
-		if err != nil {
-			return err
-		}
-		out, err = e.readRow(ctx, tx, c, ent, id)
+		id, err = e.save(ctx, tx, c, newChange(ent, nil, labels), cmd.Data, 0)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	e.wrote(ent)
+	return e.answerWritten(ctx, c, ent, id)
+}
+
+// answerWritten reads the row a write stored, as the caller sees it, after
+// the commit: on SQLite a transaction holds the single writer, and reading
+// the row with its labels inside it made every other write wait for that
+// read too (docs/performance.md). The row is read as committed, so a
+// concurrent write that followed shows in the answer with its row_version.
+func (e *Engine) answerWritten(ctx context.Context, c *caller, ent *schema.Entity, id int64) (*WriteAnswer, error) {
+	out, err := e.readRow(ctx, e.db, c, ent, id)
+	if err != nil {
+		return nil, fmt.Errorf("tables: read %s %d after writing it: %w", ent.Name, id, err)
+	}
 	return &WriteAnswer{Data: out}, nil
 }
 
@@ -130,19 +139,14 @@ func (e *Engine) Update(ctx context.Context, cmd UpdateCommand) (*WriteAnswer, e
 	if err != nil {
 		return nil, err
 	}
-	var out json.RawMessage
 	err = e.db.InTx(ctx, func(tx *db.Tx) error {
-		if err := e.updateRow(ctx, tx, c, ent, labels, cmd, nil); err != nil {
-			return err
-		}
-		out, err = e.readRow(ctx, tx, c, ent, cmd.ID)
-		return err
+		return e.updateRow(ctx, tx, c, ent, labels, cmd, nil)
 	})
 	if err != nil {
 		return nil, err
 	}
 	e.wrote(ent)
-	return &WriteAnswer{Data: out}, nil
+	return e.answerWritten(ctx, c, ent, cmd.ID)
 }
 
 // updateRow applies cmd to the stored record, provided it still has the
