@@ -127,6 +127,9 @@ func (c sqliteConnector) Connect(context.Context) (driver.Conn, error) {
 	if err := stablePlans(conn); err != nil {
 		return nil, errors.Join(err, conn.Close())
 	}
+	if err := dropConnectionMutex(conn); err != nil {
+		return nil, errors.Join(err, conn.Close())
+	}
 	return conn, nil
 }
 

@@ -44,18 +44,11 @@ func stablePlans(c driver.Conn) error {
 }
 
 // planStability calls sqlite3_db_config(SQLITE_DBCONFIG_ENABLE_QPSG,
-// onoff, &res) on c and reports res. The driver keeps its database handle
-// unexported and offers no call for this flag, so the handle is read by
-// reflection: a driver whose connection has no "db" handle fails here, at
-// the first connection, not silently.
+// onoff, &res) on c and reports res.
 func planStability(c driver.Conn, onoff int32) (bool, error) {
-	v := reflect.ValueOf(c)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return false, fmt.Errorf("db: a SQLite connection of type %T has no database handle", c)
-	}
-	handle := v.Elem().FieldByName("db")
-	if !handle.IsValid() || handle.Kind() != reflect.Uintptr || handle.Uint() == 0 {
-		return false, fmt.Errorf("db: a SQLite connection of type %T has no database handle", c)
+	handle, err := sqliteHandle(c)
+	if err != nil {
+		return false, err
 	}
 	tls := libc.NewTLS()
 	defer tls.Close()
@@ -69,10 +62,26 @@ func planStability(c driver.Conn, onoff int32) (bool, error) {
 	var pin runtime.Pinner
 	pin.Pin(res)
 	defer pin.Unpin()
-	rc := sqlite3.Xsqlite3_db_config(tls, uintptr(handle.Uint()), sqlite3.SQLITE_DBCONFIG_ENABLE_QPSG,
+	rc := sqlite3.Xsqlite3_db_config(tls, handle, sqlite3.SQLITE_DBCONFIG_ENABLE_QPSG,
 		libc.VaList(args, onoff, uintptr(unsafe.Pointer(res))))
 	if rc != sqlite3.SQLITE_OK {
 		return false, fmt.Errorf("db: sqlite3_db_config(ENABLE_QPSG) returned %d", rc)
 	}
 	return *res == 1, nil
+}
+
+// sqliteHandle reads the sqlite3* of a connection of sqliteDriver. The
+// driver keeps it unexported and offers no call for what we need it for,
+// so it is read by reflection: a driver whose connection has no "db" handle
+// fails here, at the first connection, not silently.
+func sqliteHandle(c driver.Conn) (uintptr, error) {
+	v := reflect.ValueOf(c)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return 0, fmt.Errorf("db: a SQLite connection of type %T has no database handle", c)
+	}
+	handle := v.Elem().FieldByName("db")
+	if !handle.IsValid() || handle.Kind() != reflect.Uintptr || handle.Uint() == 0 {
+		return 0, fmt.Errorf("db: a SQLite connection of type %T has no database handle", c)
+	}
+	return uintptr(handle.Uint()), nil
 }

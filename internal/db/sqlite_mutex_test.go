@@ -1,0 +1,62 @@
+package db
+
+import (
+	"context"
+	"database/sql/driver"
+	"testing"
+)
+
+// A connection of the pool has no mutex of its own; one opened by the bare
+// driver has (so the check reads what it claims to).
+func TestSQLiteConnectionsHaveNoMutex(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c, err := d.Pool().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.Raw(func(dc any) error {
+		m, err := connectionMutex(dc.(driver.Conn))
+		if err == nil && m != 0 {
+			t.Errorf("a pooled connection keeps its mutex %#x", m)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	bare, err := sqliteDriver().Open("file:" + t.TempDir() + "/x.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bare.Close()
+	if m, err := connectionMutex(bare); err != nil || m == 0 {
+		t.Fatalf("a bare connection: mutex %#x, err %v; want one", m, err)
+	}
+	if err := dropConnectionMutex(bare); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := connectionMutex(bare); m != 0 {
+		t.Fatalf("after dropConnectionMutex: mutex %#x", m)
+	}
+	var one int
+	rows, err := bare.(driver.QueryerContext).QueryContext(ctx, "SELECT 1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]driver.Value, 1)
+	if err := rows.Next(vals); err != nil {
+		t.Fatal(err)
+	}
+	one = int(vals[0].(int64))
+	rows.Close()
+	if one != 1 {
+		t.Fatalf("SELECT 1 without a mutex read %d", one)
+	}
+}
