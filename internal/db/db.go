@@ -137,6 +137,9 @@ func SQLitePath(rawURL, dataDir string) string {
 }
 
 func openSQLite(rawURL, dataDir string) (*DB, error) {
+	if lookasideErr != nil {
+		return nil, lookasideErr
+	}
 	path := SQLitePath(rawURL, dataDir)
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o750); err != nil {

@@ -162,10 +162,10 @@ func dateTimeText(dst, b []byte) ([]byte, bool) {
 	if len(b) == 20 && b[10] == 'T' && b[19] == 'Z' {
 		return append(dst, b...), true // already "2006-01-02T15:04:05Z"
 	}
-	if isStoredDateTime(b) { // SQLite's "2006-01-02 15:04:05": no parse needed
+	if isStoredDateTime(b) { // as SQLite keeps it: no parse needed
 		dst = append(dst, b[:10]...)
 		dst = append(dst, 'T')
-		dst = append(dst, b[11:]...)
+		dst = append(dst, b[11:19]...)
 		return append(dst, 'Z'), true
 	}
 	t, err := validate.ParseDateTime(string(b))
@@ -175,11 +175,14 @@ func dateTimeText(dst, b []byte) ([]byte, bool) {
 	return t.AppendFormat(dst, time.RFC3339), true
 }
 
-// isStoredDateTime reports whether b is a valid date-time in the form SQLite
-// stores, "2006-01-02 15:04:05". Checked by hand because the general parser,
-// which tries every accepted layout in turn, was a tenth of a ticket page's
-// CPU.
+// isStoredDateTime reports whether b is a valid UTC date-time in a form
+// SQLite keeps: "2006-01-02 15:04:05", or with "+00:00" as the driver writes
+// a time.Time. Checked by hand because the general parser, which tries every
+// accepted layout in turn, was a tenth of a ticket page's CPU.
 func isStoredDateTime(b []byte) bool {
+	if len(b) == 25 && string(b[19:]) == "+00:00" {
+		b = b[:19]
+	}
 	if len(b) != 19 || b[4] != '-' || b[7] != '-' || b[10] != ' ' || b[13] != ':' || b[16] != ':' {
 		return false
 	}

@@ -1,9 +1,13 @@
 package db
 
 import (
+	"fmt"
+
 	"context"
 	"database/sql/driver"
 	"testing"
+
+	"modernc.org/sqlite"
 )
 
 // A connection of the pool has no mutex of its own; one opened by the bare
@@ -58,5 +62,45 @@ func TestSQLiteConnectionsHaveNoMutex(t *testing.T) {
 	rows.Close()
 	if one != 1 {
 		t.Fatalf("SELECT 1 without a mutex read %d", one)
+	}
+}
+
+// A connection has the larger lookaside: with SQLite's default (40 slots
+// of 1,200 bytes, split into 30 large and 93 small) no more than 123 slots
+// can be checked out at once.
+func TestSQLiteConnectionsHaveLargeLookaside(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c, err := d.Pool().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.Raw(func(dc any) error {
+		var held []driver.Stmt
+		defer func() {
+			for _, s := range held {
+				s.Close()
+			}
+		}()
+		for i := range 200 {
+			s, err := dc.(driver.ConnPrepareContext).PrepareContext(ctx, fmt.Sprintf("SELECT ? + %d AS n, 'x' || ? AS s", i))
+			if err != nil {
+				return err
+			}
+			held = append(held, s)
+		}
+		used, _, err := dc.(sqlite.DBStatus).Status(sqlite.DBStatusLookasideUsed, false)
+		if err == nil && used <= 123 {
+			t.Errorf("%d lookaside slots in use with 200 statements prepared; the default allows 123", used)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
