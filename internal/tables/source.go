@@ -127,6 +127,11 @@ func (s *source) labelOf(a string, e *schema.Entity, depth int) (string, error) 
 	if indexableLabel(e) && !s.hidesAny(e, e.Label) {
 		return indexedLabel(s.env.dialect, e, a), nil
 	}
+	if textColumnLabel(e) && !s.hidesAny(e, e.Label) {
+		// The value db.JoinText gives, without a call to concat_ws and
+		// the copy of the text it makes for every row of a page.
+		return "NULLIF(" + col(a, e.Label[0]) + ", '')", nil
+	}
 	parts := make([]string, 0, len(e.Label))
 	for _, name := range e.Label {
 		lf, ok := e.Field(name)
@@ -172,6 +177,16 @@ func indexableLabel(e *schema.Entity) bool {
 		}
 	}
 	return true
+}
+
+// textColumnLabel reports whether e's label is one stored text column of
+// its own rows (a point of sale's name).
+func textColumnLabel(e *schema.Entity) bool {
+	if len(e.Label) != 1 {
+		return false
+	}
+	lf, ok := e.Field(e.Label[0])
+	return ok && ownColumn(e, lf) && lf.Type == schema.TypeString
 }
 
 // ownColumn reports whether label field lf of e is a column of e's own
