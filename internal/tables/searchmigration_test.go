@@ -62,6 +62,17 @@ func TestSearchColumnMigrationIsCurrent(t *testing.T) {
 	checkGeneratedMigration(t, searchColumnMigrationFile, want, "TestSearchColumnMigrationIsCurrent")
 }
 
+// TestFlushFromKeysMigrationIsCurrent: migration 0049 holds what
+// FlushFromKeysMigration renders (UPDATE_MIGRATION=1 writes it): every
+// flush trigger again, reading its rows through the noted keys.
+func TestFlushFromKeysMigrationIsCurrent(t *testing.T) {
+	want := FlushFromKeysMigration(schema.Default())
+	checkGeneratedMigration(t, flushFromKeysMigrationFile, want, "TestFlushFromKeysMigrationIsCurrent")
+	if !strings.Contains(want, `FROM pf_search_pending p CROSS JOIN "pos" r ON r."pos_id" = p.row_id WHERE p.table_name = 'pos'`) {
+		t.Errorf("the flush trigger of pos does not read through the noted keys:\n%s", want)
+	}
+}
+
 // TestDeferredSearchMigrationIsCurrent: migration 0048 holds what
 // DeferredSearchMigration renders (UPDATE_MIGRATION=1 writes it), for every
 // keyword index, including those of the later migrations.
