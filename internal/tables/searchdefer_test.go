@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 
 	"portfolio/internal/db"
