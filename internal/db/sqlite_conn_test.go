@@ -1,10 +1,9 @@
 package db
 
 import (
-	"fmt"
-
 	"context"
 	"database/sql/driver"
+	"fmt"
 	"testing"
 
 	"modernc.org/sqlite"
@@ -14,17 +13,7 @@ import (
 // driver has (so the check reads what it claims to).
 func TestSQLiteConnectionsHaveNoMutex(t *testing.T) {
 	ctx := context.Background()
-	d, err := Open(ctx, "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	c, err := d.Pool().Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	err = c.Raw(func(dc any) error {
+	err := withPooledConn(t, func(dc any) error {
 		m, err := connectionMutex(dc.(driver.Conn))
 		if err == nil && m != 0 {
 			t.Errorf("a pooled connection keeps its mutex %#x", m)
@@ -70,17 +59,7 @@ func TestSQLiteConnectionsHaveNoMutex(t *testing.T) {
 // can be checked out at once.
 func TestSQLiteConnectionsHaveLargeLookaside(t *testing.T) {
 	ctx := context.Background()
-	d, err := Open(ctx, "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	c, err := d.Pool().Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	err = c.Raw(func(dc any) error {
+	err := withPooledConn(t, func(dc any) error {
 		var held []driver.Stmt
 		defer func() {
 			for _, s := range held {
@@ -103,4 +82,21 @@ func TestSQLiteConnectionsHaveLargeLookaside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// withPooledConn runs fn on a driver connection of a fresh SQLite pool.
+func withPooledConn(t *testing.T, fn func(dc any) error) error {
+	t.Helper()
+	ctx := context.Background()
+	d, err := Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	c, err := d.Pool().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return c.Raw(fn)
 }
