@@ -38,19 +38,14 @@ func TestSQLiteConnectionsHaveNoMutex(t *testing.T) {
 	if m, _ := connectionMutex(bare); m != 0 {
 		t.Fatalf("after dropConnectionMutex: mutex %#x", m)
 	}
-	var one int
 	rows, err := bare.(driver.QueryerContext).QueryContext(ctx, "SELECT 1", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vals := make([]driver.Value, 1)
-	if err := rows.Next(vals); err != nil {
-		t.Fatal(err)
-	}
-	one = int(vals[0].(int64))
-	rows.Close()
-	if one != 1 {
-		t.Fatalf("SELECT 1 without a mutex read %d", one)
+	defer rows.Close()
+	one := make([]driver.Value, 1)
+	if err := rows.Next(one); err != nil || one[0] != int64(1) {
+		t.Fatalf("SELECT 1 without a mutex read %v, err %v", one[0], err)
 	}
 }
 

@@ -146,7 +146,8 @@ func rowAny(x *env, from, alias string, conds []RowCond, n *aliases, depth int, 
 	}
 	alts := make([]frag, 0, len(conds))
 	for _, c := range conds {
-		if err := rowColumn(x, from, c.Column); err != nil {
+		typ, err := rowColumn(x, from, c.Column)
+		if err != nil {
 			return frag{}, err
 		}
 		var parts []frag
@@ -158,7 +159,7 @@ func rowAny(x *env, from, alias string, conds []RowCond, n *aliases, depth int, 
 			parts = append(parts, frag{sql: column + " IN (" + placeholders(len(c.Values)) + ")", args: c.Values})
 		}
 		switch {
-		case c.In != nil && walk && !integralColumn(x, from, c.Column):
+		case c.In != nil && walk && !integral(typ):
 			sub, err := rowExists(x, c.In, col(alias, c.Column), n, depth+1)
 			if err != nil {
 				return frag{}, err
@@ -210,7 +211,7 @@ func rowSelection(x *env, sel *RowSelect, n *aliases, depth int) (from, a string
 	if err != nil {
 		return "", "", frag{}, err
 	}
-	if err := rowColumn(x, sel.From, sel.Column); err != nil {
+	if _, err := rowColumn(x, sel.From, sel.Column); err != nil {
 		return "", "", frag{}, err
 	}
 	a = n.next("w")
@@ -233,26 +234,6 @@ func allIntegers(values []any) bool {
 	return true
 }
 
-// integralColumn reports whether column of from holds integers: a key, a
-// reference, a number or a yes/no field of an entity, a link's columns.
-func integralColumn(x *env, from, column string) bool {
-	if ent, ok := x.reg.Entity(from); ok {
-		if column == ent.PK {
-			return true
-		}
-		f, ok := ent.Field(column)
-		return ok && integral(f.Type)
-	}
-	if l, ok := x.reg.Link(from); ok {
-		if column == l.Left.Column || column == l.Right.Column || (l.ID != "" && column == l.ID) {
-			return true
-		}
-		f, ok := l.Attr(column)
-		return ok && integral(f.Type)
-	}
-	return false
-}
-
 // rowTable is the table of from: an entity's or a link's.
 func rowTable(x *env, from string) (string, error) {
 	if ent, ok := x.reg.Entity(from); ok {
@@ -265,25 +246,26 @@ func rowTable(x *env, from string) (string, error) {
 }
 
 // rowColumn checks that column is a stored column of from (identifiers
-// come only from the definitions).
-func rowColumn(x *env, from, column string) error {
+// come only from the definitions) and answers its type: keys, references
+// and a link's columns are ids.
+func rowColumn(x *env, from, column string) (schema.DataType, error) {
 	if ent, ok := x.reg.Entity(from); ok {
 		if column == ent.PK {
-			return nil
+			return schema.TypeID, nil
 		}
 		if f, ok := ent.Field(column); ok && f.Stored() {
-			return nil
+			return f.Type, nil
 		}
-		return fmt.Errorf("%q is not a column of %s", column, from)
+		return "", fmt.Errorf("%q is not a column of %s", column, from)
 	}
 	if l, ok := x.reg.Link(from); ok {
 		if column == l.Left.Column || column == l.Right.Column || (l.ID != "" && column == l.ID) {
-			return nil
+			return schema.TypeID, nil
 		}
 		if f, ok := l.Attr(column); ok && f.Stored() {
-			return nil
+			return f.Type, nil
 		}
-		return fmt.Errorf("%q is not a column of link %s", column, from)
+		return "", fmt.Errorf("%q is not a column of link %s", column, from)
 	}
-	return fmt.Errorf("unknown entity or link %q", from)
+	return "", fmt.Errorf("unknown entity or link %q", from)
 }

@@ -124,13 +124,11 @@ func (s *source) labelExpr(fromAlias string, f *schema.Field, depth int) (string
 // plain columns is rendered as its label sort index holds it
 // (indexedLabel); others by db.JoinText.
 func (s *source) labelOf(a string, e *schema.Entity, depth int) (string, error) {
-	if indexableLabel(e) && !s.hidesAny(e, e.Label) {
+	// A label of one text column renders the same way (NULLIF(column,
+	// '')): the value db.JoinText gives, without a call to concat_ws and
+	// the copy of the text it makes for every row of a page.
+	if (indexableLabel(e) || textColumnLabel(e)) && !s.hidesAny(e, e.Label) {
 		return indexedLabel(s.env.dialect, e, a), nil
-	}
-	if textColumnLabel(e) && !s.hidesAny(e, e.Label) {
-		// The value db.JoinText gives, without a call to concat_ws and
-		// the copy of the text it makes for every row of a page.
-		return "NULLIF(" + col(a, e.Label[0]) + ", '')", nil
 	}
 	parts := make([]string, 0, len(e.Label))
 	for _, name := range e.Label {
