@@ -18,7 +18,7 @@ func accounts() ([]Entity, []Link) {
 
 	entities := []Entity{
 		{
-			Name: "usertype", Doc: "Internal or external kind of user. Fixed ids: INTERN 1, EXTERN 2.",
+			Name: "usertype", Small: true, Doc: "Internal or external kind of user. Fixed ids: INTERN 1, EXTERN 2.",
 			Tenant: global, Unique: [][]string{{"usertype_name"}},
 			Fields: []Field{
 				name("usertype_name").maxLen(lenShort),
@@ -27,7 +27,7 @@ func accounts() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "role", Doc: "A role (admin, team_lead, ...); role_code is the code permission rules name.",
+			Name: "role", Small: true, Doc: "A role (admin, team_lead, ...); role_code is the code permission rules name.",
 			Tenant: global, Unique: [][]string{{"role_name"}, {"role_code"}},
 			Fields: []Field{
 				name("role_name"),
@@ -41,7 +41,7 @@ func accounts() ([]Entity, []Link) {
 		masterData("function", "A job function of internal users."),
 		lookup("partnertype", "Kind of partner company (landlord, property manager, ...)."),
 		{
-			Name: "customergroup", AccessSubject: "customer_group",
+			Name: "customergroup", Small: true, AccessSubject: "customer_group",
 			Doc:    "A client: a group of companies; external client users see only their own.",
 			Tenant: byCustomer(Path{}),
 			Fields: []Field{
@@ -78,7 +78,7 @@ func accounts() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "partnergroup", Doc: "A group of partner companies; external partner users see only their own.",
+			Name: "partnergroup", Small: true, Doc: "A group of partner companies; external partner users see only their own.",
 			Tenant: byPartner(Path{}),
 			Fields: []Field{
 				name("partnergroup_name"),
@@ -108,7 +108,7 @@ func accounts() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "team", Doc: "A team of users; client and partner teams may be limited to some customers or partners.",
+			Name: "team", Small: true, Doc: "A team of users; client and partner teams may be limited to some customers or partners.",
 			Tenant: global,
 			Fields: []Field{
 				name("team_name"),
@@ -139,7 +139,7 @@ func accounts() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "user", Table: "users", Doc: "A person who logs in; the table is users because user is reserved in PostgreSQL.",
+			Name: "user", Small: true, Table: "users", Doc: "A person who logs in; the table is users because user is reserved in PostgreSQL.",
 			Label: []string{"user_firstname", "user_lastname"},
 			// A client user belongs to its customer group, named directly or
 			// through its company.
@@ -194,7 +194,7 @@ func accounts() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "tablegroup", Doc: "A group of tables whose c/r/u/d rights a role or user holds together.",
+			Name: "tablegroup", Small: true, Doc: "A group of tables whose c/r/u/d rights a role or user holds together.",
 			Tenant: global, Unique: [][]string{{"tablegroup_name"}},
 			Fields: []Field{name("tablegroup_name"), memo("tablegroup_description").optional()},
 			Relations: []Relation{
@@ -203,7 +203,7 @@ func accounts() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "tablename", Doc: "A table (entity name) of a table group.",
+			Name: "tablename", Small: true, Doc: "A table (entity name) of a table group.",
 			Label: []string{"table_name"}, Tenant: global, Unique: [][]string{{"tablegroup_id", "table_name"}},
 			Fields: []Field{ref("tablegroup_id", "tablegroup"), str("table_name", lenShort).search()},
 		},

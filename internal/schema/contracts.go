@@ -70,7 +70,7 @@ func contracts() ([]Entity, []Link) {
 		masterData("specialright", "A special right a contract may grant (pre-emption, sublease, ...).").
 			withRelations(manyToMany("contract", "contract", "contract_specialright")),
 		{
-			Name: "costtype", Doc: "An internal cost type, mapped to external cost types and to contracts.",
+			Name: "costtype", Small: true, Doc: "An internal cost type, mapped to external cost types and to contracts.",
 			Tenant: global,
 			Fields: []Field{
 				name("costtype_name"),

@@ -9,7 +9,7 @@ const MaxDocumentKB int64 = 100000
 func documents() ([]Entity, []Link) {
 	entities := []Entity{
 		{
-			Name: "documenttype", Doc: "A kind of document, with sub types.",
+			Name: "documenttype", Small: true, Doc: "A kind of document, with sub types.",
 			Tenant: global,
 			Fields: []Field{
 				name("documenttype_name"),
@@ -19,7 +19,7 @@ func documents() ([]Entity, []Link) {
 			Relations: []Relation{hasMany("subdocumenttypes", "subdocumenttype", "documenttype_id")},
 		},
 		{
-			Name: "subdocumenttype", Doc: "A sub type of a document type.",
+			Name: "subdocumenttype", Small: true, Doc: "A sub type of a document type.",
 			Tenant: global,
 			Fields: []Field{
 				ref("documenttype_id", "documenttype"),

@@ -19,7 +19,7 @@ func indexation() ([]Entity, []Link) {
 	}
 	entities := []Entity{
 		{
-			Name: "priceindex", Doc: "A price index series (consumer price index, ...): master data shared by every tenant.",
+			Name: "priceindex", Small: true, Doc: "A price index series (consumer price index, ...): master data shared by every tenant.",
 			Tenant: global, Unique: [][]string{{"priceindex_code"}},
 			Fields: []Field{
 				name("priceindex_name"),

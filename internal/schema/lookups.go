@@ -9,7 +9,7 @@ const DefaultUnitID int64 = 1
 func lookups() ([]Entity, []Link) {
 	entities := []Entity{
 		{
-			Name: "currency", Doc: "A currency.", Label: []string{"currency_short"},
+			Name: "currency", Small: true, Doc: "A currency.", Label: []string{"currency_short"},
 			Tenant: global, Unique: [][]string{{"currency_iso4217"}},
 			Fields: []Field{
 				name("currency_name"),
@@ -19,7 +19,7 @@ func lookups() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "country", Doc: "A country and its currency.",
+			Name: "country", Small: true, Doc: "A country and its currency.",
 			Tenant: global, Unique: [][]string{{"country_short"}},
 			Fields: []Field{
 				name("country_name"),
@@ -28,7 +28,7 @@ func lookups() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "language", Doc: "A language.",
+			Name: "language", Small: true, Doc: "A language.",
 			Tenant: global, Unique: [][]string{{"language_iso639"}},
 			Fields: []Field{
 				name("language_name"),

@@ -9,7 +9,7 @@ func tickets() ([]Entity, []Link) {
 	}
 	entities := []Entity{
 		{
-			Name: "priority", Doc: "A ticket priority with its order, smiley and colour.",
+			Name: "priority", Small: true, Doc: "A ticket priority with its order, smiley and colour.",
 			Tenant: global,
 			Fields: []Field{
 				name("priority_name"),
@@ -20,7 +20,7 @@ func tickets() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "board", Doc: "A kanban board: ordered columns, document types and priorities.",
+			Name: "board", Small: true, Doc: "A kanban board: ordered columns, document types and priorities.",
 			Tenant: global,
 			Fields: []Field{
 				name("board_name"),
@@ -35,7 +35,7 @@ func tickets() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "columnx", Doc: "A board column; quality gates and stamps mark special steps.",
+			Name: "columnx", Small: true, Doc: "A board column; quality gates and stamps mark special steps.",
 			Tenant: global,
 			Fields: []Field{
 				name("columnx_name"),

@@ -462,6 +462,10 @@ type Entity struct {
 	Limits Limits
 	// Lookup marks master-data tables edited inline in their list.
 	Lookup bool
+	// Small marks an entity of few rows (dozens, a few thousand at most)
+	// that lists of other entities reference on every row: users, teams,
+	// boards, priorities, currencies. With Lookup it makes FewRows.
+	Small bool
 	// Unique lists column sets that must be unique (besides the key).
 	Unique [][]string
 	// Listed is set on the read-only entities derived from a link's List
@@ -471,6 +475,11 @@ type Entity struct {
 	fieldIndex    map[string]int
 	relationIndex map[string]int
 }
+
+// FewRows reports whether e has few rows, so that lists referencing it
+// read its labels and fields from memory rather than joining it (decision
+// 0049): a lookup table or a Small entity.
+func (e *Entity) FewRows() bool { return e.Lookup || e.Small }
 
 // Field finds a field by name.
 func (e *Entity) Field(name string) (*Field, bool) {

@@ -65,6 +65,8 @@ type Cursor struct {
 	// fromToken: the page started at an "after" token, whose position may
 	// be stale after writes, so the last page does not tell the total.
 	fromToken bool
+	// refs fills in the values of referenced rows of few rows (refcache.go).
+	refs *refFill
 }
 
 // keyset makes the cursor answer a next token: each row's last column is
@@ -159,6 +161,12 @@ func (c *Cursor) next() bool {
 	if err := c.rows.Scan(c.dest...); err != nil {
 		c.err = fmt.Errorf("tables: scan row: %w", err)
 		return false
+	}
+	if c.refs != nil && !c.refs.fill(c.raw) {
+		if err := c.readRefs(); err != nil {
+			c.err = err
+			return false
+		}
 	}
 	c.n++
 	if c.nextable {
@@ -288,6 +296,34 @@ type bufferedRows struct {
 	at   int
 }
 
+// readRefs reads the page to its end (which frees its connection) and the
+// values of referenced rows its rows lack, then fills in the current row.
+func (c *Cursor) readRefs() error {
+	buf, ok := c.rows.(*bufferedRows)
+	if !ok {
+		current, err := copyRow(c.dest)
+		if err != nil {
+			return err
+		}
+		if buf, err = bufferRows(c.rows, c.dest); err != nil {
+			return err
+		}
+		buf.rows = append([][]any{current}, buf.rows...)
+		buf.at = 0
+		c.rows = buf
+		if err := buf.Scan(c.dest...); err != nil {
+			return err
+		}
+	}
+	if err := c.refs.complete(buf.rows); err != nil {
+		return err
+	}
+	if !c.refs.fill(c.raw) {
+		return fmt.Errorf("tables: referenced values: a key of the page was not read")
+	}
+	return nil
+}
+
 // bufferRows reads src to its end into dest's kinds of values and closes
 // it, which frees its connection.
 func bufferRows(src rowSource, dest []any) (*bufferedRows, error) {
@@ -298,25 +334,9 @@ func bufferRows(src rowSource, dest []any) (*bufferedRows, error) {
 		if err := src.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("tables: scan row: %w", err)
 		}
-		row := make([]any, len(dest))
-		for i, d := range dest {
-			switch d := d.(type) {
-			case *sql.RawBytes:
-				switch {
-				case *d == nil:
-					row[i] = []byte(nil) // NULL
-					continue
-				case len(*d) == 0:
-					row[i] = []byte{} // empty text, not NULL
-					continue
-				}
-				bytes = append(bytes, *d...)
-				row[i] = bytes[len(bytes)-len(*d) : len(bytes) : len(bytes)]
-			case *int64:
-				row[i] = *d
-			default:
-				return nil, fmt.Errorf("tables: read ahead: destination %T", d)
-			}
+		row, err := appendRow(&bytes, dest)
+		if err != nil {
+			return nil, err
 		}
 		b.rows = append(b.rows, row)
 	}
@@ -324,6 +344,38 @@ func bufferRows(src rowSource, dest []any) (*bufferedRows, error) {
 		return nil, fmt.Errorf("tables: read rows: %w", err)
 	}
 	return b, src.Close()
+}
+
+// copyRow copies the values dest were scanned to.
+func copyRow(dest []any) ([]any, error) {
+	var bytes []byte
+	return appendRow(&bytes, dest)
+}
+
+// appendRow copies the values dest were scanned to, their bytes appended
+// to *bytes (one allocation per growth).
+func appendRow(bytes *[]byte, dest []any) ([]any, error) {
+	row := make([]any, len(dest))
+	for i, d := range dest {
+		switch d := d.(type) {
+		case *sql.RawBytes:
+			switch {
+			case *d == nil:
+				row[i] = []byte(nil) // NULL
+				continue
+			case len(*d) == 0:
+				row[i] = []byte{} // empty text, not NULL
+				continue
+			}
+			*bytes = append(*bytes, *d...)
+			row[i] = (*bytes)[len(*bytes)-len(*d) : len(*bytes) : len(*bytes)]
+		case *int64:
+			row[i] = *d
+		default:
+			return nil, fmt.Errorf("tables: read ahead: destination %T", d)
+		}
+	}
+	return row, nil
 }
 
 // fill sets the values of columns cols of row i.

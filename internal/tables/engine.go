@@ -64,6 +64,9 @@ type Engine struct {
 	// computed caches computed columns per statement, row and data
 	// generation (computedcache.go); nil: not cached.
 	computed *computedCache
+	// refs caches values of referenced rows of few rows per statement, key
+	// and data generation (refcache.go); nil: not cached.
+	refs *refCache
 	// maskable are the entities with masked fields (mask.go).
 	maskable []*schema.Entity
 	// rowRules are the modules' row rules by entity name (OnRows).
@@ -105,6 +108,7 @@ func New(d Deps) (*Engine, error) {
 		e.search = searchIndexes(e.reg)
 		e.counts = newCountCache(e.reg, countCacheSize)
 		e.computed = newComputedCache(computedCacheRows)
+		e.refs = newRefCache()
 	}
 	e.maskable = maskedEntities(e.reg)
 	for _, ent := range e.reg.Entities() {

@@ -68,3 +68,30 @@ func ForceFilterWalk(e *Engine, on *bool) { e.filterWalkForced = on }
 // FilterWalks is the number of pages e rendered for the walk of the sort
 // index (walksFilters).
 func FilterWalks(e *Engine) int64 { return e.filterWalks.Load() }
+
+// WithoutRefCache runs f with e's cache of referenced rows' values off
+// (every page joins those rows), then puts the cache back as it was.
+func WithoutRefCache(e *Engine, f func()) {
+	saved := e.refs
+	e.refs = nil
+	defer func() { e.refs = saved }()
+	f()
+}
+
+// RefsServed is how many values of referenced rows e answered from its
+// cache.
+func RefsServed(e *Engine) int64 {
+	if e.refs == nil {
+		return 0
+	}
+	return e.refs.served.Load()
+}
+
+// RefsFetched is how many statements e ran to read values of referenced
+// rows its cache lacked.
+func RefsFetched(e *Engine) int64 {
+	if e.refs == nil {
+		return 0
+	}
+	return e.refs.fetched.Load()
+}

@@ -181,6 +181,9 @@ type listPlan struct {
 	// computed, when set, has the page read its computed columns from the
 	// cache (computedcache.go) and NULL in their place.
 	computed *computedRead
+	// refs, when set, has the page read values of referenced rows of few
+	// rows from the cache (refcache.go) and NULL in their place.
+	refs *refRead
 }
 
 // List checks q (rights, tenant, names, values) and opens a cursor over the
@@ -460,7 +463,7 @@ func (p *listPlan) selectWith(x *env, sc Scope, extra []frag, walk bool) (frag, 
 func (p *listPlan) columns(s *source) ([]frag, error) {
 	cols := make([]frag, len(p.out))
 	for i, c := range p.out {
-		if p.computedPlaceholder(c) {
+		if p.computedPlaceholder(c) || p.refPlaceholder(i) {
 			cols[i] = frag{sql: "NULL"}
 			continue
 		}
@@ -621,6 +624,18 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 			extra = append(extra, r.key.generation())
 		}
 	}
+	if e.cachesRefs(q, p) {
+		r, ok, err := e.refReadOf(x, sc, p)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			p.refs = r
+			for _, g := range r.groups {
+				extra = append(extra, g.gen)
+			}
+		}
+	}
 	var st frag
 	var err error
 	matches := int64(-1)
@@ -674,6 +689,12 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	if p.computed != nil {
 		cur.computedAt = len(cur.dest)
 		cur.dest = append(cur.dest, &cur.computedGen)
+	}
+	if p.refs != nil {
+		cur.refs = e.newRefFill(ctx, q, p.refs)
+		for i := range cur.refs.gens {
+			cur.dest = append(cur.dest, &cur.refs.gens[i])
+		}
 	}
 	if p.nextable {
 		cur.keyset(p)
