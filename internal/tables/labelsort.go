@@ -269,6 +269,10 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) 
 	if x.dialect == db.SQLite {
 		return b.done(), nil
 	}
+	// The walked label is the one each key was found by: read it from
+	// there rather than join the referenced row again.
+	p.labelFromWalk = "k.o1"
+	defer func() { p.labelFromWalk = "" }()
 	return p.readRows(x, sc, names, extra, b.done(), "o3", []string{"k.g", "k.o1" + dir, "k.o2" + dir, "k.o3" + dir})
 }
 
@@ -327,6 +331,8 @@ func group(d db.Dialect, desc, null bool) string {
 
 // nullPart renders the keys of the rows whose reference is NULL, by key.
 func (p *listPlan) nullPart(x *env, sc Scope, names *aliases, extra []frag, w labelWalk, dir string, n int) (frag, error) {
+	p.labelFromWalk = "NULL" // the rows without a reference have no label
+	defer func() { p.labelFromWalk = "" }()
 	s, cols, where, err := p.partRows(x, sc, names, extra, func(t string) frag {
 		return frag{sql: col(t, w.fk.Name) + " IS NULL"}
 	})
@@ -351,6 +357,11 @@ func (p *listPlan) nullPart(x *env, sc Scope, names *aliases, extra []frag, w la
 // an incremental sort orders them by the referenced row's label. The part
 // ends with LIMIT limit OFFSET offset.
 func (p *listPlan) labelPart(x *env, sc Scope, names *aliases, extra []frag, w labelWalk, dir string, n, limit, offset int) (frag, error) {
+	// Each row's label is the walked one (labelsPresent), read from the
+	// referenced row r rather than joined again (SQLite, whose parts carry
+	// the columns).
+	p.labelFromWalk = w.order(x.dialect, "r")
+	defer func() { p.labelFromWalk = "" }()
 	s, cols, where, err := p.partRows(x, sc, names, extra, func(a string) frag {
 		fk, ref := col(a, w.fk.Name), col("r", w.ref.PK)
 		if x.dialect == db.Postgres {

@@ -84,10 +84,18 @@ func TestLabelWalkEqualsSort(t *testing.T) {
 					for k, v := range l.body {
 						b[k] = v
 					}
+					tables.ForceLabelWalk(engine, false)
+					sorted := e.list(as, b)
+					tables.ForceLabelWalk(engine, true)
 					a := e.list(as, b)
 					var ids []int64
 					for _, r := range a.Data.Data {
 						ids = append(ids, id(r, l.body["pk"].(string)))
+					}
+					// Every value, the walked label too (read from the walk,
+					// not joined), is the sorted page's.
+					if got, want := fmt.Sprint(a.Data.Data), fmt.Sprint(sorted.Data.Data); got != want {
+						t.Errorf("%s %v page %d:\nwalked %s\nsorted %s", as, l.body, page, got, want)
 					}
 					from, to := min((page-1)*3, len(want)), min(page*3, len(want))
 					if !slices.Equal(ids, want[from:to]) {

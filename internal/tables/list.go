@@ -184,6 +184,10 @@ type listPlan struct {
 	// refs, when set, has the page read values of referenced rows of few
 	// rows from the cache (refcache.go) and NULL in their place.
 	refs *refRead
+	// labelFromWalk, while set, is what a label walk's page reads its
+	// order's label column as: the label each row was found by, which
+	// equals the label (labelsPresent) or is NULL with the reference.
+	labelFromWalk string
 }
 
 // List checks q (rights, tenant, names, values) and opens a cursor over the
@@ -465,6 +469,10 @@ func (p *listPlan) columns(s *source) ([]frag, error) {
 	for i, c := range p.out {
 		if p.computedPlaceholder(c) || p.refPlaceholder(i) {
 			cols[i] = frag{sql: "NULL"}
+			continue
+		}
+		if p.labelFromWalk != "" && c == p.order {
+			cols[i] = frag{sql: p.labelFromWalk}
 			continue
 		}
 		var err error
