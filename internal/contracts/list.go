@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -215,16 +216,22 @@ func (s *Service) deadlinePage(ctx context.Context, lq tables.ListQuery) (*Deadl
 	defer cur.Close()
 	today := s.now().UTC()
 	page := &DeadlinePage{Data: make([]DeadlineRow, 0, lq.PerPage)}
+	// Columns by position, found once: a map per row (Record) was a tenth
+	// of a page's time.
+	at := func(name string) int { return cur.Index(name) }
+	id, contract, label, pos, company := at("contractaction_id"), at("contract_id"), at("contract_id__label"),
+		at("contract_pos_name"), at("contract_company_name")
+	kind, actingBy, notice, status, version := at("contractaction_type"), at("contractaction_acting_by"),
+		at(fieldNotice), at(fieldStatus), at("row_version")
 	for cur.Next() {
-		rec := cur.Record()
-		r := DeadlineRow{ContractLabel: optString(rec["contract_id__label"]), PosLabel: optString(rec["contract_pos_name"]),
-			CompanyLabel: optString(rec["contract_company_name"]), ActingBy: optString(rec["contractaction_acting_by"]),
-			NoticeDate: optString(rec[fieldNotice])}
-		r.ID, _ = rec["contractaction_id"].(int64)
-		r.ContractID, _ = rec["contract_id"].(int64)
-		r.RowVersion, _ = rec["row_version"].(int64)
-		r.Type, _ = rec["contractaction_type"].(string)
-		r.Status, _ = rec[fieldStatus].(string)
+		r := DeadlineRow{ContractLabel: optString(cur.Value(label)), PosLabel: optString(cur.Value(pos)),
+			CompanyLabel: optString(cur.Value(company)), ActingBy: optString(cur.Value(actingBy)),
+			NoticeDate: optString(cur.Value(notice))}
+		r.ID, _ = cur.Value(id).(int64)
+		r.ContractID, _ = cur.Value(contract).(int64)
+		r.RowVersion, _ = cur.Value(version).(int64)
+		r.Type, _ = cur.Value(kind).(string)
+		r.Status, _ = cur.Value(status).(string)
 		if r.NoticeDate != nil {
 			r.TrafficLight = lightOf(s.lights, *r.NoticeDate, r.Status, today)
 		}
@@ -241,6 +248,53 @@ func (s *Service) deadlinePage(ctx context.Context, lq tables.ListQuery) (*Deadl
 	page.Links.Pagination = Pagination{CurrentPage: lq.Page, PerPage: lq.PerPage, Total: total,
 		LastPage: max((total+int64(lq.PerPage)-1)/int64(lq.PerPage), 1)}
 	return page, nil
+}
+
+// AppendJSON appends the page as JSON, the same document encoding/json
+// writes for it, without reflection (a third of a page's time).
+func (p *DeadlinePage) AppendJSON(b []byte) []byte {
+	b = append(b, `{"data":[`...)
+	for i := range p.Data {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = p.Data[i].appendJSON(b)
+	}
+	pg := p.Links.Pagination
+	b = append(b, `],"links":{"pagination":{"current_page":`...)
+	b = strconv.AppendInt(b, int64(pg.CurrentPage), 10)
+	b = append(b, `,"last_page":`...)
+	b = strconv.AppendInt(b, pg.LastPage, 10)
+	b = append(b, `,"per_page":`...)
+	b = strconv.AppendInt(b, int64(pg.PerPage), 10)
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, pg.Total, 10)
+	return append(b, "}}}\n"...)
+}
+
+func (r *DeadlineRow) appendJSON(b []byte) []byte {
+	b = append(b, `{"contractaction_id":`...)
+	b = strconv.AppendInt(b, r.ID, 10)
+	b = append(b, `,"contract_id":`...)
+	b = strconv.AppendInt(b, r.ContractID, 10)
+	b = appendOptString(append(b, `,"contract_id__label":`...), r.ContractLabel)
+	b = appendOptString(append(b, `,"pos_id__label":`...), r.PosLabel)
+	b = appendOptString(append(b, `,"company_id__label":`...), r.CompanyLabel)
+	b = tables.AppendJSONString(append(b, `,"contractaction_type":`...), r.Type)
+	b = appendOptString(append(b, `,"contractaction_acting_by":`...), r.ActingBy)
+	b = appendOptString(append(b, `,"contractaction_notice_date":`...), r.NoticeDate)
+	b = tables.AppendJSONString(append(b, `,"traffic_light":`...), string(r.TrafficLight))
+	b = tables.AppendJSONString(append(b, `,"contractaction_status":`...), r.Status)
+	b = append(b, `,"row_version":`...)
+	b = strconv.AppendInt(b, r.RowVersion, 10)
+	return append(b, '}')
+}
+
+func appendOptString(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return tables.AppendJSONString(b, *s)
 }
 
 func optString(v any) *string {
@@ -261,6 +315,6 @@ func (h *handler) deadlines(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSON(w, http.StatusOK, page)
+	httpapi.WriteJSONBytes(w, http.StatusOK, page.AppendJSON(make([]byte, 0, 512*len(page.Data)+128)))
 	return nil
 }

@@ -207,6 +207,30 @@ func (c *Cursor) Record() validate.Record {
 	return rec
 }
 
+// Index is the position of column name among the row's columns, or -1.
+func (c *Cursor) Index(name string) int {
+	for i, col := range c.cols {
+		if col.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Value is the current row's value at column i, as Record holds it; nil
+// for NULL or for i = -1. A module reading a few columns of every row
+// uses it instead of Record, which builds a map per row.
+func (c *Cursor) Value(i int) any {
+	if i < 0 {
+		return nil
+	}
+	col, raw := c.cols[i], c.raw[i]
+	if col.through() {
+		return throughPlain(col, raw)
+	}
+	return plainValue(col.typ, raw)
+}
+
 // Err reports a failure while reading rows.
 func (c *Cursor) Err() error {
 	if c.err != nil {
