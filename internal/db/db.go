@@ -94,6 +94,9 @@ func openPostgres(rawURL string) (*DB, error) {
 	if _, set := cfg.RuntimeParams["plan_cache_mode"]; !set {
 		cfg.RuntimeParams["plan_cache_mode"] = postgresPlanCacheMode
 	}
+	if _, set := cfg.RuntimeParams["enable_memoize"]; !set {
+		cfg.RuntimeParams["enable_memoize"] = "off"
+	}
 	pool := stdlib.OpenDB(*cfg)
 	pool.SetMaxOpenConns(32)
 	pool.SetMaxIdleConns(32)
