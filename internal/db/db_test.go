@@ -220,8 +220,9 @@ func TestOptimizeDropsTextIndexSamples(t *testing.T) {
 }
 
 // Every connection of the PostgreSQL pool plans its statements once
-// (plan_cache_mode, decision 0041); the values that steer a plan are
-// literals in the text (InlineInts).
+// (plan_cache_mode, decision 0041) and without Memoize nodes (decision
+// 0050); the values that steer a plan are literals in the text
+// (InlineInts).
 func TestPostgresPlansGenerically(t *testing.T) {
 	d := testkit.NewPostgres(t) // SQLite's counterpart: TestSQLiteConnectionsPlanStably
 	ctx := context.Background()
@@ -237,6 +238,13 @@ func TestPostgresPlansGenerically(t *testing.T) {
 		}
 		if mode != "force_generic_plan" {
 			t.Errorf("connection %d: plan_cache_mode %q", i, mode)
+		}
+		var memoize string
+		if err := c.QueryRowContext(ctx, "SHOW enable_memoize").Scan(&memoize); err != nil {
+			t.Fatal(err)
+		}
+		if memoize != "off" {
+			t.Errorf("connection %d: enable_memoize %q", i, memoize)
 		}
 	}
 }
