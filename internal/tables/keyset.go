@@ -136,7 +136,7 @@ func neverNull(f *schema.Field) bool {
 // first in SQLite's ascending order and last in PostgreSQL's, the other
 // way round when descending.
 func (p *listPlan) afterCond(s *source, k *keysetToken) (frag, error) {
-	o, err := p.order.expr(s)
+	o, err := p.sortExpr(s)
 	if err != nil {
 		return frag{}, err
 	}

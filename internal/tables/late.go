@@ -1,16 +1,12 @@
 package tables
 
 import (
-	"slices"
 	"strconv"
 	"strings"
-
-	"portfolio/internal/db"
 )
 
 // Late materialization (issue 19, decision 0044). A page whose order no
-// index gives (a label that is not walked, long text on PostgreSQL) sorts
-// every matching row. Sorted with all its columns, each row first joins
+// index gives (a label that is not walked) sorts every matching row. Sorted with all its columns, each row first joins
 // its labels and, on SQLite, computes its sums: the contracts of a tenant sorted by point of sale
 // took 172 ms, invoices by description on PostgreSQL hashed all 100,000
 // contracts for their labels. So the page first finds its keys with
@@ -28,25 +24,20 @@ import (
 // the scope, the filter and the keyword as every page does.
 
 // materializesLate reports whether the page is read in two steps: its
-// order is one no index gives (a label, long text of a big entity on
-// PostgreSQL, which no B-tree holds), it lists entity rows (a many-to-many
+// order is one no index gives (a label; long text is sorted by its leading
+// characters, which an index holds since decision 0051), it lists entity
+// rows (a many-to-many
 // relation read orders by its link rows too), and the page is small enough
 // that sorting it twice costs nothing (the list screens' whole-list read of
 // 100,000 rows keeps one statement). A page an index orders stops after
 // its rows anyway; there the second step measured slower on SQLite
 // (invoices by description 1,598 → 959 req/s).
-func (p *listPlan) materializesLate(d db.Dialect) bool {
+func (p *listPlan) materializesLate() bool {
 	if p.t.link != nil || p.limit <= 0 || p.limit > pageWalkLimit {
 		return false
 	}
 	o := p.order
-	switch {
-	case o.kind == kindLabel:
-		return true
-	case o.kind == kindField && !o.onLink && o.field != nil:
-		return d == db.Postgres && longText(o.field) && slices.Contains(bigEntities, p.t.ent.Name)
-	}
-	return false
+	return o.kind == kindLabel
 }
 
 // lateSelect renders the page in two steps (see above).

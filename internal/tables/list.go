@@ -427,7 +427,7 @@ func (p *listPlan) selectStatement(x *env, sc Scope) (frag, error) {
 // (Engine.walkSearch). A page whose order no index gives finds its keys
 // first and reads their columns afterwards (materializesLate, lateSelect).
 func (p *listPlan) selectWith(x *env, sc Scope, extra []frag, walk bool) (frag, error) {
-	if p.materializesLate(x.dialect) {
+	if p.materializesLate() {
 		return p.lateSelect(x, sc, extra, walk)
 	}
 	s, err := p.source(x, sc)
@@ -508,6 +508,9 @@ func (p *listPlan) withMore(s *source, cols []frag, extra []frag) ([]frag, []str
 	more := slices.Clone(extra)
 	if p.nextable = p.limit > 0 && p.keysetable(s); p.nextable {
 		o, err := p.order.selectExpr(s)
+		if p.sortsByPrefix() {
+			o, err = p.sortExpr(s) // the token carries what the rows are ordered by
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -541,7 +544,7 @@ func (p *listPlan) direction() string {
 // orderExprs are the expressions the page is ordered by, in s: the order
 // column, for a label the foreign key, then the key (and a link row's).
 func (p *listPlan) orderExprs(s *source) ([]frag, error) {
-	o, err := p.order.expr(s)
+	o, err := p.sortExpr(s)
 	if err != nil {
 		return nil, err
 	}
@@ -660,7 +663,7 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 		e.labelWalks.Add(1)
 		st, err = p.labelWalkSelect(x, sc, extra, w)
 	} else {
-		if p.materializesLate(x.dialect) {
+		if p.materializesLate() {
 			e.lateReads.Add(1)
 		}
 		st, err = p.selectWith(x, sc, extra, e.walkSearch(ctx, q, p))

@@ -13,8 +13,9 @@ import (
 // TestEverySortHasAKeyedIndex: on a migrated database every sortable
 // stored field of the big entities leads an index that gives the page's
 // order (field, key) without a sort: (field, key, ...), or (field) alone on
-// SQLite, whose indexes end in the rowid. Long text is left out on
-// PostgreSQL (B-tree entries are limited to a third of a page).
+// SQLite, whose indexes end in the rowid. Long text is sorted by its first
+// characters (decision 0051): its index leads with that expression, then
+// the key on PostgreSQL.
 func TestEverySortHasAKeyedIndex(t *testing.T) {
 	reg := schema.Default()
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
@@ -31,7 +32,16 @@ func TestEverySortHasAKeyedIndex(t *testing.T) {
 					continue
 				}
 				long := f.Type == schema.TypeString && len(f.Options) == 0 && (f.MaxLen == 0 || f.MaxLen > 255)
-				if long && d.Dialect() == db.Postgres {
+				if long {
+					want := []string{db.ExpressionColumn}
+					if d.Dialect() == db.Postgres {
+						want = append(want, e.PK)
+					}
+					if !slices.ContainsFunc(tbl.Indexes, func(ix db.Index) bool {
+						return ix.Name == e.Table+"_"+f.Name+"_sort" && slices.Equal(ix.Columns, want)
+					}) {
+						t.Errorf("%s.%s: no index on its first characters %v", e.Table, f.Name, want)
+					}
 					continue
 				}
 				ok := false
