@@ -42,6 +42,9 @@ type Engine struct {
 	// equality filters for the walk of the sort index, or none
 	// (walksFilters).
 	filterWalkForced *bool
+	// viaJoinedForced (tests) tests the tenant of every PostgreSQL page
+	// through its joined rows, or none (Scope.viaJoined); nil: by share.
+	viaJoinedForced *bool
 	// filterWalks counts the pages rendered for the walk (tests).
 	filterWalks atomic.Int64
 	// labelWalks counts the pages read by the label walk (tests).

@@ -95,3 +95,7 @@ func RefsFetched(e *Engine) int64 {
 	}
 	return e.refs.fetched.Load()
 }
+
+// ForceViaJoined makes e test the tenant of every PostgreSQL page through
+// the rows it joins (on), or never (off); nil lets e decide by share.
+func ForceViaJoined(e *Engine, on *bool) { e.viaJoinedForced = on }

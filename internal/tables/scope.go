@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"portfolio/internal/auth"
+	"portfolio/internal/db"
 	"portfolio/internal/schema"
 )
 
@@ -30,6 +31,10 @@ type Scope struct {
 	// correlate renders foreign-key hops as correlated EXISTS instead of
 	// "IN (SELECT ...)"; see Engine.scopeFor.
 	correlate bool
+	// viaJoined (PostgreSQL) tests a tenant hop through a foreign key on
+	// the row the statement joins for its labels, and the group's own rows
+	// as a hashed set; see Engine.scopeFor and pathCond.
+	viaJoined bool
 	// walkRows renders the row rules as correlated EXISTS and equality
 	// filters on integer fields without their index, so that a page of
 	// many matches walks its sort index; set on SQLite only
@@ -108,6 +113,9 @@ func (s Scope) tenantCond(x *env, e *schema.Entity, alias string, n *aliases, jo
 			if err != nil {
 				return fmt.Errorf("tables: tenant path of %s: %w", e.Name, err)
 			}
+			if !s.correlate && !s.viaJoined {
+				joined = nil
+			}
 			f, err := pathCond(x, e, alias, hops, group, n, s.correlate, joined)
 			if err != nil {
 				return err
@@ -126,8 +134,9 @@ func (s Scope) tenantCond(x *env, e *schema.Entity, alias string, n *aliases, jo
 }
 
 // pathCond renders "the row of e aliased alias reaches group through hops".
-// With correlate, a hop through a foreign key that joined names is taken
-// through the joined row (see condVia).
+// A hop through a foreign key that joined names is taken through the
+// joined row (see condVia): joined is set with correlate, or on PostgreSQL
+// with viaJoined.
 func pathCond(x *env, e *schema.Entity, alias string, hops []schema.Hop, group int64, n *aliases, correlate bool, joined map[string]string) (frag, error) {
 	reg := x.reg
 	if len(hops) == 0 {
@@ -142,10 +151,10 @@ func pathCond(x *env, e *schema.Entity, alias string, hops []schema.Hop, group i
 		if len(hops) == 1 {
 			return frag{sql: col(alias, h.Field) + " = ?", args: []any{group}}, nil
 		}
+		if a, ok := joined[alias+"."+h.Field]; ok {
+			return pathCond(x, next, a, hops[1:], group, n, correlate, joined)
+		}
 		if correlate {
-			if a, ok := joined[alias+"."+h.Field]; ok {
-				return pathCond(x, next, a, hops[1:], group, n, correlate, joined)
-			}
 			a := n.next("s")
 			inner, err := pathCond(x, next, a, hops[1:], group, n, correlate, joined)
 			if err != nil {
@@ -158,7 +167,17 @@ func pathCond(x *env, e *schema.Entity, alias string, hops []schema.Hop, group i
 		if err != nil {
 			return frag{}, err
 		}
-		return frag{sql: col(alias, h.Field) + " IN (" + inner.sql + ")", args: inner.args}, nil
+		in := col(alias, h.Field) + " IN (" + inner.sql + ")"
+		if x.dialect == db.Postgres && len(joined) > 0 && len(hops) == 2 {
+			// PostgreSQL, on a joined row, the group's own rows (its
+			// companies): as an expression the test stays a hashed set
+			// probed per row, where PostgreSQL would otherwise look each
+			// row's company up by its index (a ticket page: 0.55 ms of
+			// database time through the point of sale and company, 0.32 ms
+			// this way).
+			in = "(" + in + ") IS TRUE"
+		}
+		return frag{sql: in, args: inner.args}, nil
 	}
 	rel, ok := e.Relation(h.Relation)
 	if !ok {

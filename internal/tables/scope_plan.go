@@ -80,10 +80,11 @@ type tenantShares struct {
 
 // scopeFor returns the scope to list rows of ent with: correlated when the
 // database is SQLite and walking the sort index is the cheaper way to the
-// caller's rows (WalkSortIndex).
+// caller's rows (WalkSortIndex); on PostgreSQL, for a page, tested through
+// the rows the page joins (Scope.viaJoined) when walking is cheaper.
 func (e *Engine) scopeFor(ctx context.Context, q db.Querier, c *caller, p *listPlan) Scope {
 	sc := c.scope
-	if q.Dialect() != db.SQLite || !sc.tenantLimits(p.t.ent) {
+	if !sc.tenantLimits(p.t.ent) || q.Dialect() == db.Postgres && (p.limit <= 0 || p.limit > pageWalkLimit) {
 		return sc
 	}
 	mine, all, err := e.tenantShare(ctx, q, sc, p.t.ent)
@@ -91,7 +92,17 @@ func (e *Engine) scopeFor(ctx context.Context, q db.Querier, c *caller, p *listP
 		e.log.WarnContext(ctx, "tables: measuring the tenant share failed; using the default plan", "entity", p.t.ent.Name, "error", err)
 		return sc
 	}
-	sc.correlate = CorrelateScope(mine, all, p.limit)
+	if q.Dialect() == db.SQLite {
+		sc.correlate = CorrelateScope(mine, all, p.limit)
+		return sc
+	}
+	// PostgreSQL: a page of a tenant owning many of the rows walks its sort
+	// index and tests each row, best on the rows it joins anyway; a small
+	// tenant's rows are better found from its set (the planner's choice).
+	sc.viaJoined = WalkSortIndex(mine, all, p.limit)
+	if e.viaJoinedForced != nil {
+		sc.viaJoined = *e.viaJoinedForced
+	}
 	return sc
 }
 
