@@ -281,7 +281,8 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) 
 func nullsFirst(d db.Dialect, desc bool) bool { return (d == db.SQLite) != desc }
 
 // partRows renders the columns, FROM and WHERE of one part over the
-// listed rows: the plan's conditions plus cond on the row aliased t. On
+// listed rows: the plan's conditions plus cond on the row aliased t; walked
+// is the foreign key whose referenced row the part walks as r (nil: none). On
 // PostgreSQL the parts find keys only and readRows reads their columns
 // (its LATERAL sub-query would compute them per referenced row). On SQLite
 // each part carries the page's columns as c0, c1, … (and extra last): their
@@ -289,12 +290,17 @@ func nullsFirst(d db.Dialect, desc bool) bool { return (d == db.SQLite) != desc 
 // alone tests an EXISTS over the contract, which SQLite turned into a Bloom
 // filter over every contract for a part of deadlines without a responsible
 // user (10 ms against 0.4 ms).
-func (p *listPlan) partRows(x *env, sc Scope, names *aliases, extra []frag, cond func(t string) frag) (*source, []frag, frag, error) {
+func (p *listPlan) partRows(x *env, sc Scope, names *aliases, extra []frag, walked *schema.Field, cond func(t string) frag) (*source, []frag, frag, error) {
 	s, err := p.source(x, sc)
 	if err != nil {
 		return nil, nil, frag{}, err
 	}
 	s.n = names
+	if walked != nil && x.dialect == db.Postgres {
+		// The walked row r is the one the foreign key references: the
+		// tenant test reads it (Scope.viaJoined) instead of looking it up.
+		s.joinAt[s.alias+"."+walked.Name] = "r"
+	}
 	var cols []frag
 	if x.dialect == db.SQLite {
 		if cols, err = p.columns(s); err != nil {
@@ -333,7 +339,7 @@ func group(d db.Dialect, desc, null bool) string {
 func (p *listPlan) nullPart(x *env, sc Scope, names *aliases, extra []frag, w labelWalk, dir string, n int) (frag, error) {
 	p.labelFromWalk = "NULL" // the rows without a reference have no label
 	defer func() { p.labelFromWalk = "" }()
-	s, cols, where, err := p.partRows(x, sc, names, extra, func(t string) frag {
+	s, cols, where, err := p.partRows(x, sc, names, extra, nil, func(t string) frag {
 		return frag{sql: col(t, w.fk.Name) + " IS NULL"}
 	})
 	if err != nil {
@@ -362,7 +368,7 @@ func (p *listPlan) labelPart(x *env, sc Scope, names *aliases, extra []frag, w l
 	// the columns).
 	p.labelFromWalk = w.order(x.dialect, "r")
 	defer func() { p.labelFromWalk = "" }()
-	s, cols, where, err := p.partRows(x, sc, names, extra, func(a string) frag {
+	s, cols, where, err := p.partRows(x, sc, names, extra, w.fk, func(a string) frag {
 		fk, ref := col(a, w.fk.Name), col("r", w.ref.PK)
 		if x.dialect == db.Postgres {
 			// The range, not "=", on purpose: PostgreSQL takes an equality
