@@ -141,10 +141,16 @@ func cachedComputed(c *colSpec) bool {
 }
 
 // cachesComputed reports whether the page may read its computed columns
-// from the cache: a page (not a whole list) of entity rows, outside a
-// transaction.
+// from the cache (pageCaches).
 func (e *Engine) cachesComputed(q db.Querier, p *listPlan) bool {
-	if e.computed == nil || e.counts == nil || p.t.link != nil || p.limit <= 0 || p.limit > pageWalkLimit {
+	return e.computed != nil && e.pageCaches(q, p)
+}
+
+// pageCaches reports whether the page may read values from a cache by data
+// generation: a page (not a whole list) of entity rows, outside a
+// transaction (whose generation may never commit).
+func (e *Engine) pageCaches(q db.Querier, p *listPlan) bool {
+	if e.counts == nil || p.t.link != nil || p.limit <= 0 || p.limit > pageWalkLimit {
 		return false
 	}
 	_, outside := q.(*db.DB)
@@ -245,12 +251,28 @@ func (e *Engine) computeRows(ctx context.Context, q db.Querier, r *computedRead,
 	args := append(append([]any{}, r.compute.args...), db.KeysArg(r.dialect, keys))
 	sqlText, args := db.InlineInts(r.compute.sql, args)
 	e.log.DebugContext(ctx, "tables: computed columns", "rows", len(keys), "sql", sqlText)
-	rows, err := q.QueryContext(ctx, sqlText, args...)
+	values, gen, err := queryKeyedValues(ctx, q, sqlText, args)
 	if err != nil {
 		return nil, fmt.Errorf("tables: computed columns: %w", err)
 	}
+	e.computed.store(r.key.key, gen, values)
+	return values, nil
+}
+
+// queryKeyedValues runs a statement selecting a key, values and a data
+// generation per row, and answers the values (copied) by key and the
+// generation.
+func queryKeyedValues(ctx context.Context, q db.Querier, sqlText string, args []any) (map[int64][][]byte, int64, error) {
+	rows, err := q.QueryContext(ctx, sqlText, args...)
+	if err != nil {
+		return nil, 0, err
+	}
 	defer rows.Close()
-	n := len(r.cols)
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, 0, err
+	}
+	n := len(cols) - 2 // key, values, generation
 	raw := make([]sql.RawBytes, n+1)
 	var gen int64
 	dest := make([]any, n+2)
@@ -261,11 +283,11 @@ func (e *Engine) computeRows(ctx context.Context, q db.Querier, r *computedRead,
 	values := map[int64][][]byte{}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("tables: computed columns: scan: %w", err)
+			return nil, 0, fmt.Errorf("scan: %w", err)
 		}
-		key, err := strconv.ParseInt(string(trimDecimal(raw[0])), 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("tables: computed columns: row key: %w", err)
+		key, ok := parseKey(raw[0])
+		if !ok {
+			return nil, 0, fmt.Errorf("row key %q is not a number", raw[0])
 		}
 		vals := make([][]byte, n)
 		for i := range n {
@@ -273,11 +295,7 @@ func (e *Engine) computeRows(ctx context.Context, q db.Querier, r *computedRead,
 		}
 		values[key] = vals
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("tables: computed columns: %w", err)
-	}
-	e.computed.store(r.key.key, gen, values)
-	return values, nil
+	return values, gen, rows.Err()
 }
 
 // copyRaw copies a raw value, keeping NULL (nil) apart from empty text.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,14 +127,9 @@ type refGroup struct {
 }
 
 // cachesRefs reports whether the page may read values of referenced rows
-// from the cache: a page (not a whole list) of entity rows, outside a
-// transaction.
+// from the cache (pageCaches).
 func (e *Engine) cachesRefs(q db.Querier, p *listPlan) bool {
-	if e.refs == nil || e.counts == nil || p.t.link != nil || p.limit <= 0 || p.limit > pageWalkLimit {
-		return false
-	}
-	_, outside := q.(*db.DB)
-	return outside
+	return e.refs != nil && e.pageCaches(q, p)
 }
 
 // refReadOf renders the statements of the page's columns that a referenced
@@ -373,41 +369,11 @@ func (e *Engine) fetchRefs(ctx context.Context, q db.Querier, g *refGroup, keys 
 	sqlText, args := db.InlineInts(g.fetch.sql, args)
 	e.log.DebugContext(ctx, "tables: referenced values", "rows", len(keys), "sql", sqlText)
 	e.refs.fetched.Add(1)
-	rows, err := q.QueryContext(ctx, sqlText, args...)
+	values, gen, err := queryKeyedValues(ctx, q, sqlText, args)
 	if err != nil {
 		return nil, fmt.Errorf("tables: referenced values: %w", err)
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, fmt.Errorf("tables: referenced values: %w", err)
-	}
-	n := len(cols) - 2 // key, values, generation
-	raw := make([]sql.RawBytes, n+1)
-	var gen int64
-	dest := make([]any, n+2)
-	for i := range raw {
-		dest[i] = &raw[i]
-	}
-	dest[n+1] = &gen
-	values := map[int64][][]byte{}
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("tables: referenced values: scan: %w", err)
-		}
-		key, ok := parseKey(raw[0])
-		if !ok {
-			return nil, fmt.Errorf("tables: referenced values: key %q is not a number", raw[0])
-		}
-		vals := make([][]byte, n)
-		for i := range n {
-			vals[i] = copyRaw(raw[i+1])
-		}
-		values[key] = vals
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("tables: referenced values: %w", err)
-	}
+	n := len(g.cols)
 	for _, k := range keys {
 		if _, ok := values[k]; !ok {
 			values[k] = make([][]byte, n) // gone: NULL, as the LEFT JOIN reads it
@@ -421,7 +387,11 @@ func (e *Engine) fetchRefs(ctx context.Context, q db.Querier, g *refGroup, keys 
 // SQLite expression), without allocating.
 func parseKey(b []byte) (int64, bool) {
 	b = trimDecimal(b)
-	if len(b) == 0 || len(b) > 18 {
+	if len(b) > 18 { // may overflow the loop below
+		n, err := strconv.ParseInt(string(b), 10, 64)
+		return n, err == nil
+	}
+	if len(b) == 0 {
 		return 0, false
 	}
 	var n int64
