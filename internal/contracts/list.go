@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -216,13 +215,12 @@ func (s *Service) deadlinePage(ctx context.Context, lq tables.ListQuery) (*Deadl
 	defer cur.Close()
 	today := s.now().UTC()
 	page := &DeadlinePage{Data: make([]DeadlineRow, 0, lq.PerPage)}
-	// Columns by position, found once: a map per row (Record) was a tenth
-	// of a page's time.
-	at := func(name string) int { return cur.Index(name) }
-	id, contract, label, pos, company := at("contractaction_id"), at("contract_id"), at("contract_id__label"),
-		at("contract_pos_name"), at("contract_company_name")
-	kind, actingBy, notice, status, version := at("contractaction_type"), at("contractaction_acting_by"),
-		at(fieldNotice), at(fieldStatus), at("row_version")
+	// Columns by position, found once: a map per row (Record) cost 200 of
+	// a page's 2,800 allocations.
+	id, contract, label := cur.Index("contractaction_id"), cur.Index("contract_id"), cur.Index("contract_id__label")
+	pos, company := cur.Index("contract_pos_name"), cur.Index("contract_company_name")
+	kind, actingBy := cur.Index("contractaction_type"), cur.Index("contractaction_acting_by")
+	notice, status, version := cur.Index(fieldNotice), cur.Index(fieldStatus), cur.Index("row_version")
 	for cur.Next() {
 		r := DeadlineRow{ContractLabel: optString(cur.Value(label)), PosLabel: optString(cur.Value(pos)),
 			CompanyLabel: optString(cur.Value(company)), ActingBy: optString(cur.Value(actingBy)),
@@ -250,53 +248,6 @@ func (s *Service) deadlinePage(ctx context.Context, lq tables.ListQuery) (*Deadl
 	return page, nil
 }
 
-// AppendJSON appends the page as JSON, the same document encoding/json
-// writes for it, without reflection (a third of a page's time).
-func (p *DeadlinePage) AppendJSON(b []byte) []byte {
-	b = append(b, `{"data":[`...)
-	for i := range p.Data {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = p.Data[i].appendJSON(b)
-	}
-	pg := p.Links.Pagination
-	b = append(b, `],"links":{"pagination":{"current_page":`...)
-	b = strconv.AppendInt(b, int64(pg.CurrentPage), 10)
-	b = append(b, `,"last_page":`...)
-	b = strconv.AppendInt(b, pg.LastPage, 10)
-	b = append(b, `,"per_page":`...)
-	b = strconv.AppendInt(b, int64(pg.PerPage), 10)
-	b = append(b, `,"total":`...)
-	b = strconv.AppendInt(b, pg.Total, 10)
-	return append(b, "}}}\n"...)
-}
-
-func (r *DeadlineRow) appendJSON(b []byte) []byte {
-	b = append(b, `{"contractaction_id":`...)
-	b = strconv.AppendInt(b, r.ID, 10)
-	b = append(b, `,"contract_id":`...)
-	b = strconv.AppendInt(b, r.ContractID, 10)
-	b = appendOptString(append(b, `,"contract_id__label":`...), r.ContractLabel)
-	b = appendOptString(append(b, `,"pos_id__label":`...), r.PosLabel)
-	b = appendOptString(append(b, `,"company_id__label":`...), r.CompanyLabel)
-	b = tables.AppendJSONString(append(b, `,"contractaction_type":`...), r.Type)
-	b = appendOptString(append(b, `,"contractaction_acting_by":`...), r.ActingBy)
-	b = appendOptString(append(b, `,"contractaction_notice_date":`...), r.NoticeDate)
-	b = tables.AppendJSONString(append(b, `,"traffic_light":`...), string(r.TrafficLight))
-	b = tables.AppendJSONString(append(b, `,"contractaction_status":`...), r.Status)
-	b = append(b, `,"row_version":`...)
-	b = strconv.AppendInt(b, r.RowVersion, 10)
-	return append(b, '}')
-}
-
-func appendOptString(b []byte, s *string) []byte {
-	if s == nil {
-		return append(b, "null"...)
-	}
-	return tables.AppendJSONString(b, *s)
-}
-
 func optString(v any) *string {
 	s, ok := v.(string)
 	if !ok {
@@ -315,6 +266,6 @@ func (h *handler) deadlines(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSONBytes(w, http.StatusOK, page.AppendJSON(make([]byte, 0, 512*len(page.Data)+128)))
+	httpapi.WriteJSON(w, http.StatusOK, page)
 	return nil
 }

@@ -25,14 +25,6 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	_ = enc.Encode(v) // the client may have gone; nothing left to tell it
 }
 
-// WriteJSONBytes writes a JSON document already encoded.
-func WriteJSONBytes(w http.ResponseWriter, status int, doc []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(doc) // the client may have gone; nothing left to tell it
-}
-
 // DecodeJSON reads a JSON object body into dst. It refuses other content
 // types, trailing data and, when strict, unknown fields, with a precise 4xx.
 func DecodeJSON(r *http.Request, dst any, strict bool) error {

@@ -43,11 +43,7 @@ func aggregateIndexes(reg *schema.Registry) []aggregateIndex {
 		}
 		out = append(out, aggregateIndex{table: table, columns: cols})
 	}
-	for _, n := range bigEntities {
-		e, ok := reg.Entity(n)
-		if !ok {
-			continue
-		}
+	for _, e := range bigEntitiesOf(reg) {
 		for i := range e.Fields {
 			d := e.Fields[i].Derived
 			if d == nil || d.Relation == "" {

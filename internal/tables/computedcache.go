@@ -236,14 +236,7 @@ func (e *Engine) prefetch(ctx context.Context, q db.Querier, cur *Cursor, p *lis
 
 // keyColumn is the index of the entity's own key among the plan's columns
 // (always read, resolveColumns), or -1.
-func keyColumn(p *listPlan) int {
-	for i, c := range p.out {
-		if c.kind == kindField && !c.onLink && c.name == p.t.ent.PK {
-			return i
-		}
-	}
-	return -1
-}
+func keyColumn(p *listPlan) int { return fieldColumn(p, p.t.ent.PK) }
 
 // computeRows runs r's statement for keys, caches its values and answers
 // them by key. A key whose row is gone by now has no values (NULL).

@@ -22,13 +22,6 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// AppendJSONString appends s as a JSON string, as the lists write their
-// text (HTML characters unescaped, invalid UTF-8 as U+FFFD), for modules
-// that write their answers directly.
-func AppendJSONString(dst []byte, s string) []byte {
-	return appendString(dst, []byte(s))
-}
-
 // appendString appends s as a JSON string; invalid UTF-8 becomes U+FFFD.
 func appendString(dst []byte, s []byte) []byte {
 	dst = append(dst, '"')

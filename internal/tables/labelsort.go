@@ -429,11 +429,7 @@ func LabelSortIndexMigration(reg *schema.Registry) string {
 func labelSortIndexed(reg *schema.Registry) []*schema.Entity {
 	var out []*schema.Entity
 	seen := map[string]bool{}
-	for _, n := range bigEntities {
-		e, ok := reg.Entity(n)
-		if !ok {
-			continue
-		}
+	for _, e := range bigEntitiesOf(reg) {
 		for i := range e.Fields {
 			f := &e.Fields[i]
 			ref, ok := reg.Entity(f.Ref)

@@ -6,9 +6,10 @@ import (
 )
 
 // Late materialization (issue 19, decision 0044). A page whose order no
-// index gives (a label that is not walked) sorts every matching row. Sorted with all its columns, each row first joins
-// its labels and, on SQLite, computes its sums: the contracts of a tenant sorted by point of sale
-// took 172 ms, invoices by description on PostgreSQL hashed all 100,000
+// index gives (a label that is not walked) sorts every matching row.
+// Sorted with all its columns, each row first joins its labels and, on
+// SQLite, computes its sums: the contracts of a tenant sorted by point of
+// sale took 172 ms, invoices by description on PostgreSQL hashed all 100,000
 // contracts for their labels. So the page first finds its keys with
 // only what the conditions and the order read, and then reads the
 // columns of those keys alone:
@@ -26,18 +27,16 @@ import (
 // materializesLate reports whether the page is read in two steps: its
 // order is one no index gives (a label; long text is sorted by its leading
 // characters, which an index holds since decision 0051), it lists entity
-// rows (a many-to-many
-// relation read orders by its link rows too), and the page is small enough
-// that sorting it twice costs nothing (the list screens' whole-list read of
-// 100,000 rows keeps one statement). A page an index orders stops after
+// rows (a many-to-many relation read orders by its link rows too), and the
+// page is small enough that sorting it twice costs nothing (the list
+// screens' whole-list read of 100,000 rows keeps one statement). A page an index orders stops after
 // its rows anyway; there the second step measured slower on SQLite
 // (invoices by description 1,598 → 959 req/s).
 func (p *listPlan) materializesLate() bool {
 	if p.t.link != nil || p.limit <= 0 || p.limit > pageWalkLimit {
 		return false
 	}
-	o := p.order
-	return o.kind == kindLabel
+	return p.order.kind == kindLabel
 }
 
 // lateSelect renders the page in two steps (see above).

@@ -507,10 +507,11 @@ func (p *listPlan) pageWhere(s *source) (frag, int, error) {
 func (p *listPlan) withMore(s *source, cols []frag, extra []frag) ([]frag, []string, error) {
 	more := slices.Clone(extra)
 	if p.nextable = p.limit > 0 && p.keysetable(s); p.nextable {
-		o, err := p.order.selectExpr(s)
+		selectOrder := p.order.selectExpr
 		if p.sortsByPrefix() {
-			o, err = p.sortExpr(s) // the token carries what the rows are ordered by
+			selectOrder = p.sortExpr // the token carries what the rows are ordered by
 		}
+		o, err := selectOrder(s)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -642,9 +643,7 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 		}
 		if ok {
 			p.refs = r
-			for _, g := range r.groups {
-				extra = append(extra, g.gen)
-			}
+			extra = append(extra, r.gens...)
 		}
 	}
 	var st frag

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,8 +23,10 @@ import (
 // (schema.Entity.FewRows) are therefore served from memory, cached like
 // computed columns (computedcache.go, decision 0049):
 //
-//   - the page's statement reads NULL in their place (no join) and, as one
-//     more column, the data generation of the referenced tables, in the
+//   - the page's statement reads NULL in their place (no join) and, per
+//     referenced table (per foreign key: a user's activity, recorded every
+//     minute, must not make a page read its priorities again), one more
+//     column: the data generation of the tables the values read, in the
 //     same snapshot as the rows;
 //   - each row takes the values cached for its foreign key at that
 //     generation; when one is missing, the page is read to its end, the
@@ -51,8 +54,8 @@ const refCacheStatements = 1000
 type refCache struct {
 	mu sync.Mutex
 	m  map[string]*refValues
-	// served counts the values answered from the cache, fetched the
-	// statements that read missing ones (tests).
+	// served counts the pages that took values from the cache, fetched
+	// the statements that read missing ones (tests).
 	served, fetched atomic.Int64
 }
 
@@ -88,15 +91,10 @@ func (c *refCache) store(key string, gen int64, values map[int64][][]byte) {
 	if ok && old.generation > gen {
 		return
 	}
-	merged := make(map[int64][][]byte, len(values))
+	merged := maps.Clone(values)
 	if ok && old.generation == gen && len(old.byKey)+len(values) <= refCacheKeys {
-		merged = make(map[int64][][]byte, len(old.byKey)+len(values))
-		for k, v := range old.byKey {
-			merged[k] = v
-		}
-	}
-	for k, v := range values {
-		merged[k] = v
+		merged = maps.Clone(old.byKey)
+		maps.Copy(merged, values)
 	}
 	if !ok && len(c.m) >= refCacheStatements {
 		clear(c.m)
@@ -105,9 +103,12 @@ func (c *refCache) store(key string, gen int64, values map[int64][][]byte) {
 }
 
 // refRead is how one page reads the values of its referenced rows of few
-// rows from the cache: one refGroup per foreign key.
+// rows from the cache: one refGroup per foreign key, and the data
+// generations they are cached at, each selected once (a ticket's assignee
+// and author are both users).
 type refRead struct {
 	groups []refGroup
+	gens   []frag
 }
 
 // refGroup are the page's columns read from the row one foreign key
@@ -117,10 +118,9 @@ type refGroup struct {
 	cols []int // indexes of the columns served, among the page's columns
 	// key is the cache key: the values' statement.
 	key string
-	// gen selects the data generation of the tables the values read. Each
-	// group has its own: a user's activity, recorded every minute, must
-	// not make a page read its priorities again.
-	gen frag
+	// genAt is the index in refRead.gens of the data generation of the
+	// tables the values read.
+	genAt int
 	// fetch selects key, the values and the generation for the rows
 	// whose keys its last argument lists (db.KeysArg).
 	fetch frag
@@ -167,9 +167,14 @@ func (e *Engine) refReadOf(x *env, sc Scope, p *listPlan) (*refRead, bool, error
 		if !ok {
 			continue // a table without a data generation: joined as before
 		}
-		g.key, g.gen = k.key, k.generation()
+		gen := k.generation()
+		g.key, g.genAt = k.key, slices.IndexFunc(r.gens, func(f frag) bool { return f.sql == gen.sql })
+		if g.genAt < 0 {
+			g.genAt = len(r.gens)
+			r.gens = append(r.gens, gen)
+		}
 		from := strings.Index(sel.sql, " FROM ")
-		g.fetch = frag{sql: sel.sql[:from] + ", " + g.gen.sql + sel.sql[from:] +
+		g.fetch = frag{sql: sel.sql[:from] + ", " + gen.sql + sel.sql[from:] +
 			" WHERE " + db.InKeys(x.dialect, col("t", ref.PK)), args: sel.args}
 		r.groups = append(r.groups, *g)
 	}
@@ -268,9 +273,11 @@ func (p *listPlan) refPlaceholder(i int) bool {
 // refFill fills in a cursor's values of referenced rows, row by row.
 type refFill struct {
 	read *refRead
-	// gens are, per group, the data generation the page's rows were read
-	// at.
-	gens []int64
+	// gens are the data generations the page's rows were read at
+	// (refRead.gens); served tells whether the page counted itself among
+	// those served from the cache.
+	gens   []int64
+	served bool
 	// values are, per group, the values this page reads: those cached at
 	// the page's generation, with the ones read for it.
 	values []map[int64][][]byte
@@ -281,7 +288,7 @@ type refFill struct {
 
 // newRefFill builds the filling of the values r reads, run on q.
 func (e *Engine) newRefFill(ctx context.Context, q db.Querier, r *refRead) *refFill {
-	f := &refFill{read: r, cache: e.refs, gens: make([]int64, len(r.groups))}
+	f := &refFill{read: r, cache: e.refs, gens: make([]int64, len(r.gens))}
 	f.fetch = func(g *refGroup, keys []int64) (map[int64][][]byte, error) {
 		return e.fetchRefs(ctx, q, g, keys)
 	}
@@ -294,7 +301,7 @@ func (f *refFill) fill(raw []sql.RawBytes) bool {
 	if f.values == nil {
 		f.values = make([]map[int64][][]byte, len(f.read.groups))
 		for i, g := range f.read.groups {
-			if v := f.cache.at(g.key, f.gens[i]); v != nil {
+			if v := f.cache.at(g.key, f.gens[g.genAt]); v != nil {
 				f.values[i] = v.byKey
 			}
 		}
@@ -318,7 +325,10 @@ func (f *refFill) fill(raw []sql.RawBytes) bool {
 		for j, at := range g.cols {
 			raw[at] = vals[j]
 		}
-		f.cache.served.Add(1)
+	}
+	if !f.served {
+		f.served = true
+		f.cache.served.Add(1) // once a page: the counter is shared by every request
 	}
 	return true
 }

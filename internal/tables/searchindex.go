@@ -159,6 +159,17 @@ func simpleLabel(e *schema.Entity) bool {
 // page in any order walks an index instead of sorting the table.
 var bigEntities = []string{"pos", "contract", "invoice", "invoiceposition", "ticket", "contractaction"}
 
+// bigEntitiesOf are the big entities defined in reg, in bigEntities' order.
+func bigEntitiesOf(reg *schema.Registry) []*schema.Entity {
+	var out []*schema.Entity
+	for _, n := range bigEntities {
+		if e, ok := reg.Entity(n); ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // SearchMigration renders the part of migration 0013 generated from the
 // definitions of reg: the search indexes and their triggers, the data
 // generation counters and their triggers (countcache.go), and the sort
@@ -292,9 +303,8 @@ func renderSearchMigration(reg *schema.Registry, include func(table string) bool
 		return b.String()
 	}
 	w("-- Sort indexes of the big entities: every sortable stored field leads one.")
-	for _, n := range bigEntities {
-		e, ok := reg.Entity(n)
-		if !ok || !include(e.Table) {
+	for _, e := range bigEntitiesOf(reg) {
+		if !include(e.Table) {
 			continue
 		}
 		for _, f := range sortIndexFields(e) {

@@ -95,11 +95,7 @@ func LongTextSortIndexMigration(reg *schema.Registry) string {
 		"Long text of the big entities is sorted by its first characters, then by key, through an index on them (decision 0051).")
 	q := db.QuoteIdent
 	var sqlite, pg []string
-	for _, n := range bigEntities {
-		e, ok := reg.Entity(n)
-		if !ok {
-			continue
-		}
+	for _, e := range bigEntitiesOf(reg) {
 		_, long, _ := moreSortIndexFields(e)
 		for _, f := range long {
 			name := q(e.Table + "_" + f + "_sort")
@@ -137,11 +133,7 @@ func SortIndexMigration(reg *schema.Registry) string {
 		"Every sortable stored field of the big entities leads an index ending in the key (decision 0031).")
 	q := db.QuoteIdent
 	var sqlite, pg []string
-	for _, n := range bigEntities {
-		e, ok := reg.Entity(n)
-		if !ok {
-			continue
-		}
+	for _, e := range bigEntitiesOf(reg) {
 		every, sqliteOnly, pgOnly := moreSortIndexFields(e)
 		for _, f := range every {
 			sqlite = append(sqlite, fmt.Sprintf("CREATE INDEX %s ON %s (%s);", q(e.Table+"_"+f+"_sort"), q(e.Table), q(f)))
@@ -208,12 +200,8 @@ func KeywordWalkMigration(reg *schema.Registry) string {
 	w("-- only: sqlite")
 	q := db.QuoteIdent
 	xs := searchIndexes(reg)
-	for _, n := range bigEntities {
-		e, ok := reg.Entity(n)
-		if !ok {
-			continue
-		}
-		cols := keywordWalkColumns(e, xs[n])
+	for _, e := range bigEntitiesOf(reg) {
+		cols := keywordWalkColumns(e, xs[e.Name])
 		if cols == nil {
 			continue
 		}
@@ -221,7 +209,7 @@ func KeywordWalkMigration(reg *schema.Registry) string {
 		for i, c := range cols {
 			quoted[i] = q(c)
 		}
-		w("DROP INDEX %s;", q(labelIndexByHand[n]))
+		w("DROP INDEX %s;", q(labelIndexByHand[e.Name]))
 		w("CREATE INDEX %s ON %s (%s);", q(e.Table+"_label_walk"), q(e.Table), strings.Join(quoted, ", "))
 	}
 	w("-- only: end")

@@ -18,11 +18,7 @@ func SortKeyMigration(reg *schema.Registry) string {
 	b, w := generatedMigration("SortKeyMigration", "PostgreSQL: the sort indexes of the big entities end in the key (decision 0022).")
 	w("-- only: postgres")
 	q := db.QuoteIdent
-	for _, n := range bigEntities {
-		e, ok := reg.Entity(n)
-		if !ok {
-			continue
-		}
+	for _, e := range bigEntitiesOf(reg) {
 		for _, f := range sortIndexFields(e) {
 			name := q(e.Table + "_" + f + "_sort")
 			w("DROP INDEX %s;", name)
