@@ -66,6 +66,8 @@ type Service struct {
 
 	rights      *access.Cache
 	memberships *genmap.Map[memberships]
+	// verified are the access tokens whose signature was checked.
+	verified *verifiedTokens
 
 	// dummyHash is verified for unknown users so that their answer takes
 	// as long as a wrong password.
@@ -111,6 +113,7 @@ func NewService(d Deps) (*Service, error) {
 		verifyTTL:   orDefault(d.VerifyLinkTTL, 7*24*time.Hour),
 		rights:      d.Rights,
 		memberships: genmap.New[memberships](cachedUsers),
+		verified:    newVerifiedTokens(),
 	}
 	if s.rights == nil {
 		s.rights = access.NewCache(cachedUsers)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -52,15 +53,23 @@ func (s *Service) issueAccessToken(userID int64, sessionID string, now time.Time
 var errBadToken = errors.New("auth: bad access token")
 
 // parseAccessToken checks signature (HS256 only), issuer, expiry (required),
-// not-before and type, and returns the user and session ids.
+// not-before and type, and returns the user and session ids. A token
+// verified before is only checked against its time window again.
 func (s *Service) parseAccessToken(raw string) (userID int64, sessionID string, err error) {
+	now := s.clock()
+	if v, ok := s.verified.get(raw); ok {
+		if now.Before(v.from) || !now.Before(v.until) {
+			return 0, "", fmt.Errorf("%w: outside its time window", errBadToken)
+		}
+		return v.userID, v.sessionID, nil
+	}
 	var c accessClaims
 	parser := jwt.NewParser(
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithIssuer(tokenIssuer),
 		jwt.WithExpirationRequired(),
 		jwt.WithIssuedAt(),
-		jwt.WithTimeFunc(s.clock),
+		jwt.WithTimeFunc(func() time.Time { return now }),
 	)
 	if _, err := parser.ParseWithClaims(raw, &c, func(*jwt.Token) (any, error) { return s.secret, nil }); err != nil {
 		return 0, "", fmt.Errorf("%w: %w", errBadToken, err)
@@ -69,7 +78,60 @@ func (s *Service) parseAccessToken(raw string) (userID int64, sessionID string, 
 	if err != nil || id <= 0 || c.Type != tokenType || c.SessionID == "" {
 		return 0, "", fmt.Errorf("%w: bad claims", errBadToken)
 	}
+	s.verified.put(raw, verifiedToken{userID: id, sessionID: c.SessionID, from: c.window(), until: c.ExpiresAt.Time})
 	return id, c.SessionID, nil
+}
+
+// window is when the token starts to be valid: its not-before and
+// issued-at times, the later of them.
+func (c *accessClaims) window() time.Time {
+	var from time.Time
+	for _, t := range []*jwt.NumericDate{c.NotBefore, c.IssuedAt} {
+		if t != nil && t.After(from) {
+			from = t.Time
+		}
+	}
+	return from
+}
+
+// verifiedTokens remember the access tokens whose signature and claims
+// were checked: a client sends the same token with every request, and
+// checking it again was a twentieth of a list page's CPU. A token is the
+// key as a whole, so only the very bytes verified are recognized; the
+// session behind it is still read on every request (loadSession).
+type verifiedTokens struct {
+	mu     sync.Mutex
+	tokens map[string]verifiedToken
+}
+
+// verifiedToken is what a verified token says, and when it is valid.
+type verifiedToken struct {
+	userID      int64
+	sessionID   string
+	from, until time.Time
+}
+
+// maxVerifiedTokens bounds the memory: the map starts afresh when full.
+const maxVerifiedTokens = 10_000
+
+func newVerifiedTokens() *verifiedTokens {
+	return &verifiedTokens{tokens: map[string]verifiedToken{}}
+}
+
+func (v *verifiedTokens) get(raw string) (verifiedToken, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	t, ok := v.tokens[raw]
+	return t, ok
+}
+
+func (v *verifiedTokens) put(raw string, t verifiedToken) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if len(v.tokens) >= maxVerifiedTokens {
+		clear(v.tokens)
+	}
+	v.tokens[raw] = t
 }
 
 // RandomToken returns 32 random bytes, base64url encoded: refresh tokens and

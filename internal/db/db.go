@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -38,6 +37,9 @@ type DB struct {
 	dialect Dialect
 	stmts   *stmtCache // SQLite only; nil on PostgreSQL
 	pgURL   string     // PostgreSQL only: the URL the pool was opened with
+	// pgx is the PostgreSQL connection pool under pool, which list pages
+	// read through directly (QueryRows); nil on SQLite.
+	pgx *pgxpool.Pool
 	// writer queues SQLite's transactions and commits consecutive ones
 	// together (group commit, decision 0040); nil on PostgreSQL.
 	writer *writer
@@ -49,6 +51,7 @@ type Querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryRows(ctx context.Context, query string, args ...any) (Rows, error)
 	Dialect() Dialect
 }
 
@@ -68,8 +71,7 @@ func Open(ctx context.Context, rawURL, dataDir string) (*DB, error) {
 		return nil, err
 	}
 	if err := d.pool.PingContext(ctx); err != nil {
-		d.pool.Close()
-		return nil, fmt.Errorf("db: ping %s: %w", d.dialect, err)
+		return nil, errors.Join(fmt.Errorf("db: ping %s: %w", d.dialect, err), d.Close())
 	}
 	return d, nil
 }
@@ -87,21 +89,30 @@ func Open(ctx context.Context, rawURL, dataDir string) (*DB, error) {
 const postgresPlanCacheMode = "force_generic_plan"
 
 func openPostgres(rawURL string) (*DB, error) {
-	cfg, err := pgx.ParseConfig(rawURL)
+	cfg, err := pgxpool.ParseConfig(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("db: parse postgres url: %w", err)
 	}
-	if _, set := cfg.RuntimeParams["plan_cache_mode"]; !set {
-		cfg.RuntimeParams["plan_cache_mode"] = postgresPlanCacheMode
+	params := cfg.ConnConfig.RuntimeParams
+	if _, set := params["plan_cache_mode"]; !set {
+		params["plan_cache_mode"] = postgresPlanCacheMode
 	}
-	if _, set := cfg.RuntimeParams["enable_memoize"]; !set {
-		cfg.RuntimeParams["enable_memoize"] = "off"
+	if _, set := params["enable_memoize"]; !set {
+		params["enable_memoize"] = "off"
 	}
-	pool := stdlib.OpenDB(*cfg)
-	pool.SetMaxOpenConns(32)
-	pool.SetMaxIdleConns(32)
-	pool.SetConnMaxIdleTime(5 * time.Minute)
-	return &DB{pool: pool, dialect: Postgres, pgURL: rawURL}, nil
+	if !strings.Contains(rawURL, "pool_max_conns") {
+		cfg.MaxConns = 32
+	}
+	cfg.MaxConnIdleTime = 5 * time.Minute
+	// The pool connects lazily: Open's ping makes the first connection.
+	pgxPool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("db: open postgres pool: %w", err)
+	}
+	// database/sql borrows its connections from the pgx pool for each
+	// statement or transaction, so list pages reading through pgx
+	// (QueryRows) and everything else share one bound on connections.
+	return &DB{pool: stdlib.OpenDBFromPool(pgxPool), pgx: pgxPool, dialect: Postgres, pgURL: rawURL}, nil
 }
 
 // OpenPgxPool opens a native pgx pool of at most maxConns connections on
@@ -188,12 +199,29 @@ func (d *DB) Dialect() Dialect { return d.dialect }
 // checks, benchmarks).
 func (d *DB) Pool() *sql.DB { return d.pool }
 
+// ResetConnections closes every connection of the pool once nobody uses
+// it, so the next statements connect afresh: for tests that replace the
+// database under an open pool (testkit.Seeded).
+func (d *DB) ResetConnections() {
+	if d.pgx != nil {
+		d.pgx.Reset()
+		return
+	}
+	n := d.pool.Stats().MaxOpenConnections
+	d.pool.SetMaxIdleConns(0)
+	d.pool.SetMaxIdleConns(n)
+}
+
 // Close closes the pool.
 func (d *DB) Close() error {
 	if d.stmts != nil {
 		d.stmts.close()
 	}
-	return d.pool.Close()
+	err := d.pool.Close()
+	if d.pgx != nil {
+		d.pgx.Close()
+	}
+	return err
 }
 
 // Ping checks that the database answers.

@@ -675,7 +675,7 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	// (db.InlineInts, decisions 0022 and 0041).
 	st.sql, st.args = db.InlineInts(st.sql, st.args)
 	e.log.DebugContext(ctx, "tables: list statement", "entity", p.t.ent.Name, "sql", st.sql, "args", st.args)
-	rows, err := q.QueryContext(ctx, st.sql, st.args...)
+	rows, err := q.QueryRows(ctx, st.sql, st.args...)
 	if err != nil {
 		return nil, fmt.Errorf("tables: list %s: %w", p.t.ent.Name, err)
 	}

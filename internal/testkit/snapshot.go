@@ -101,6 +101,9 @@ func Seeded(t testing.TB, d *db.DB, key string, seed SeedFunc) bool {
 		if _, err := admin.ExecContext(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", f.pgName, s.pgName)); err != nil {
 			t.Fatalf("create test database from the %q snapshot: %v", key, err)
 		}
+		// database/sql borrows its connections from a pgx pool, whose
+		// idle ones the DROP ended.
+		d.ResetConnections()
 		return true
 	}
 	current, err := os.ReadFile(f.path)
