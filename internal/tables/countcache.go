@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -162,11 +163,39 @@ func (c *countCache) parseReads(sql string) []string {
 // the page statement carrying it keeps only the arguments of its own
 // (db.InlineInts).
 func (k countKey) generation() frag {
-	names := make([]string, len(k.tables))
-	for i, t := range k.tables {
+	return frag{sql: "(SELECT COALESCE(SUM(generation), 0) FROM data_generation WHERE table_name IN (" + tableList(k.tables) + "))"}
+}
+
+// generationsColumn renders the data generations of several keys' tables
+// as one scalar sub-query answering "g1,g2,…", read apart by
+// splitGenerations; of one key, as generation does. PostgreSQL runs each
+// sub-query of a page as an init plan of its own, about 18 µs of its CPU
+// each: a ticket page carried six, a fifth of its statement's cost.
+func generationsColumn(keys []countKey) frag {
+	if len(keys) == 1 {
+		return keys[0].generation()
+	}
+	var all []string
+	sums := make([]string, len(keys))
+	for i, k := range keys {
+		sums[i] = "COALESCE(SUM(generation) FILTER (WHERE table_name IN (" + tableList(k.tables) + ")), 0)"
+		for _, t := range k.tables {
+			if !slices.Contains(all, t) {
+				all = append(all, t)
+			}
+		}
+	}
+	return frag{sql: "(SELECT " + strings.Join(sums, " || ',' || ") + " FROM data_generation WHERE table_name IN (" + tableList(all) + "))"}
+}
+
+// tableList renders table names (of the registry, never user input) as
+// SQL literals.
+func tableList(tables []string) string {
+	names := make([]string, len(tables))
+	for i, t := range tables {
 		names[i] = "'" + strings.ReplaceAll(t, "'", "''") + "'"
 	}
-	return frag{sql: "(SELECT COALESCE(SUM(generation), 0) FROM data_generation WHERE table_name IN (" + strings.Join(names, ", ") + "))"}
+	return strings.Join(names, ", ")
 }
 
 func (c *countCache) get(key string) (countEntry, bool) {

@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -311,6 +312,40 @@ type rowSource interface {
 	Scan(dest ...any) error
 	Err() error
 	Close() error
+}
+
+// splitGenerations reads the one column of data generations a page
+// carries (generationsColumn) into the cursor's n int64 destinations from
+// index at on.
+type splitGenerations struct {
+	rowSource
+	at, n int
+	raw   sql.RawBytes
+	inner []any
+}
+
+func (s *splitGenerations) Scan(dest ...any) error {
+	if len(dest) < s.at+s.n {
+		return fmt.Errorf("tables: scan row: %d destinations, generations at %d", len(dest), s.at)
+	}
+	s.inner = append(append(append(s.inner[:0], dest[:s.at]...), &s.raw), dest[s.at+s.n:]...)
+	if err := s.rowSource.Scan(s.inner...); err != nil {
+		return err
+	}
+	rest := s.raw
+	for i := range s.n {
+		field, after, _ := bytes.Cut(rest, []byte{','})
+		g, err := strconv.ParseInt(string(trimDecimal(field)), 10, 64)
+		if err != nil {
+			return fmt.Errorf("tables: scan row: data generation %d of %q: %w", i, s.raw, err)
+		}
+		d, ok := dest[s.at+i].(*int64)
+		if !ok {
+			return fmt.Errorf("tables: scan row: data generation into %T", dest[s.at+i])
+		}
+		*d, rest = g, after
+	}
+	return nil
 }
 
 // bufferedRows is a page read to its end, each value copied: raw bytes

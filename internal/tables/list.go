@@ -621,9 +621,12 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 		}
 		total = &n
 	}
-	var extra []frag
+	// The data generations the page's rows confirm, in the order of the
+	// cursor's destinations: the cached total's, the computed columns',
+	// the referenced values'.
+	var gens []countKey
 	if cached != nil {
-		extra = append(extra, key.generation())
+		gens = append(gens, key)
 	}
 	sc := e.scopeFor(ctx, q, c, p)
 	if e.cachesComputed(q, p) {
@@ -633,7 +636,7 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 		}
 		if ok {
 			p.computed = r
-			extra = append(extra, r.key.generation())
+			gens = append(gens, r.key)
 		}
 	}
 	if e.cachesRefs(q, p) {
@@ -643,8 +646,12 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 		}
 		if ok {
 			p.refs = r
-			extra = append(extra, r.gens...)
+			gens = append(gens, r.gens...)
 		}
+	}
+	var extra []frag
+	if len(gens) > 0 {
+		extra = append(extra, generationsColumn(gens))
 	}
 	var st frag
 	var err error
@@ -705,6 +712,9 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 		for i := range cur.refs.gens {
 			cur.dest = append(cur.dest, &cur.refs.gens[i])
 		}
+	}
+	if len(gens) > 1 {
+		cur.rows = &splitGenerations{rowSource: cur.rows, at: len(cur.cols), n: len(gens)}
 	}
 	if p.nextable {
 		cur.keyset(p)

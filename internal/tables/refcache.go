@@ -108,7 +108,7 @@ func (c *refCache) store(key string, gen int64, values map[int64][][]byte) {
 // and author are both users).
 type refRead struct {
 	groups []refGroup
-	gens   []frag
+	gens   []countKey
 }
 
 // refGroup are the page's columns read from the row one foreign key
@@ -168,10 +168,10 @@ func (e *Engine) refReadOf(x *env, sc Scope, p *listPlan) (*refRead, bool, error
 			continue // a table without a data generation: joined as before
 		}
 		gen := k.generation()
-		g.key, g.genAt = k.key, slices.IndexFunc(r.gens, func(f frag) bool { return f.sql == gen.sql })
+		g.key, g.genAt = k.key, slices.IndexFunc(r.gens, func(o countKey) bool { return slices.Equal(o.tables, k.tables) })
 		if g.genAt < 0 {
 			g.genAt = len(r.gens)
-			r.gens = append(r.gens, gen)
+			r.gens = append(r.gens, k)
 		}
 		from := strings.Index(sel.sql, " FROM ")
 		g.fetch = frag{sql: sel.sql[:from] + ", " + gen.sql + sel.sql[from:] +
