@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -195,7 +194,7 @@ func (e *Engine) computedReadOf(x *env, sc Scope, p *listPlan) (*computedRead, b
 // from the cache where the row's generation matches, else computed by one
 // statement over the missing rows' keys.
 func (e *Engine) prefetch(ctx context.Context, q db.Querier, cur *Cursor, p *listPlan, r *computedRead) error {
-	buf, err := bufferRows(cur.rows, cur.dest)
+	buf, err := bufferRows(cur.rows, cur.dest, false, cur.limit+1)
 	if err != nil {
 		return err
 	}
@@ -208,12 +207,12 @@ func (e *Engine) prefetch(ctx context.Context, q db.Querier, cur *Cursor, p *lis
 	// An entity page lists each key once (cachesComputed: no link rows).
 	var missing []int64
 	missingAt := map[int64]int{}
-	for i, row := range buf.rows {
-		key, err := strconv.ParseInt(string(trimDecimal(row[pk].([]byte))), 10, 64)
-		if err != nil {
-			return fmt.Errorf("tables: computed columns: row key: %w", err)
+	for i := range buf.n {
+		key, ok := parseKey(buf.rawAt(i, pk))
+		if !ok {
+			return fmt.Errorf("tables: computed columns: row key %q is not a number", buf.rawAt(i, pk))
 		}
-		if vals, ok := e.computed.lookup(r.key.key, row[genAt].(int64), key); ok {
+		if vals, ok := e.computed.lookup(r.key.key, buf.intAt(i, genAt), key); ok {
 			buf.fill(i, r.cols, vals)
 			e.computed.served.Add(1)
 			continue

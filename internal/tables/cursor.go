@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
 
 	"strconv"
 	"sync/atomic"
@@ -348,33 +350,40 @@ func (s *splitGenerations) Scan(dest ...any) error {
 	return nil
 }
 
-// bufferedRows is a page read to its end, each value copied: raw bytes
-// (nil for NULL) or an int64, as the cursor's destinations take them.
+// bufferedRows is a page read to its end, each value copied: value j of
+// row i is spans[i*width+j] of bytes or, for an *int64 destination,
+// ints[i*width+j]. Offsets, not slices: a page of slices allocated and
+// traced a pointer per value, which cost more than reading the page.
 type bufferedRows struct {
-	rows [][]any
-	at   int
+	width int
+	spans []span
+	ints  []int64
+	bytes []byte
+	n, at int
 }
+
+// span is a value's place in bufferedRows.bytes; to < 0 for NULL.
+type span struct{ from, to int32 }
+
+// emptyValue is an empty text, which is not NULL.
+var emptyValue = []byte{}
 
 // readRefs reads the page to its end (which frees its connection) and the
 // values of referenced rows its rows lack, then fills in the current row.
 func (c *Cursor) readRefs() error {
 	buf, ok := c.rows.(*bufferedRows)
 	if !ok {
-		current, err := copyRow(c.dest)
-		if err != nil {
+		var err error
+		if buf, err = bufferRows(c.rows, c.dest, true, c.limit+1-c.n); err != nil {
 			return err
 		}
-		if buf, err = bufferRows(c.rows, c.dest); err != nil {
-			return err
-		}
-		buf.rows = append([][]any{current}, buf.rows...)
 		buf.at = 0
 		c.rows = buf
 		if err := buf.Scan(c.dest...); err != nil {
 			return err
 		}
 	}
-	if err := c.refs.complete(buf.rows); err != nil {
+	if err := c.refs.complete(buf); err != nil {
 		return err
 	}
 	if !c.refs.fill(c.raw) {
@@ -384,20 +393,27 @@ func (c *Cursor) readRefs() error {
 }
 
 // bufferRows reads src to its end into dest's kinds of values and closes
-// it, which frees its connection.
-func bufferRows(src rowSource, dest []any) (*bufferedRows, error) {
+// it, which frees its connection; withCurrent keeps the row dest already
+// holds as the first. rows is how many rows to make room for.
+func bufferRows(src rowSource, dest []any, withCurrent bool, rows int) (*bufferedRows, error) {
 	defer src.Close()
-	b := &bufferedRows{at: -1}
-	var bytes []byte // the page's values, one allocation per growth
+	rows = max(0, min(rows, maxBufferHint))
+	b := &bufferedRows{width: len(dest), at: -1, spans: make([]span, 0, rows*len(dest)), ints: make([]int64, 0, rows*len(dest))}
+	if withCurrent {
+		if err := b.appendRow(dest); err != nil {
+			return nil, err
+		}
+	}
 	for src.Next() {
 		if err := src.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("tables: scan row: %w", err)
 		}
-		row, err := appendRow(&bytes, dest)
-		if err != nil {
+		if err := b.appendRow(dest); err != nil {
 			return nil, err
 		}
-		b.rows = append(b.rows, row)
+		if b.n == 1 && rows > 1 { // the rows to come are likely as long as this one
+			b.bytes = slices.Grow(b.bytes, len(b.bytes)*(rows-1))
+		}
 	}
 	if err := src.Err(); err != nil {
 		return nil, fmt.Errorf("tables: read rows: %w", err)
@@ -405,50 +421,71 @@ func bufferRows(src rowSource, dest []any) (*bufferedRows, error) {
 	return b, src.Close()
 }
 
-// copyRow copies the values dest were scanned to.
-func copyRow(dest []any) ([]any, error) {
-	var bytes []byte
-	return appendRow(&bytes, dest)
-}
-
-// appendRow copies the values dest were scanned to, their bytes appended
-// to *bytes (one allocation per growth).
-func appendRow(bytes *[]byte, dest []any) ([]any, error) {
-	row := make([]any, len(dest))
-	for i, d := range dest {
+// appendRow copies the values dest were scanned to. It works on local
+// slices, written back once: each write of a slice to the heap is a write
+// barrier while the collector runs.
+func (b *bufferedRows) appendRow(dest []any) error {
+	spans, ints, bytes := b.spans, b.ints, b.bytes
+	for _, d := range dest {
 		switch d := d.(type) {
 		case *sql.RawBytes:
-			switch {
-			case *d == nil:
-				row[i] = []byte(nil) // NULL
-				continue
-			case len(*d) == 0:
-				row[i] = []byte{} // empty text, not NULL
-				continue
-			}
-			*bytes = append(*bytes, *d...)
-			row[i] = (*bytes)[len(*bytes)-len(*d) : len(*bytes) : len(*bytes)]
+			var sp span
+			sp, bytes = keep(bytes, *d)
+			spans, ints = append(spans, sp), append(ints, 0)
 		case *int64:
-			row[i] = *d
+			spans, ints = append(spans, span{to: -1}), append(ints, *d)
 		default:
-			return nil, fmt.Errorf("tables: read ahead: destination %T", d)
+			return fmt.Errorf("tables: read ahead: destination %T", d)
 		}
 	}
-	return row, nil
+	b.spans, b.ints, b.bytes = spans, ints, bytes
+	b.n++
+	return nil
+}
+
+// keep appends v to bytes and answers its place.
+func keep(bytes, v []byte) (span, []byte) {
+	if v == nil {
+		return span{to: -1}, bytes
+	}
+	from := len(bytes)
+	if from+len(v) > math.MaxInt32 {
+		panic("tables: a page read ahead holds more than 2 GiB") // per_page is bounded far below
+	}
+	bytes = append(bytes, v...)
+	return span{from: int32(from), to: int32(len(bytes))}, bytes
+}
+
+// maxBufferHint bounds the rows a buffer makes room for at once: a page
+// is 50 rows, a whole list read in one answer may be 100,000.
+const maxBufferHint = 1000
+
+// rawAt and intAt are value j of row i.
+func (b *bufferedRows) rawAt(i, j int) []byte { return b.value(b.spans[i*b.width+j]) }
+func (b *bufferedRows) intAt(i, j int) int64  { return b.ints[i*b.width+j] }
+
+func (b *bufferedRows) value(s span) []byte {
+	switch {
+	case s.to < 0:
+		return nil
+	case s.from == s.to:
+		return emptyValue
+	}
+	return b.bytes[s.from:s.to:s.to]
 }
 
 // fill sets the values of columns cols of row i.
 func (b *bufferedRows) fill(i int, cols []int, values [][]byte) {
 	for j, at := range cols {
 		if j < len(values) {
-			b.rows[i][at] = values[j]
+			b.spans[i*b.width+at], b.bytes = keep(b.bytes, values[j])
 		}
 	}
 }
 
 func (b *bufferedRows) Next() bool {
-	if b.at+1 >= len(b.rows) {
-		b.at = len(b.rows)
+	if b.at+1 >= b.n {
+		b.at = b.n
 		return false
 	}
 	b.at++
@@ -456,13 +493,13 @@ func (b *bufferedRows) Next() bool {
 }
 
 func (b *bufferedRows) Scan(dest ...any) error {
-	row := b.rows[b.at]
+	row := b.at * b.width
 	for i, d := range dest {
 		switch d := d.(type) {
 		case *sql.RawBytes:
-			*d = row[i].([]byte)
+			*d = b.value(b.spans[row+i])
 		case *int64:
-			*d = row[i].(int64)
+			*d = b.ints[row+i]
 		}
 	}
 	return nil

@@ -335,12 +335,12 @@ func (f *refFill) fill(raw []sql.RawBytes) bool {
 
 // complete reads the values of the keys of rows that the page's values
 // lack, caches them, and adds them to the page's values.
-func (f *refFill) complete(rows [][]any) error {
+func (f *refFill) complete(rows *bufferedRows) error {
 	for i := range f.read.groups {
 		g := &f.read.groups[i]
 		var missing []int64
-		for _, row := range rows {
-			fk, _ := row[g.fkAt].([]byte)
+		for r := range rows.n {
+			fk := rows.rawAt(r, g.fkAt)
 			if fk == nil {
 				continue
 			}
