@@ -157,6 +157,15 @@ func (c *countCache) parseReads(sql string) []string {
 	return tables
 }
 
+// tableKey is the key of one table's data generation; ok is false for a
+// table without one.
+func (c *countCache) tableKey(table string) (countKey, bool) {
+	if c.tracked[table] != table {
+		return countKey{}, false
+	}
+	return countKey{key: table, tables: []string{table}}, true
+}
+
 // generation renders the data generation of k's tables as a scalar
 // sub-query.
 // The table names (of the registry, never user input) are literals, so

@@ -70,6 +70,18 @@ type Cursor struct {
 	fromToken bool
 	// refs fills in the values of referenced rows of few rows (refcache.go).
 	refs *refFill
+	// probeGen is the data generation of the table of a remembered label
+	// probe the page was planned by, as its rows read it (labelsort.go).
+	probeGen int64
+	// peeked: the first row is read (peek) and Next has yet to answer it.
+	peeked bool
+}
+
+// peek reads the first row ahead of Next; false when there is none or
+// reading failed (Err).
+func (c *Cursor) peek() bool {
+	c.peeked = c.next()
+	return c.peeked
 }
 
 // keyset makes the cursor answer a next token: each row's last column is
@@ -112,7 +124,9 @@ func newCursor(rows rowSource, cols []*colSpec, limit, offset int) *Cursor {
 // Next reads the next row; false at the end of the page or on error (see
 // Err).
 func (c *Cursor) Next() bool {
-	if c.next() {
+	ok := c.peeked || c.next()
+	c.peeked = false
+	if ok {
 		if c.cached != nil && !c.confirmed && c.rowGen == c.cached.generation {
 			c.confirmed = true
 			if c.served != nil {

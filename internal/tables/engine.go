@@ -70,6 +70,9 @@ type Engine struct {
 	// refs caches values of referenced rows of few rows per statement, key
 	// and data generation (refcache.go); nil: not cached.
 	refs *refCache
+	// probes remember the answers of labelsPresent per data generation
+	// (labelsort.go); nil: every label walk probes.
+	probes *labelProbes
 	// maskable are the entities with masked fields (mask.go).
 	maskable []*schema.Entity
 	// rowRules are the modules' row rules by entity name (OnRows).
@@ -112,6 +115,7 @@ func New(d Deps) (*Engine, error) {
 		e.counts = newCountCache(e.reg, countCacheSize)
 		e.computed = newComputedCache(computedCacheRows)
 		e.refs = newRefCache()
+		e.probes = &labelProbes{m: map[string]labelProbe{}}
 	}
 	e.maskable = maskedEntities(e.reg)
 	for _, ent := range e.reg.Entities() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"portfolio/internal/db"
 	"portfolio/internal/schema"
@@ -40,6 +41,9 @@ type labelWalk struct {
 	// index; "" for a label of several columns, ordered by its whole
 	// expression and its label sort index (indexedLabel).
 	label string
+	// probe, when set, is the remembered answer of labelsPresent the walk
+	// was chosen by: the page confirms its data generation.
+	probe *probeCheck
 }
 
 // order renders what the walk orders the referenced rows aliased a by.
@@ -97,7 +101,7 @@ func (e *Engine) labelWalkFor(ctx context.Context, q db.Querier, sc Scope, p *li
 		!e.refWalkable(ctx, q, sc, p, w, matches) {
 		return labelWalk{}, false
 	}
-	present, err := labelsPresent(ctx, q, w)
+	present, err := e.labelsPresent(ctx, q, &w, p.probeAfresh)
 	if err != nil {
 		e.log.WarnContext(ctx, "tables: checking the labels of a reference failed; sorting", "entity", w.ref.Name, "error", err)
 		return labelWalk{}, false
@@ -185,23 +189,107 @@ func (e *Engine) refWalkable(ctx context.Context, q db.Querier, sc Scope, p *lis
 // the plain sort: every referenced row has a label that is neither NULL nor
 // empty (the label expression turns an empty label into NULL, the label
 // column's index keeps it apart). Two probes of that index, at NULL and at
-// the empty text. A write between the probe and the page's statement may
-// empty a label; that page orders the row as if its label were still set,
-// and the next request sorts. A label of several columns is walked by its
-// whole expression and needs no probe.
-func labelsPresent(ctx context.Context, q db.Querier, w labelWalk) (bool, error) {
+// the empty text. A label of several columns is walked by its whole
+// expression and needs no probe.
+//
+// Outside a transaction the answer is remembered with the data generation
+// of the referenced table it was read at, and w.probe asks the page to
+// confirm that generation (Engine.open peeks at its first row): a page
+// that reads another one forgets the answer and is read again after a
+// fresh probe (afresh), which is not remembered for the page. A write
+// between the probe and the page's statement may still empty a label; that
+// page orders the row as if its label were still set, and the next
+// request sorts.
+func (e *Engine) labelsPresent(ctx context.Context, q db.Querier, w *labelWalk, afresh bool) (bool, error) {
 	if w.label == "" {
 		return true, nil // ordered by the label expression itself
 	}
-	var missing int
 	label := ident(w.label)
 	probe := "EXISTS (SELECT 1 FROM " + ident(w.ref.Table) + " WHERE " + label
 	// Two probes: an OR of both conditions scans the table on SQLite.
 	st := "SELECT CASE WHEN " + probe + " IS NULL) OR " + probe + " = '') THEN 1 ELSE 0 END"
-	if err := q.QueryRowContext(ctx, st).Scan(&missing); err != nil {
-		return false, fmt.Errorf("tables: check the labels of %s: %w", w.ref.Table, err)
+	var gen countKey
+	remembers := false
+	if _, outside := q.(*db.DB); outside && e.probes != nil {
+		gen, remembers = e.counts.tableKey(w.ref.Table)
 	}
-	return missing == 0, nil
+	var missing int
+	if !remembers {
+		if err := q.QueryRowContext(ctx, st).Scan(&missing); err != nil {
+			return false, fmt.Errorf("tables: check the labels of %s: %w", w.ref.Table, err)
+		}
+		return missing == 0, nil
+	}
+	key := w.ref.Table + "." + w.label
+	known, ok := e.probes.get(key)
+	if !ok || afresh {
+		if err := q.QueryRowContext(ctx, st+", "+gen.generation().sql).Scan(&missing, &known.generation); err != nil {
+			return false, fmt.Errorf("tables: check the labels of %s: %w", w.ref.Table, err)
+		}
+		known.present = missing == 0
+		e.probes.put(key, known)
+		if afresh {
+			return known.present, nil
+		}
+	}
+	w.probe = &probeCheck{gen: gen, key: key, at: known.generation}
+	return known.present, nil
+}
+
+// labelProbes are remembered answers of labelsPresent by table and label
+// column.
+type labelProbes struct {
+	mu sync.Mutex
+	m  map[string]labelProbe
+}
+
+// labelProbe is an answer of labelsPresent and the data generation of the
+// referenced table it was read at.
+type labelProbe struct {
+	present    bool
+	generation int64
+}
+
+func (l *labelProbes) get(key string) (labelProbe, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p, ok := l.m[key]
+	return p, ok
+}
+
+func (l *labelProbes) put(key string, p labelProbe) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.m[key] = p
+}
+
+// forget forgets the answer under key if it is still the one read at
+// generation at.
+func (l *labelProbes) forget(key string, at int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p, ok := l.m[key]; ok && p.generation == at {
+		delete(l.m, key)
+	}
+}
+
+// probeCheck is what a page planned by a remembered probe confirms: the
+// data generation gen of the referenced table is still at, the one the
+// answer under key was read at.
+type probeCheck struct {
+	gen countKey
+	key string
+	at  int64
+}
+
+// probeChanged peeks at the page's first row: true when the row read
+// another generation of the probed table than the remembered answer's, or
+// when the page has no row to tell (and reading did not fail).
+func probeChanged(cur *Cursor, pc *probeCheck) bool {
+	if !cur.peek() {
+		return cur.Err() == nil
+	}
+	return cur.probeGen != pc.at
 }
 
 // labelWalkSelect renders the page of plan p read by the label walk w. On

@@ -188,6 +188,10 @@ type listPlan struct {
 	// order's label column as: the label each row was found by, which
 	// equals the label (labelsPresent) or is NULL with the reference.
 	labelFromWalk string
+	// probeAfresh: the page is read again because a remembered probe of
+	// its walk's labels turned out stale; probe without remembering
+	// (labelsPresent).
+	probeAfresh bool
 }
 
 // List checks q (rights, tenant, names, values) and opens a cursor over the
@@ -649,12 +653,6 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 			gens = append(gens, r.gens...)
 		}
 	}
-	var extra []frag
-	if len(gens) > 0 {
-		extra = append(extra, generationsColumn(gens))
-	}
-	var st frag
-	var err error
 	matches := int64(-1)
 	switch {
 	case total != nil:
@@ -665,8 +663,17 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	if sc.walkRows = e.walksFilters(ctx, q, sc, p, matches); sc.walkRows {
 		e.filterWalks.Add(1)
 	}
-	if w, ok := e.labelWalkFor(ctx, q, sc, p, matches); ok {
-		e.labelWalks.Add(1)
+	w, walks := e.labelWalkFor(ctx, q, sc, p, matches)
+	if w.probe != nil {
+		gens = append(gens, w.probe.gen)
+	}
+	var extra []frag
+	if len(gens) > 0 {
+		extra = append(extra, generationsColumn(gens))
+	}
+	var st frag
+	var err error
+	if walks {
 		st, err = p.labelWalkSelect(x, sc, extra, w)
 	} else {
 		if p.materializesLate() {
@@ -713,6 +720,9 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 			cur.dest = append(cur.dest, &cur.refs.gens[i])
 		}
 	}
+	if w.probe != nil {
+		cur.dest = append(cur.dest, &cur.probeGen)
+	}
 	if len(gens) > 1 {
 		cur.rows = &splitGenerations{rowSource: cur.rows, at: len(cur.cols), n: len(gens)}
 	}
@@ -723,6 +733,20 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 		if err := e.prefetch(ctx, q, cur, p, p.computed); err != nil {
 			return nil, errors.Join(err, cur.Close())
 		}
+	}
+	if w.probe != nil && probeChanged(cur, w.probe) {
+		// The walk was chosen by a remembered probe of labels that have
+		// changed since (or the page is empty, which cannot tell): probe
+		// again and read the page by what it finds.
+		e.probes.forget(w.probe.key, w.probe.at)
+		if err := cur.Close(); err != nil {
+			return nil, err
+		}
+		p.probeAfresh = true
+		return e.open(ctx, q, c, p, count)
+	}
+	if walks {
+		e.labelWalks.Add(1)
 	}
 	return cur, nil
 }
