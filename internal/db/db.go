@@ -442,27 +442,34 @@ func replacePlaceholders(query string, write func(b *strings.Builder, n int) boo
 	var b strings.Builder
 	b.Grow(len(query) + 16)
 	n := 0
-	var quote byte
 	replacing := true
-	for i := 0; i < len(query); i++ {
+	for {
+		// Copied in runs up to the next placeholder or quote: a page's
+		// statement is kilobytes long.
+		i := strings.IndexAny(query, `?'"`)
+		if i < 0 {
+			b.WriteString(query)
+			return b.String(), n
+		}
+		b.WriteString(query[:i])
 		c := query[i]
+		query = query[i+1:]
 		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-			b.WriteByte(c)
-		case c == '\'' || c == '"':
-			quote = c
-			b.WriteByte(c)
 		case c == '?' && replacing:
 			replacing = write(&b, n)
 			n++
-		default:
+		case c == '?':
 			b.WriteByte(c)
+		default: // a quoted literal or identifier, copied to its end
+			end := strings.IndexByte(query, c)
+			if end < 0 {
+				end = len(query) - 1
+			}
+			b.WriteByte(c)
+			b.WriteString(query[:end+1])
+			query = query[end+1:]
 		}
 	}
-	return b.String(), n
 }
 
 // bindLimits (SQLite) writes the integer bound to each "LIMIT ?" into the

@@ -338,6 +338,10 @@ type splitGenerations struct {
 	at, n int
 	raw   sql.RawBytes
 	inner []any
+	// last are the generations of the row before, read from lastRaw: a
+	// page's rows all read the same (one sub-query), parsed once.
+	last    []int64
+	lastRaw []byte
 }
 
 func (s *splitGenerations) Scan(dest ...any) error {
@@ -348,6 +352,24 @@ func (s *splitGenerations) Scan(dest ...any) error {
 	if err := s.rowSource.Scan(s.inner...); err != nil {
 		return err
 	}
+	if s.last == nil || !bytes.Equal(s.raw, s.lastRaw) {
+		if err := s.parse(); err != nil {
+			return err
+		}
+	}
+	for i, g := range s.last {
+		d, ok := dest[s.at+i].(*int64)
+		if !ok {
+			return fmt.Errorf("tables: scan row: data generation into %T", dest[s.at+i])
+		}
+		*d = g
+	}
+	return nil
+}
+
+// parse reads the generations of raw into last.
+func (s *splitGenerations) parse() error {
+	s.last = s.last[:0]
 	rest := s.raw
 	for i := range s.n {
 		field, after, _ := bytes.Cut(rest, []byte{','})
@@ -355,12 +377,9 @@ func (s *splitGenerations) Scan(dest ...any) error {
 		if err != nil {
 			return fmt.Errorf("tables: scan row: data generation %d of %q: %w", i, s.raw, err)
 		}
-		d, ok := dest[s.at+i].(*int64)
-		if !ok {
-			return fmt.Errorf("tables: scan row: data generation into %T", dest[s.at+i])
-		}
-		*d, rest = g, after
+		s.last, rest = append(s.last, g), after
 	}
+	s.lastRaw = append(s.lastRaw[:0], s.raw...)
 	return nil
 }
 
