@@ -431,7 +431,7 @@ func (p *listPlan) selectStatement(x *env, sc Scope) (frag, error) {
 // (Engine.walkSearch). A page whose order no index gives finds its keys
 // first and reads their columns afterwards (materializesLate, lateSelect).
 func (p *listPlan) selectWith(x *env, sc Scope, extra []frag, walk bool) (frag, error) {
-	if p.materializesLate() {
+	if p.materializesLate(x.dialect, walk) {
 		return p.lateSelect(x, sc, extra, walk)
 	}
 	s, err := p.source(x, sc)
@@ -627,7 +627,7 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	}
 	// The data generations the page's rows confirm, in the order of the
 	// cursor's destinations: the cached total's, the computed columns',
-	// the referenced values'.
+	// the referenced values', a remembered label probe's.
 	var gens []countKey
 	if cached != nil {
 		gens = append(gens, key)
@@ -676,10 +676,11 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	if walks {
 		st, err = p.labelWalkSelect(x, sc, extra, w)
 	} else {
-		if p.materializesLate() {
+		walk := e.walkSearch(ctx, q, p)
+		if p.materializesLate(x.dialect, walk) {
 			e.lateReads.Add(1)
 		}
-		st, err = p.selectWith(x, sc, extra, e.walkSearch(ctx, q, p))
+		st, err = p.selectWith(x, sc, extra, walk)
 	}
 	if err != nil {
 		return nil, err
