@@ -26,16 +26,24 @@ ensure_postgres_url() {
   fi
 }
 
-ensure_chromium() {
-  if [[ -x /usr/bin/chromium ]]; then return; fi
+# ensure_debian_package installs a Debian package when its command is
+# missing (as root, with apt), or says how to.
+ensure_debian_package() {
+  local command=$1 package=$2 purpose=$3
+  if command -v "$command" >/dev/null; then return; fi
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-    echo "Installing Debian's chromium for the browser tests..."
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null \
-      || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; }
+    echo "Installing Debian's $package for $purpose..."
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$package" >/dev/null \
+      || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$package" >/dev/null; }
   else
-    echo "Browser tests need Debian's chromium at /usr/bin/chromium: run 'sudo apt-get install chromium' and retry." >&2
+    echo "$purpose needs Debian's $package: run 'sudo apt-get install $package' and retry." >&2
     exit 1
   fi
+}
+
+ensure_chromium() {
+  if [[ -x /usr/bin/chromium ]]; then return; fi
+  ensure_debian_package /usr/bin/chromium chromium "the browser tests"
 }
 
 web_deps() {
@@ -48,6 +56,8 @@ web_deps() {
 test_go() {
   section "Go: vet"
   go vet ./...
+  # The PDF tests read what they wrote the way a reader's program does.
+  ensure_debian_package pdftotext poppler-utils "the PDF tests"
   section "Go: tests (SQLite, PostgreSQL), answers checked against docs/api/openapi.yaml"
   ensure_postgres_url
   # Every scenario test's answers are validated against the OpenAPI
