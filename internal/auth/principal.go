@@ -90,11 +90,11 @@ type sessionState struct {
 // column that has ANALYZE samples is bound again, which cost this, the
 // most frequent statement, two thirds of its time; the key lookup is the
 // same either way.
-func loadSession(ctx context.Context, q db.Querier, sessionID string) (*sessionState, error) {
+func loadSession(ctx context.Context, q *db.DB, sessionID string) (*sessionState, error) {
 	var st sessionState
 	var revoked sql.NullTime
 	var u principalRow
-	err := q.QueryRowContext(ctx, `SELECT s.user_id, s.last_used_at, s.expires_at, s.revoked_at, `+principalColumns+`
+	err := q.QueryOne(ctx, `SELECT s.user_id, s.last_used_at, s.expires_at, s.revoked_at, `+principalColumns+`
 		FROM auth_session s
 		JOIN users u ON u.user_id = s.user_id `+principalJoins+`
 		WHERE s.session_id = (SELECT ?)`, sessionID).Scan(
