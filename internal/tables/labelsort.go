@@ -346,11 +346,15 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) 
 		b.add("SELECT u.g, u.o1, u.o2, u.o3")
 	}
 	b.add(" FROM (")
-	for i, part := range parts {
-		if i > 0 {
-			b.add(" UNION ALL ")
+	if x.dialect == db.Postgres && len(parts) == 2 {
+		secondOnlyIfShort(&b, parts, group(x.dialect, p.desc, true) == "0", n)
+	} else {
+		for i, part := range parts {
+			if i > 0 {
+				b.add(" UNION ALL ")
+			}
+			b.add("SELECT * FROM (").frag(part).add(") a" + strconv.Itoa(i))
 		}
-		b.add("SELECT * FROM (").frag(part).add(") a" + strconv.Itoa(i))
 	}
 	b.add(") u ORDER BY u.g, u.o1" + dir + ", u.o2" + dir + ", u.o3" + dir)
 	b.add(" LIMIT ? OFFSET ?", p.limit+1, p.offset-offset)
@@ -362,6 +366,23 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) 
 	p.labelFromWalk = "k.o1"
 	defer func() { p.labelFromWalk = "" }()
 	return p.readRows(x, sc, names, extra, b.done(), "o3", []string{"k.g", "k.o1" + dir, "k.o2" + dir, "k.o3" + dir})
+}
+
+// secondOnlyIfShort renders the union of a label walk's two parts on
+// PostgreSQL so that the part sorting second (by g) is read only when the
+// first yields fewer than n rows, the page's last position: otherwise none
+// of its rows can be on the page. PostgreSQL reads both branches of a plain
+// UNION ALL before sorting them; here the first is a materialized CTE and
+// the second sits under a one-time filter on its row count (tickets by
+// assigned user: the part without an assignee was a third of the
+// statement's buffers on every page).
+func secondOnlyIfShort(b *sqlb, parts []frag, nullsFirst bool, n int) {
+	first, second := parts[0], parts[1]
+	if nullsFirst {
+		first, second = second, first
+	}
+	b.add("WITH w0 AS MATERIALIZED (").frag(first).add(") SELECT * FROM w0 UNION ALL SELECT * FROM (").frag(second)
+	b.add(") a1 WHERE (SELECT COUNT(*) FROM w0) < ?", n)
 }
 
 // nullsFirst reports whether NULL labels sort before the others: SQLite
