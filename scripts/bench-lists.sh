@@ -38,6 +38,7 @@ requests=(
 	"contracts-by-pos|-scenario sort-count -entity contract -order pos_id__label -filter []"
 	"tickets-newest|-scenario sort-count -entity ticket -order ticket_creation_time -dir DESC -filter []"
 	"tickets-by-pos|-scenario sort-count -entity ticket -order pos_id__label -filter []"
+	"tickets-by-user|-scenario sort-count -entity ticket -order user_id__label -filter []"
 	"deadlines|-scenario deadlines"
 )
 

@@ -405,9 +405,10 @@ func (p *listPlan) partRows(x *env, sc Scope, names *aliases, extra []frag, walk
 		return nil, nil, frag{}, err
 	}
 	s.n = names
-	if walked != nil && x.dialect == db.Postgres {
-		// The walked row r is the one the foreign key references: the
-		// tenant test reads it (Scope.viaJoined) instead of looking it up.
+	if walked != nil {
+		// The walked row r is the one the foreign key references: a tenant
+		// test through it reads r (Scope.viaJoined on PostgreSQL, the
+		// correlated scope on SQLite) instead of looking it up again.
 		s.joinAt[s.alias+"."+walked.Name] = "r"
 	}
 	var cols []frag
