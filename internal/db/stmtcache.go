@@ -19,6 +19,9 @@ type stmtCache struct {
 	mu    sync.Mutex
 	stmts map[string]*cachedStmt
 	limit int
+	// bytes is the length of the cached queries' texts together, at most
+	// byteLimit (a prepared statement's memory grows with its text).
+	bytes, byteLimit int
 	// warming are the queries being prepared in the background for
 	// transactions (forTx); close cancels and waits for them, so none
 	// opens a connection after the pool closed.
@@ -40,17 +43,26 @@ type cachedStmt struct {
 	evicted bool
 }
 
-// Statements longer than maxCachedQuery are not cached: long texts are the
-// ones with many list parameters, which rarely repeat.
+// Statements longer than maxCachedQuery are not cached: longer texts are
+// the ones with many list parameters, which rarely repeat. A list page
+// with many columns is long too, and repeats with every request: a page of
+// tickets by assigned user (two parts carrying 33 columns, 5 KB) spent a
+// fifth of the server's CPU parsing itself again while the limit was 4 KB.
+// The texts cached together are bounded by maxCachedBytes: SQLite's
+// prepared statement of that page takes 72 KB (the sqlite3 shell's
+// ".stats"), about 14 bytes per byte of text, on each of the pool's eight
+// connections, so the cache holds at most about 60 MB however long its
+// statements are.
 const (
-	maxCachedQuery      = 4096
+	maxCachedQuery      = 16 << 10
 	maxCachedStatements = 256
+	maxCachedBytes      = 512 << 10
 )
 
 func newStmtCache(pool *sql.DB) *stmtCache {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &stmtCache{pool: pool, stmts: map[string]*cachedStmt{}, limit: maxCachedStatements,
-		warming: map[string]bool{}, warmCtx: ctx, stopWarm: cancel}
+		byteLimit: maxCachedBytes, warming: map[string]bool{}, warmCtx: ctx, stopWarm: cancel}
 }
 
 // stmt returns the prepared statement for query, preparing it on first
@@ -77,8 +89,8 @@ func (c *stmtCache) stmt(ctx context.Context, query string) (s *sql.Stmt, releas
 	// Closing waits for the connections the statement was prepared on,
 	// which transactions may hold while they wait for c.mu (forTx): so
 	// never under c.mu.
-	if evicted != nil {
-		evicted.Close()
+	for _, e := range evicted {
+		e.Close()
 	}
 	if kept == nil || kept.s != s {
 		s.Close()
@@ -105,9 +117,10 @@ func (c *stmtCache) releaser(e *cachedStmt) func() {
 
 // keep stores s as query's statement and returns the entry to use (s's,
 // or the one another caller stored first; nil once the cache closed), with
-// one use taken, and the statement evicted to make room that nobody uses,
-// if any: the caller closes those outside c.mu.
-func (c *stmtCache) keep(query string, s *sql.Stmt) (kept *cachedStmt, evicted *sql.Stmt) {
+// one use taken, and the statements evicted to make room (by count and by
+// the texts' length) that nobody uses: the caller closes those outside
+// c.mu.
+func (c *stmtCache) keep(query string, s *sql.Stmt) (kept *cachedStmt, evicted []*sql.Stmt) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -117,11 +130,14 @@ func (c *stmtCache) keep(query string, s *sql.Stmt) (kept *cachedStmt, evicted *
 		have.users++
 		return have, nil
 	}
-	if len(c.stmts) >= c.limit {
-		evicted = c.evictOne()
+	for len(c.stmts) > 0 && (len(c.stmts) >= c.limit || c.bytes+len(query) > c.byteLimit) {
+		if old := c.evictOne(); old != nil {
+			evicted = append(evicted, old)
+		}
 	}
 	e := &cachedStmt{s: s, users: 1}
 	c.stmts[query] = e
+	c.bytes += len(query)
 	return e, evicted
 }
 
@@ -184,6 +200,7 @@ func (c *stmtCache) size() int {
 func (c *stmtCache) evictOne() *sql.Stmt {
 	for q, e := range c.stmts {
 		delete(c.stmts, q)
+		c.bytes -= len(q)
 		e.evicted = true
 		if e.users == 0 {
 			return e.s
@@ -207,4 +224,5 @@ func (c *stmtCache) close() {
 		delete(c.stmts, q)
 		e.s.Close()
 	}
+	c.bytes = 0
 }
