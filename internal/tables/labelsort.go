@@ -405,10 +405,13 @@ func (p *listPlan) partRows(x *env, sc Scope, names *aliases, extra []frag, walk
 		return nil, nil, frag{}, err
 	}
 	s.n = names
-	if walked != nil {
-		// The walked row r is the one the foreign key references: a tenant
-		// test through it reads r (Scope.viaJoined on PostgreSQL, the
-		// correlated scope on SQLite) instead of looking it up again.
+	if walked != nil && x.dialect == db.Postgres {
+		// The walked row r is the one the foreign key references: the
+		// tenant test reads it (Scope.viaJoined) instead of looking it up.
+		// Not on SQLite: there a test on r's own columns (points of sale
+		// by company: r.customergroup_id = 1) made SQLite find r by that
+		// column's index instead of walking the label index, and sort
+		// every row: 3,477 → 13 req/s (decision 0055).
 		s.joinAt[s.alias+"."+walked.Name] = "r"
 	}
 	var cols []frag
