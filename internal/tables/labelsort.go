@@ -310,7 +310,8 @@ func probeChanged(cur *Cursor, pc *probeCheck) bool {
 // NULL labels sort. The NULL part is left out when the foreign key is
 // never NULL; the labelled part then skips the offset itself (a deep page
 // walks to it without sorting what it skips) and the sort over it orders
-// one page.
+// one page. On PostgreSQL the part sorting second is read only when the
+// first is short of n rows (secondOnlyIfShort).
 func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) (frag, error) {
 	dir := p.direction()
 	n := p.limit + 1 + p.offset
@@ -347,7 +348,7 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) 
 	}
 	b.add(" FROM (")
 	if x.dialect == db.Postgres && len(parts) == 2 {
-		secondOnlyIfShort(&b, parts, group(x.dialect, p.desc, true) == "0", n)
+		secondOnlyIfShort(&b, parts, nullsFirst(x.dialect, p.desc), n)
 	} else {
 		for i, part := range parts {
 			if i > 0 {
@@ -376,9 +377,9 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) 
 // the second sits under a one-time filter on its row count (tickets by
 // assigned user: the part without an assignee was a third of the
 // statement's buffers on every page).
-func secondOnlyIfShort(b *sqlb, parts []frag, nullsFirst bool, n int) {
+func secondOnlyIfShort(b *sqlb, parts []frag, nullPartFirst bool, n int) {
 	first, second := parts[0], parts[1]
-	if nullsFirst {
+	if nullPartFirst {
 		first, second = second, first
 	}
 	b.add("WITH w0 AS MATERIALIZED (").frag(first).add(") SELECT * FROM w0 UNION ALL SELECT * FROM (").frag(second)
