@@ -91,17 +91,21 @@ func IndexedTerm(term string) bool { return utf8.RuneCountInString(FoldText(term
 
 // FTSQuery is the FTS5 query finding term as a substring of any of the
 // columns of a trigram index holding folded text (SQLite): the folded
-// term as one quoted phrase, limited to the columns.
+// term as one quoted phrase, limited to the columns; no columns: any
+// column of the index.
 func FTSQuery(columns []string, term string) string {
 	var b strings.Builder
-	b.WriteByte('{')
-	for i, c := range columns {
-		if i > 0 {
-			b.WriteByte(' ')
+	if len(columns) > 0 {
+		b.WriteByte('{')
+		for i, c := range columns {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(QuoteIdent(c))
 		}
-		b.WriteString(QuoteIdent(c))
+		b.WriteString("} : ")
 	}
-	b.WriteString("} : \"")
+	b.WriteString("\"")
 	b.WriteString(strings.ReplaceAll(FoldText(term), `"`, `""`))
 	b.WriteByte('"')
 	return b.String()

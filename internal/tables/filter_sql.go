@@ -305,7 +305,7 @@ func compileSearch(keyword string, cat *catalog, s *source) (frag, error) {
 			}
 		} else if d == db.SQLite {
 			branches = append([]frag{{sql: "SELECT rowid FROM " + ident(base.ftsTable()) + " WHERE " + ident(base.ftsTable()) + " MATCH ?",
-				args: []any{db.FTSQuery(own, keyword)}}}, branches...)
+				args: []any{base.ftsQuery(own, keyword)}}}, branches...)
 		} else if keySet {
 			k := s.n.next("k")
 			where := base.pgOwnMatch(k, own, keyword)
@@ -344,7 +344,7 @@ func labelSearch(c *colSpec, s *source, keyword string) (fk string, refs frag, o
 	fk = col(a, c.field.Name)
 	if s.env.dialect == db.SQLite {
 		return fk, frag{sql: "SELECT rowid FROM " + ident(x.ftsTable()) + " WHERE " + ident(x.ftsTable()) + " MATCH ?",
-			args: []any{db.FTSQuery(x.labelColumns(), keyword)}}, true
+			args: []any{x.ftsQuery(x.labelColumns(), keyword)}}, true
 	}
 	r := s.n.next("w")
 	match := x.pgLabelMatch(r, keyword)

@@ -70,6 +70,18 @@ func (x *searchIndex) ftsColumns() []string {
 	return cols
 }
 
+// ftsQuery is db.FTSQuery over columns of the index, without the column
+// filter when columns are all of them: FTS5 then needs no column of a
+// position to match (the rare keyword "01414" at 1,000,000 points of
+// sale, its trigram "014" in 27,805 of them: 1.25 → 0.96 ms).
+func (x *searchIndex) ftsQuery(columns []string, term string) string {
+	all := x.ftsColumns()
+	if len(columns) == len(all) && !slices.ContainsFunc(all, func(c string) bool { return !slices.Contains(columns, c) }) {
+		columns = nil
+	}
+	return db.FTSQuery(columns, term)
+}
+
 // quotedColumns lists the FTS table's columns, quoted, for an INSERT.
 func (x *searchIndex) quotedColumns() string {
 	cols := x.ftsColumns()

@@ -130,7 +130,7 @@ func (e *Engine) searchEstimate(ctx context.Context, q db.Querier, x *searchInde
 	var st frag
 	if q.Dialect() == db.SQLite {
 		fts := ident(x.ftsTable())
-		st = frag{sql: "SELECT COUNT(*) FROM " + fts + " WHERE " + fts + " MATCH ?", args: []any{db.FTSQuery(own, keyword)}}
+		st = frag{sql: "SELECT COUNT(*) FROM " + fts + " WHERE " + fts + " MATCH ?", args: []any{x.ftsQuery(own, keyword)}}
 	} else {
 		a := "t"
 		where := x.pgOwnMatch(a, own, keyword)
