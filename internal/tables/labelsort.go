@@ -312,7 +312,7 @@ func probeChanged(cur *Cursor, pc *probeCheck) bool {
 // walks to it without sorting what it skips) and the sort over it orders
 // one page. On PostgreSQL the part sorting second is read only when the
 // first is short of n rows (secondOnlyIfShort); on SQLite the parts are
-// concatenated in their order with no sort over them (concatInOrder),
+// concatenated in their order with no sort over them (unionInOrder),
 // which starts the second only when the first is short.
 func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) (frag, error) {
 	dir := p.direction()
@@ -327,13 +327,17 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) 
 	if err != nil {
 		return frag{}, err
 	}
-	parts := []frag{byLabel}
+	parts := []frag{byLabel} // in the order they sort (by g)
 	if nullable {
 		nulls, err := p.nullPart(x, sc, names, extra, w, dir, n)
 		if err != nil {
 			return frag{}, err
 		}
-		parts = append(parts, nulls)
+		if nullsFirst(x.dialect, p.desc) {
+			parts = []frag{nulls, byLabel}
+		} else {
+			parts = append(parts, nulls)
+		}
 	}
 	var b sqlb
 	if x.dialect == db.SQLite {
@@ -349,15 +353,15 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) 
 		b.add("SELECT u.g, u.o1, u.o2, u.o3")
 	}
 	b.add(" FROM (")
+	if x.dialect == db.Postgres && len(parts) == 2 {
+		secondOnlyIfShort(&b, parts, n)
+	} else {
+		unionInOrder(&b, parts)
+	}
 	if x.dialect == db.SQLite {
-		concatInOrder(&b, parts, nullsFirst(x.dialect, p.desc))
+		// No sort over the parts (unionInOrder says why).
 		b.add(") u LIMIT ? OFFSET ?", p.limit+1, p.offset-offset)
 		return b.done(), nil
-	}
-	if len(parts) == 2 {
-		secondOnlyIfShort(&b, parts, nullsFirst(x.dialect, p.desc), n)
-	} else {
-		b.add("SELECT * FROM (").frag(parts[0]).add(") a0")
 	}
 	b.add(") u ORDER BY u.g, u.o1" + dir + ", u.o2" + dir + ", u.o3" + dir)
 	b.add(" LIMIT ? OFFSET ?", p.limit+1, p.offset-offset)
@@ -376,30 +380,24 @@ func (p *listPlan) labelWalkSelect(x *env, sc Scope, extra []frag, w labelWalk) 
 // the second sits under a one-time filter on its row count (tickets by
 // assigned user: the part without an assignee was a third of the
 // statement's buffers on every page).
-func secondOnlyIfShort(b *sqlb, parts []frag, nullPartFirst bool, n int) {
+func secondOnlyIfShort(b *sqlb, parts []frag, n int) {
 	first, second := parts[0], parts[1]
-	if nullPartFirst {
-		first, second = second, first
-	}
 	b.add("WITH w0 AS MATERIALIZED (").frag(first).add(") SELECT * FROM w0 UNION ALL SELECT * FROM (").frag(second)
 	b.add(") a1 WHERE (SELECT COUNT(*) FROM w0) < ?", n)
 }
 
-// concatInOrder renders a label walk's parts on SQLite as one UNION ALL,
-// the part sorting first (by g) on the left, with no ORDER BY over it: the
-// parts never interleave (g sets them apart), each is ordered by its own
-// ORDER BY under its LIMIT, and SQLite runs a UNION ALL's arms left to right
-// as co-routines, so the LIMIT over the union stops before the right arm is
+// unionInOrder renders a label walk's parts, given in the order they sort
+// (by g), as one UNION ALL. On SQLite nothing sorts over it: the parts never
+// interleave (g sets them apart), each is ordered by its own ORDER BY under
+// its LIMIT, and SQLite runs a UNION ALL's arms left to right as
+// co-routines, so the LIMIT over the union stops before the right arm is
 // started when the left one fills the page. An ORDER BY over the union made
 // SQLite compute every column of both parts and sort them: tickets by
 // assigned user read 102 rows for 51 (1.0 → 0.55–0.72 ms a statement).
 // SQLite leaves the order of a UNION ALL without ORDER BY undocumented:
 // TestLabelWalkEqualsSort pages through against a plain sort, so a SQLite
-// that changed it fails there.
-func concatInOrder(b *sqlb, parts []frag, nullPartFirst bool) {
-	if len(parts) == 2 && nullPartFirst {
-		parts = []frag{parts[1], parts[0]}
-	}
+// that changed it fails there (decision 0056).
+func unionInOrder(b *sqlb, parts []frag) {
 	for i, part := range parts {
 		if i > 0 {
 			b.add(" UNION ALL ")

@@ -1,6 +1,8 @@
 package tables
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"portfolio/internal/schema"
@@ -19,21 +21,15 @@ func TestFTSQueryLimitsColumnsOnlyWhenSome(t *testing.T) {
 	if len(all) < 2 {
 		t.Fatalf("the points of sale index has %d columns; the test needs two or more", len(all))
 	}
-	reversed := make([]string, 0, len(all))
-	for i := len(all) - 1; i >= 0; i-- {
-		reversed = append(reversed, all[i])
-	}
+	reversed := slices.Clone(all)
+	slices.Reverse(reversed)
 	for _, cols := range [][]string{all, reversed} {
 		if got := x.ftsQuery(cols, `Süd"1`); got != `"süd""1"` {
 			t.Errorf("ftsQuery(%v) = %s, want the phrase alone", cols, got)
 		}
 	}
 	some := all[1:]
-	want := `{"` + some[0] + `"`
-	for _, c := range some[1:] {
-		want += ` "` + c + `"`
-	}
-	want += `} : "süd"`
+	want := `{"` + strings.Join(some, `" "`) + `"} : "süd"`
 	if got := x.ftsQuery(some, "Süd"); got != want {
 		t.Errorf("ftsQuery(%v) = %s, want %s", some, got, want)
 	}
