@@ -281,10 +281,13 @@ func (a *App) Migrate(ctx context.Context) error {
 // Handler is the HTTP handler with all middleware.
 func (a *App) Handler() http.Handler { return a.Server.Handler() }
 
-// Close ends the live streams and releases the job queue's connections and
-// the database.
+// Close ends the live streams, stops the table engine's counts in the
+// background and releases the job queue's connections and the database.
 func (a *App) Close() error {
 	a.Events.Close()
+	if a.Engine != nil {
+		a.Engine.Close()
+	}
 	a.Jobs.Close()
 	return a.DB.Close()
 }

@@ -89,6 +89,9 @@ type Pagination struct {
 	LastPage    int64 `json:"last_page"`
 	PerPage     int   `json:"per_page"`
 	Total       int64 `json:"total"`
+	// TotalAsOf: Total was counted at that moment and is being counted
+	// again (tables.Page.TotalAsOf, decision 0057).
+	TotalAsOf *time.Time `json:"total_as_of,omitempty"`
 }
 
 // deadlineColumns are the columns the page statement reads: the
@@ -243,7 +246,7 @@ func (s *Service) deadlinePage(ctx context.Context, lq tables.ListQuery) (*Deadl
 	if p.Total != nil {
 		total = *p.Total
 	}
-	page.Links.Pagination = Pagination{CurrentPage: lq.Page, PerPage: lq.PerPage, Total: total,
+	page.Links.Pagination = Pagination{CurrentPage: lq.Page, PerPage: lq.PerPage, Total: total, TotalAsOf: p.TotalAsOf,
 		LastPage: max((total+int64(lq.PerPage)-1)/int64(lq.PerPage), 1)}
 	return page, nil
 }

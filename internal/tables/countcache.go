@@ -35,9 +35,22 @@ import (
 // over.
 const countCacheSize = 10000
 
+// slowCount is how long counting a total may take before, after a write,
+// its list answers the total as of its last count while the rows are
+// counted again in the background (decision 0057): a million tickets take
+// a second or more to count, and every ticket moved on a board would
+// otherwise hold the next page of the list that long.
+const slowCount = 250 * time.Millisecond
+
+// recountTimeout bounds a count in the background.
+const recountTimeout = 5 * time.Minute
+
 type countEntry struct {
 	generation int64
 	n          int64
+	// at is when the rows were counted; took is how long counting took.
+	at   time.Time
+	took time.Duration
 }
 
 // countCache holds totals per count statement and data generation.
@@ -46,8 +59,11 @@ type countCache struct {
 	m       map[string]countEntry
 	limit   int
 	tracked map[string]string // table (or search index) → the table whose generation covers it
-	// served counts the totals answered from the cache.
-	served atomic.Int64
+	// served counts the totals answered from the cache, stale those
+	// answered as of an older count (tests).
+	served, stale atomic.Int64
+	// slow is slowCount (tests set it lower).
+	slow time.Duration
 	// counting holds the counts under way by key: one request counts, the
 	// others wait for its total (countFresh).
 	counting map[string]*pendingCount
@@ -70,7 +86,7 @@ type pendingCount struct {
 }
 
 func newCountCache(reg *schema.Registry, limit int) *countCache {
-	c := &countCache{m: map[string]countEntry{}, limit: max(limit, 1), tracked: map[string]string{}}
+	c := &countCache{m: map[string]countEntry{}, limit: max(limit, 1), tracked: map[string]string{}, slow: slowCount}
 	for _, t := range generationTables(reg) {
 		c.tracked[t] = t
 	}
@@ -240,9 +256,8 @@ func (c *countCache) put(key string, e countEntry) {
 // count runs to its end even when its request goes away.
 func (e *Engine) countFresh(ctx context.Context, q db.Querier, name string, st frag, k countKey, minGeneration int64) (int64, error) {
 	c := e.counts
-	c.mu.Lock()
-	if p, ok := c.counting[k.key]; ok {
-		c.mu.Unlock()
+	p, mine := c.begin(k.key)
+	if !mine {
 		select {
 		case <-p.done:
 			if p.err == nil && p.gen >= minGeneration {
@@ -254,27 +269,66 @@ func (e *Engine) countFresh(ctx context.Context, q db.Querier, name string, st f
 			return 0, fmt.Errorf("tables: wait for the count of %s: %w", name, ctx.Err())
 		}
 	}
+	p.n, p.gen, p.err = e.countNow(context.WithoutCancel(ctx), q, name, st, k)
+	c.end(k.key, p)
+	return p.n, p.err
+}
+
+// recountLater counts st again in the background, unless it is being
+// counted already: its list answered the total as of an older count
+// (Cursor.settle). Engine.Close stops and waits for these counts.
+func (e *Engine) recountLater(q db.Querier, name string, st frag, k countKey) {
+	c := e.counts
+	p, mine := c.begin(k.key)
+	if !mine {
+		return
+	}
+	e.background.Add(1)
+	go func() {
+		defer e.background.Done()
+		ctx, cancel := context.WithTimeout(e.stopping, recountTimeout)
+		defer cancel()
+		p.n, p.gen, p.err = e.countNow(ctx, q, name, st, k)
+		if p.err != nil && e.stopping.Err() == nil {
+			e.log.Error("tables: count in the background failed", "entity", name, "error", p.err)
+		}
+		c.end(k.key, p)
+	}()
+}
+
+// begin registers a count of key; mine is false when one is under way
+// already (p is that one).
+func (c *countCache) begin(key string) (p *pendingCount, mine bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.counting[key]; ok {
+		return p, false
+	}
 	if c.counting == nil {
 		c.counting = map[string]*pendingCount{}
 	}
-	p := &pendingCount{done: make(chan struct{})}
-	c.counting[k.key] = p
-	c.mu.Unlock()
-	p.n, p.gen, p.err = e.countNow(context.WithoutCancel(ctx), q, name, st, k)
+	p = &pendingCount{done: make(chan struct{})}
+	c.counting[key] = p
+	return p, true
+}
+
+// end publishes the outcome of the count begun for key.
+func (c *countCache) end(key string, p *pendingCount) {
 	c.mu.Lock()
-	delete(c.counting, k.key)
+	delete(c.counting, key)
 	c.mu.Unlock()
 	close(p.done)
-	return p.n, p.err
 }
 
 // countNow counts st with the data generation of k, caches the total and
 // answers it with the generation.
 func (e *Engine) countNow(ctx context.Context, q db.Querier, name string, st frag, k countKey) (n, gen int64, err error) {
 	g := k.generation()
+	e.log.DebugContext(ctx, "tables: count statement", "entity", name, "sql", st.sql, "args", st.args)
+	at, start := e.now(), time.Now()
 	if err := q.QueryRowContext(ctx, "SELECT ("+st.sql+"), "+g.sql, append(append([]any{}, st.args...), g.args...)...).Scan(&n, &gen); err != nil {
 		return 0, 0, fmt.Errorf("tables: count %s: %w", name, err)
 	}
-	e.counts.put(k.key, countEntry{generation: gen, n: n})
+	e.counts.put(k.key, countEntry{generation: gen, n: n, at: at, took: time.Since(start)})
 	return n, gen, nil
 }

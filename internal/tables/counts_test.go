@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"portfolio/internal/db"
 	"portfolio/internal/tables"
@@ -124,6 +125,57 @@ func TestCountsTakeEffectOnNextRequest(t *testing.T) {
 		check("company moved to customer group 2")
 		if after := total("all"); after != before-companyPos {
 			t.Errorf("after the move the lead sees %d points of sale, want %d", after, before-companyPos)
+		}
+	})
+}
+
+// TestSlowTotalAnsweredAsOfItsCount: a total whose count took long (here:
+// any, slowCount set to zero) is not counted again before the first page
+// after a write: that page answers the last count with the moment it was
+// made (total_as_of), the rows are counted again in the background, and
+// the next page answers the new total without a moment. Decision 0057.
+func TestSlowTotalAnsweredAsOfItsCount(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		tables.SetSlowCount(e.Engine, 0)
+		body := func() obj { return obj{"entity": "pos", "count": true, "per_page": 5, "order_by": "pos_name"} }
+		first := e.list(lead, body()).Data
+		if first.Total == nil || first.TotalAsOf != nil {
+			t.Fatalf("first page: total %v as of %v, want a total counted now", first.Total, first.TotalAsOf)
+		}
+		counted := time.Now()
+		company := queryInt(t, d, `SELECT MIN(company_id) FROM company WHERE customergroup_id = 1 AND company_id IN (SELECT company_id FROM pos)`)
+		mustExec(t, d, `INSERT INTO pos (company_id, pos_name, pos_branchnumber, pos_first_year, contactperson_id, pos_opening_date)
+			SELECT company_id, 'Nachzählung', pos_branchnumber, pos_first_year, contactperson_id, pos_opening_date FROM pos WHERE company_id = ? LIMIT 1`, company)
+
+		stale := tables.CountsAnsweredStale(e.Engine)
+		after := e.list(lead, body()).Data
+		if after.Total == nil || *after.Total != *first.Total {
+			t.Fatalf("first page after the write: total %v, want the last count %d", after.Total, *first.Total)
+		}
+		if after.TotalAsOf == nil || after.TotalAsOf.After(counted) || after.TotalAsOf.Before(counted.Add(-time.Minute)) {
+			t.Fatalf("first page after the write: total as of %v, want the moment of the first count (before %v)", after.TotalAsOf, counted)
+		}
+		if tables.CountsAnsweredStale(e.Engine) != stale+1 {
+			t.Errorf("the stale total was not counted as such")
+		}
+		tables.WaitForRecounts(e.Engine)
+		fresh := e.list(lead, body()).Data
+		if fresh.Total == nil || *fresh.Total != *first.Total+1 || fresh.TotalAsOf != nil {
+			t.Fatalf("after the count in the background: total %v as of %v, want %d now", fresh.Total, fresh.TotalAsOf, *first.Total+1)
+		}
+		// A page that reaches the end of the list tells its total itself,
+		// exactly, however slow the count.
+		named := func() obj {
+			return obj{"entity": "pos", "count": true, "per_page": 5, "filter": []obj{{"field": "pos_name", "op": "contains", "value": "Nachz"}}}
+		}
+		if one := e.list(lead, named()).Data; one.Total == nil || *one.Total != 1 {
+			t.Fatalf("the new point of sale by name: total %v, want 1", one.Total)
+		}
+		mustExec(t, d, `DELETE FROM pos WHERE pos_name = 'Nachzählung'`)
+		last := e.list(lead, named()).Data
+		if last.Total == nil || *last.Total != 0 || last.TotalAsOf != nil {
+			t.Errorf("a page at the end of its list: total %v as of %v, want 0 now", last.Total, last.TotalAsOf)
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"portfolio/internal/schema"
 	"portfolio/internal/validate"
@@ -23,6 +24,10 @@ type Page struct {
 	To          *int   `json:"to"`
 	HasMore     bool   `json:"has_more"`
 	Total       *int64 `json:"total,omitempty"`
+	// TotalAsOf, when set, says Total was counted at that moment and the
+	// rows are being counted again (decision 0057): a total that takes long
+	// to count is not counted again before the page after a write.
+	TotalAsOf *time.Time `json:"total_as_of,omitempty"`
 	// Next continues the list after this page (keyset.go): the "after" of
 	// the next request. Only when HasMore and the order allows it.
 	Next string `json:"next,omitempty"`
@@ -48,11 +53,15 @@ type Cursor struct {
 	Attributes     any
 	attributesJSON json.RawMessage
 	// A cached total waiting for confirmation (see confirm).
-	cached    *countEntry
-	rowGen    int64
-	recount   func(minGeneration int64) (int64, error)
-	confirmed bool
-	served    *atomic.Int64
+	cached  *countEntry
+	rowGen  int64
+	recount func(minGeneration int64) (int64, error)
+	// recountLater counts again in the background (decision 0057); slow is
+	// how long a count may take before it is used.
+	recountLater func()
+	slow         time.Duration
+	confirmed    bool
+	served       *atomic.Int64
 	// Keyset paging (keyset.go): the sort value each row carries last, and
 	// the last row's value and key, copied (raw bytes die with the next row).
 	nextable bool
@@ -153,6 +162,14 @@ func (c *Cursor) settle() {
 		// The last page, read in one snapshot: it tells the total itself.
 		n := int64(*c.page.From + c.n)
 		c.page.Total = &n
+		return
+	}
+	if c.recountLater != nil && c.cached.took >= c.slow {
+		// Counting again would hold this page for as long as the last
+		// count took: answer that count, saying when it was made.
+		n, at := c.cached.n, c.cached.at.UTC()
+		c.page.Total, c.page.TotalAsOf = &n, &at
+		c.recountLater()
 		return
 	}
 	_ = c.rows.Close()            // free the connection before counting

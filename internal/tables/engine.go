@@ -11,11 +11,14 @@
 package tables
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
-	"portfolio/internal/access"
+	"sync"
 	"sync/atomic"
 	"time"
+
+	"portfolio/internal/access"
 
 	"portfolio/internal/db"
 	"portfolio/internal/i18n"
@@ -79,6 +82,11 @@ type Engine struct {
 	rowRules map[string]RowRule
 	// committed are told about every committed write (OnCommitted).
 	committed []CommitListener
+	// background holds the counts under way in the background
+	// (recountLater); stopping ends with Close, and stop ends it.
+	background sync.WaitGroup
+	stopping   context.Context
+	stop       context.CancelFunc
 }
 
 // Deps are what an Engine is built from. Registry defaults to
@@ -98,6 +106,7 @@ type Deps struct {
 func New(d Deps) (*Engine, error) {
 	e := &Engine{db: d.DB, reg: d.Registry, texts: d.Catalog, log: d.Log, now: d.Now, hooks: map[string]Hook{},
 		cats: map[string]*catalog{}, relCats: map[string]*catalog{}, rights: d.Rights}
+	e.stopping, e.stop = context.WithCancel(context.Background())
 	if e.rights == nil {
 		e.rights = access.NewCache(10000)
 	}
@@ -143,6 +152,14 @@ func MustNew(d Deps) *Engine {
 		panic(fmt.Sprintf("tables: %v", err))
 	}
 	return e
+}
+
+// Close stops the engine's work in the background (totals counted again
+// after a write, decision 0057) and waits for it; call it before the
+// database closes.
+func (e *Engine) Close() {
+	e.stop()
+	e.background.Wait()
 }
 
 // env returns the statement-building environment of one request.

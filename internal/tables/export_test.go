@@ -1,6 +1,10 @@
 package tables
 
-import "portfolio/internal/schema"
+import (
+	"time"
+
+	"portfolio/internal/schema"
+)
 
 // UseSearchIndexes switches the keyword search indexes of e on or off (off:
 // every keyword is matched by scanning), so a test can compare both. Not
@@ -46,6 +50,16 @@ func CountsServed(e *Engine) int64 {
 	}
 	return e.counts.served.Load()
 }
+
+// CountsAnsweredStale counts the totals answered as of an older count.
+func CountsAnsweredStale(e *Engine) int64 { return e.counts.stale.Load() }
+
+// SetSlowCount sets how long a count may take before its total is answered
+// as of that count after a write (slowCount).
+func SetSlowCount(e *Engine, d time.Duration) { e.counts.slow = d }
+
+// WaitForRecounts waits for the counts under way in the background.
+func WaitForRecounts(e *Engine) { e.background.Wait() }
 
 // ForgetLabels drops the cached attribute labels, as an edit of a label
 // through the API does, after a test wrote attribute_i18n directly.

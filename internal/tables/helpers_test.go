@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
@@ -63,6 +64,7 @@ type listAnswer struct {
 		To          *int             `json:"to"`
 		HasMore     bool             `json:"has_more"`
 		Total       *int64           `json:"total"`
+		TotalAsOf   *time.Time       `json:"total_as_of"`
 	} `json:"data"`
 	Attributes []map[string]any `json:"attributes"`
 }

@@ -710,6 +710,16 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 			}
 			return e.countFresh(ctx, q, p.t.ent.Name, cst, key, minGeneration)
 		})
+		cur.slow = e.counts.slow
+		cur.recountLater = func() {
+			cst, err := p.countStatement(x, c.scope)
+			if err != nil {
+				cur.err = err
+				return
+			}
+			e.counts.stale.Add(1)
+			e.recountLater(q, p.t.ent.Name, cst, key)
+		}
 	}
 	if p.computed != nil {
 		cur.computedAt = len(cur.dest)

@@ -62,6 +62,8 @@ export interface ListPage {
   to: number | null;
   has_more: boolean;
   total?: number;
+  /** Set when total was counted at that moment and is being counted again (decision 0057). */
+  total_as_of?: string;
   /** Continues the list after this page (send as `after`); only when sorted by a stored field. */
   next?: string;
 }

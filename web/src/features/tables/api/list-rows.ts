@@ -10,7 +10,13 @@ export const listRowsQueryOptions = (entity: string, params: ListParams) =>
     queryFn: ({ signal }) => listRows(entity, params, signal),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
+    // A total counted earlier is being counted again on the server: ask
+    // again until the answer carries the new one.
+    refetchInterval: (query) => (query.state.data?.data.total_as_of ? TOTAL_RECHECK_MS : false),
   });
+
+/** How soon a list whose total is being counted again asks again. */
+export const TOTAL_RECHECK_MS = 1500;
 
 /** A page of rows of an entity or of a relation ('{table}_{relation}_rel' with data {owner key: id}). */
 export function useListRows(entity: string, params: ListParams, enabled = true) {

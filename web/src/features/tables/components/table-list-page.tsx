@@ -149,7 +149,9 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
   const fresh = (q: typeof list) => Boolean(q.data) && !q.isPlaceholderData;
   const answer = fresh(list) ? list.data : big && fresh(head) ? head.data : (list.data ?? head.data);
   const rows = answer?.data.data ?? [];
-  const total = big ? (head.data?.data.total ?? list.data?.data.total) : list.data?.data.total;
+  const counted = big ? (head.data?.data.total !== undefined ? head.data : list.data) : list.data;
+  const total = counted?.data.total;
+  const totalAsOf = counted?.data.total_as_of;
   const loadingRest = big && !fresh(list);
   useEffect(() => {
     if (fresh(list)) continuation.current = nextContinuation(table, pageParams, list.data);
@@ -209,7 +211,7 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap" gap="xs">
-        <ListHeading title={label} total={total} />
+        <ListHeading title={label} total={total} totalAsOf={totalAsOf} />
         <Group gap="xs">
           <SavedViewsMenu table={table} state={state} onApply={(patch) => update(patch)} />
           <ColumnChooser
