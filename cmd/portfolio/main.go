@@ -50,6 +50,7 @@ can also be set with a PORTFOLIO_* environment variable.
 `
 
 func main() {
+	tuneGC(os.Getenv)
 	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "portfolio:", describe(err))
