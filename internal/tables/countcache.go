@@ -35,12 +35,17 @@ import (
 // over.
 const countCacheSize = 10000
 
-// slowCount is how long counting a total may take before, after a write,
-// its list answers the total as of its last count while the rows are
-// counted again in the background (decision 0057): a million tickets take
-// a second or more to count, and every ticket moved on a board would
-// otherwise hold the next page of the list that long.
-const slowCount = 250 * time.Millisecond
+// slowCount and slowCountRows: a total of at least slowCountRows rows whose
+// count took slowCount or longer is, after a write, answered as of that
+// count while the rows are counted again in the background (decision
+// 0057): a million tickets take a second or more to count, and every
+// ticket moved on a board would otherwise hold the next page of the list
+// that long. The size keeps a small list exact whatever a busy moment made
+// its count take.
+const (
+	slowCount     = 250 * time.Millisecond
+	slowCountRows = 10000
+)
 
 // recountTimeout bounds a count in the background.
 const recountTimeout = 5 * time.Minute
@@ -62,8 +67,10 @@ type countCache struct {
 	// served counts the totals answered from the cache, stale those
 	// answered as of an older count (tests).
 	served, stale atomic.Int64
-	// slow is slowCount (tests set it lower).
-	slow time.Duration
+	// slow and slowRows are slowCount and slowCountRows (tests set them
+	// lower).
+	slow     time.Duration
+	slowRows int64
 	// counting holds the counts under way by key: one request counts, the
 	// others wait for its total (countFresh).
 	counting map[string]*pendingCount
@@ -86,7 +93,8 @@ type pendingCount struct {
 }
 
 func newCountCache(reg *schema.Registry, limit int) *countCache {
-	c := &countCache{m: map[string]countEntry{}, limit: max(limit, 1), tracked: map[string]string{}, slow: slowCount}
+	c := &countCache{m: map[string]countEntry{}, limit: max(limit, 1), tracked: map[string]string{},
+		slow: slowCount, slowRows: slowCountRows}
 	for _, t := range generationTables(reg) {
 		c.tracked[t] = t
 	}

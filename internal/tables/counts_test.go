@@ -129,15 +129,16 @@ func TestCountsTakeEffectOnNextRequest(t *testing.T) {
 	})
 }
 
-// TestSlowTotalAnsweredAsOfItsCount: a total whose count took long (here:
-// any, slowCount set to zero) is not counted again before the first page
+// TestSlowTotalAnsweredAsOfItsCount: a big total whose count took long
+// (here: any, slowCount and slowCountRows set to zero) is not counted again before the first page
 // after a write: that page answers the last count with the moment it was
 // made (total_as_of), the rows are counted again in the background, and
-// the next page answers the new total without a moment. Decision 0057.
+// the next page answers the new total without a moment; a total under the
+// size is always counted again. Decision 0057.
 func TestSlowTotalAnsweredAsOfItsCount(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		e := newEnv(t, d)
-		tables.SetSlowCount(e.Engine, 0)
+		tables.SetSlowCount(e.Engine, 0, 0)
 		body := func() obj { return obj{"entity": "pos", "count": true, "per_page": 5, "order_by": "pos_name"} }
 		first := e.list(lead, body()).Data
 		if first.Total == nil || first.TotalAsOf != nil {
@@ -176,6 +177,16 @@ func TestSlowTotalAnsweredAsOfItsCount(t *testing.T) {
 		last := e.list(lead, named()).Data
 		if last.Total == nil || *last.Total != 0 || last.TotalAsOf != nil {
 			t.Errorf("a page at the end of its list: total %v as of %v, want 0 now", valueOf(last.Total), last.TotalAsOf)
+		}
+		// A total under the size is counted again before the page, however
+		// long its count took.
+		tables.SetSlowCount(e.Engine, 0, *fresh.Total+10)
+		e.list(lead, body())
+		mustExec(t, d, `INSERT INTO pos (company_id, pos_name, pos_branchnumber, pos_first_year, contactperson_id, pos_opening_date)
+			SELECT company_id, 'Nachzählung zwei', pos_branchnumber, pos_first_year, contactperson_id, pos_opening_date FROM pos WHERE company_id = ? LIMIT 1`, company)
+		small := e.list(lead, body()).Data
+		if small.Total == nil || *small.Total != *first.Total+1 || small.TotalAsOf != nil {
+			t.Errorf("a small total after a write: %v as of %v, want %d now", valueOf(small.Total), small.TotalAsOf, *first.Total+1)
 		}
 	})
 }

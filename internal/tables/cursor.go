@@ -56,10 +56,12 @@ type Cursor struct {
 	cached  *countEntry
 	rowGen  int64
 	recount func(minGeneration int64) (int64, error)
-	// recountLater counts again in the background (decision 0057); slow is
-	// how long a count may take before it is used.
+	// recountLater counts again in the background (decision 0057); slow and
+	// slowRows are how long a count may take, and of how many rows, before
+	// it is used.
 	recountLater func()
 	slow         time.Duration
+	slowRows     int64
 	confirmed    bool
 	served       *atomic.Int64
 	// Keyset paging (keyset.go): the sort value each row carries last, and
@@ -164,7 +166,7 @@ func (c *Cursor) settle() {
 		c.page.Total = &n
 		return
 	}
-	if c.recountLater != nil && c.cached.took >= c.slow {
+	if c.recountLater != nil && c.cached.took >= c.slow && c.cached.n >= c.slowRows {
 		// Counting again would hold this page for as long as the last
 		// count took: answer that count, saying when it was made.
 		n, at := c.cached.n, c.cached.at.UTC()

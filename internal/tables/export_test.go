@@ -54,9 +54,10 @@ func CountsServed(e *Engine) int64 {
 // CountsAnsweredStale counts the totals answered as of an older count.
 func CountsAnsweredStale(e *Engine) int64 { return e.counts.stale.Load() }
 
-// SetSlowCount sets how long a count may take before its total is answered
-// as of that count after a write (slowCount).
-func SetSlowCount(e *Engine, d time.Duration) { e.counts.slow = d }
+// SetSlowCount sets how long a count may take, and of how many rows, before
+// its total is answered as of that count after a write (slowCount,
+// slowCountRows).
+func SetSlowCount(e *Engine, d time.Duration, rows int64) { e.counts.slow, e.counts.slowRows = d, rows }
 
 // WaitForRecounts waits for the counts under way in the background.
 func WaitForRecounts(e *Engine) { e.background.Wait() }

@@ -710,7 +710,7 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 			}
 			return e.countFresh(ctx, q, p.t.ent.Name, cst, key, minGeneration)
 		})
-		cur.slow = e.counts.slow
+		cur.slow, cur.slowRows = e.counts.slow, e.counts.slowRows
 		cur.recountLater = func() {
 			cst, err := p.countStatement(x, c.scope)
 			if err != nil {
