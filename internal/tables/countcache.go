@@ -282,9 +282,25 @@ func (e *Engine) countFresh(ctx context.Context, q db.Querier, name string, st f
 	return p.n, p.err
 }
 
+// settleTotal answers the total of a page whose rows did not confirm the
+// cached one: counted again now, or, when that count was big and slow
+// (decision 0057), the cached total with the moment it was counted while
+// the rows are counted again in the background.
+func (e *Engine) settleTotal(ctx context.Context, q db.Querier, name string, st frag, k countKey, cached countEntry, minGeneration int64) (int64, *time.Time, error) {
+	c := e.counts
+	if cached.n >= c.slowRows && cached.took >= c.slow {
+		c.stale.Add(1)
+		e.recountLater(q, name, st, k)
+		at := cached.at.UTC()
+		return cached.n, &at, nil
+	}
+	n, err := e.countFresh(ctx, q, name, st, k, minGeneration)
+	return n, nil, err
+}
+
 // recountLater counts st again in the background, unless it is being
 // counted already: its list answered the total as of an older count
-// (Cursor.settle). Engine.Close stops and waits for these counts.
+// (settleTotal). Engine.Close stops and waits for these counts.
 func (e *Engine) recountLater(q db.Querier, name string, st frag, k countKey) {
 	c := e.counts
 	p, mine := c.begin(k.key)

@@ -53,17 +53,11 @@ type Cursor struct {
 	Attributes     any
 	attributesJSON json.RawMessage
 	// A cached total waiting for confirmation (see confirm).
-	cached  *countEntry
-	rowGen  int64
-	recount func(minGeneration int64) (int64, error)
-	// recountLater counts again in the background (decision 0057); slow and
-	// slowRows are how long a count may take, and of how many rows, before
-	// it is used.
-	recountLater func()
-	slow         time.Duration
-	slowRows     int64
-	confirmed    bool
-	served       *atomic.Int64
+	cached    *countEntry
+	rowGen    int64
+	recount   func(minGeneration int64) (n int64, asOf *time.Time, err error)
+	confirmed bool
+	served    *atomic.Int64
 	// Keyset paging (keyset.go): the sort value each row carries last, and
 	// the last row's value and key, copied (raw bytes die with the next row).
 	nextable bool
@@ -110,8 +104,9 @@ func (c *Cursor) keyset(p *listPlan) {
 // generation each row carries in its last column equals the one the total
 // was counted at; otherwise the last page tells the total by itself
 // (offset + rows), and any other page asks recount once the rows are read
-// and their connection is free.
-func (c *Cursor) confirm(cached countEntry, recount func(minGeneration int64) (int64, error)) {
+// and their connection is free (which may answer an older total with its
+// moment, Engine.settleTotal).
+func (c *Cursor) confirm(cached countEntry, recount func(minGeneration int64) (n int64, asOf *time.Time, err error)) {
 	c.cached, c.recount = &cached, recount
 	c.dest = append(c.dest, &c.rowGen)
 }
@@ -166,21 +161,13 @@ func (c *Cursor) settle() {
 		c.page.Total = &n
 		return
 	}
-	if c.recountLater != nil && c.cached.took >= c.slow && c.cached.n >= c.slowRows {
-		// Counting again would hold this page for as long as the last
-		// count took: answer that count, saying when it was made.
-		n, at := c.cached.n, c.cached.at.UTC()
-		c.page.Total, c.page.TotalAsOf = &n, &at
-		c.recountLater()
-		return
-	}
-	_ = c.rows.Close()            // free the connection before counting
-	n, err := c.recount(c.rowGen) // a total at least as new as the rows
+	_ = c.rows.Close()                  // free the connection before counting
+	n, asOf, err := c.recount(c.rowGen) // a total at least as new as the rows, or as of asOf
 	if err != nil {
 		c.err = err
 		return
 	}
-	c.page.Total = &n
+	c.page.Total, c.page.TotalAsOf = &n, asOf
 }
 
 func (c *Cursor) next() bool {

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"portfolio/internal/access"
-
 	"portfolio/internal/db"
 	"portfolio/internal/i18n"
 	"portfolio/internal/schema"

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"portfolio/internal/access"
 	"portfolio/internal/apperr"
@@ -598,11 +599,12 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	var total *int64
 	var cached *countEntry
 	var key countKey
+	var cst frag
 	cacheable := false
 	if count && e.counts != nil {
 		if _, outside := q.(*db.DB); outside {
-			cst, err := p.countStatement(x, c.scope)
-			if err != nil {
+			var err error
+			if cst, err = p.countStatement(x, c.scope); err != nil {
 				return nil, err
 			}
 			if key, cacheable = e.counts.keyOf(cst); cacheable {
@@ -703,23 +705,10 @@ func (e *Engine) open(ctx context.Context, q db.Querier, c *caller, p *listPlan,
 	cur.fromToken = p.after != nil
 	if cached != nil {
 		cur.served = &e.counts.served
-		cur.confirm(*cached, func(minGeneration int64) (int64, error) {
-			cst, err := p.countStatement(x, c.scope)
-			if err != nil {
-				return 0, err
-			}
-			return e.countFresh(ctx, q, p.t.ent.Name, cst, key, minGeneration)
+		entry := *cached
+		cur.confirm(entry, func(minGeneration int64) (int64, *time.Time, error) {
+			return e.settleTotal(ctx, q, p.t.ent.Name, cst, key, entry, minGeneration)
 		})
-		cur.slow, cur.slowRows = e.counts.slow, e.counts.slowRows
-		cur.recountLater = func() {
-			cst, err := p.countStatement(x, c.scope)
-			if err != nil {
-				cur.err = err
-				return
-			}
-			e.counts.stale.Add(1)
-			e.recountLater(q, p.t.ent.Name, cst, key)
-		}
 	}
 	if p.computed != nil {
 		cur.computedAt = len(cur.dest)
