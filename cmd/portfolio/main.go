@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -50,8 +51,10 @@ can also be set with a PORTFOLIO_* environment variable.
 `
 
 func main() {
-	tuneGC(os.Getenv)
-	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+	ballast := gcBallast(os.Getenv)
+	err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	runtime.KeepAlive(ballast)
+	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "portfolio:", describe(err))
 		}
