@@ -333,7 +333,7 @@ func TestCluster(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer rows.Close()
-		daily := map[string]bool{"document_sweep": true, "session_purge": true, "planner_statistics": true, "deadline_notice_dates": true,
+		daily := map[string]bool{"document_sweep": true, "session_purge": true, "text_index_merge": true, "planner_statistics": true, "deadline_notice_dates": true,
 			"deadline_alerts": true, "index_adjustments": true}
 		seen := map[string]int64{}
 		for rows.Next() {

@@ -239,6 +239,9 @@ func (a *App) registerJobs() error {
 		// Incoming mail: a no-op without PORTFOLIO_IMAP_ADDR.
 		{Name: "mail_fetch", Schedule: jobs.Every(5 * time.Minute), Work: a.documentService.FetchMail},
 		{Name: "session_purge", Schedule: jobs.DailyAt(3, 20), Work: a.purgeSessions},
+		// The keyword indexes merged into one segment each, in short steps,
+		// before the statistics are taken (db.MergeTextIndexes).
+		{Name: "text_index_merge", Schedule: jobs.DailyAt(3, 30), Work: a.DB.MergeTextIndexes},
 		{Name: "planner_statistics", Schedule: jobs.DailyAt(3, 40), Work: func(ctx context.Context) error { return a.DB.Optimize(ctx, false) }},
 		{Name: "deadline_notice_dates", Schedule: jobs.DailyAt(0, 5), Work: a.recomputeNoticeDates},
 		{Name: "deadline_alerts", Schedule: jobs.DailyAt(5, 0), Work: a.sendDeadlineDigests},

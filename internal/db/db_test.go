@@ -248,3 +248,94 @@ func TestPostgresPlansGenerically(t *testing.T) {
 		}
 	}
 }
+
+// MergeTextIndexes merges every segment of an FTS5 index into one, in
+// steps that each commit (so writers wait for a step, not for the whole
+// merge), and the index answers as before.
+func TestMergeTextIndexes(t *testing.T) {
+	ctx := context.Background()
+	d, err := db.Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, stmt := range []string{
+		`CREATE VIRTUAL TABLE note_search USING fts5(body, tokenize = 'trigram')`,
+		// FTS5 would merge a level of 4 segments by itself; here every
+		// transaction's segment stays until merged.
+		`INSERT INTO note_search (note_search, rank) VALUES ('automerge', 0)`,
+	} {
+		if _, err := d.ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const notes = 3000
+	for i := 0; i < notes; i += 50 {
+		err := d.InTx(ctx, func(tx *db.Tx) error {
+			for j := i; j < i+50; j++ {
+				body := fmt.Sprintf("note %05d about store %d in city %d", j, j%97, j%13)
+				if _, err := tx.ExecContext(ctx, `INSERT INTO note_search (rowid, body) VALUES (?, ?)`, j+1, body); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.ExecContext(ctx, `DELETE FROM note_search WHERE rowid <= 100`); err != nil {
+		t.Fatal(err)
+	}
+	segments := func() int {
+		var n int
+		if err := d.QueryRowContext(ctx, `SELECT COUNT(DISTINCT segid) FROM note_search_idx`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	matches := func(keyword string) []int64 {
+		rows, err := d.QueryContext(ctx, `SELECT rowid FROM note_search WHERE note_search MATCH ? ORDER BY rowid`, `"`+keyword+`"`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	keywords := []string{"store 42 ", "city 7", "note 01500", "02999"}
+	before := map[string][]int64{}
+	for _, k := range keywords {
+		before[k] = matches(k)
+	}
+	if n := segments(); n < 10 {
+		t.Fatalf("%d segments before merging: the test proves nothing", n)
+	}
+	if err := d.MergeTextIndexes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := segments(); n != 1 {
+		t.Errorf("%d segments after merging, want 1", n)
+	}
+	for _, k := range keywords {
+		if got := matches(k); fmt.Sprint(got) != fmt.Sprint(before[k]) {
+			t.Errorf("%q matched %v after merging, %v before", k, got, before[k])
+		}
+	}
+	if len(before["note 01500"]) != 1 || len(before["store 42 "]) == 0 || len(before["02999"]) != 1 {
+		t.Errorf("keywords matched %v: the comparison proves nothing", before)
+	}
+	if err := d.MergeTextIndexes(ctx); err != nil {
+		t.Fatalf("merging a merged index: %v", err)
+	}
+	if n := segments(); n != 1 {
+		t.Errorf("%d segments after merging again, want 1", n)
+	}
+}

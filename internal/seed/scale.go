@@ -137,7 +137,11 @@ func Scale(ctx context.Context, d *db.DB, n int, progress func(done, total int),
 	if err := g.run(ctx, progress); err != nil {
 		return err
 	}
-	// Fresh statistics, so the planner knows the new sizes at once.
+	// One segment per text index, as the nightly merge leaves them, and
+	// fresh statistics, so the planner knows the new sizes at once.
+	if err := d.MergeTextIndexes(ctx); err != nil {
+		return err
+	}
 	return d.Optimize(ctx, n >= 1000)
 }
 

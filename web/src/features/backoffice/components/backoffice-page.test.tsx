@@ -99,6 +99,7 @@ describe('job titles', () => {
     'document_sweep',
     'mail_fetch',
     'session_purge',
+    'text_index_merge',
     'planner_statistics',
     'deadline_notice_dates',
     'deadline_alerts',
