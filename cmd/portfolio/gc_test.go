@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
 	"runtime/metrics"
-	"strings"
 	"testing"
 )
 
@@ -78,21 +75,4 @@ func TestGCBallastYieldsToGOGC(t *testing.T) {
 }
 
 // rssAnon reads RssAnon of this process in bytes.
-func rssAnon() (int64, error) {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "RssAnon:"); ok {
-			var kb int64
-			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d kB", &kb); err != nil {
-				return 0, fmt.Errorf("RssAnon %q: %w", rest, err)
-			}
-			return kb << 10, nil
-		}
-	}
-	return 0, errors.New("no RssAnon in /proc/self/status")
-}
+func rssAnon() (int64, error) { return procStatusBytes("/proc/self/status", "RssAnon") }
