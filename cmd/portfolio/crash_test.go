@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -20,13 +19,6 @@ const childEnv = "PORTFOLIO_CRASHTEST_CHILD"
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
 		main()
-		os.Exit(0)
-	}
-	if os.Getenv(ballastProbeEnv) == "1" {
-		if err := probeBallast(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

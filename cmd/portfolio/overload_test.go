@@ -279,26 +279,20 @@ func rssOf(t *testing.T, pid int) int64 {
 
 // rss reads VmRSS of process pid from /proc.
 func rss(pid int) (int64, error) {
-	return procStatusBytes(fmt.Sprintf("/proc/%d/status", pid), "VmRSS")
-}
-
-// procStatusBytes reads a memory field ("VmRSS", "RssAnon") of a /proc
-// status file, in bytes.
-func procStatusBytes(path, field string) (int64, error) {
-	f, err := os.Open(path)
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			if err != nil {
-				return 0, fmt.Errorf("%s %q: %w", field, rest, err)
+				return 0, fmt.Errorf("VmRSS %q: %w", rest, err)
 			}
 			return kb << 10, nil
 		}
 	}
-	return 0, fmt.Errorf("no %s in %s", field, path)
+	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
 }

@@ -596,8 +596,7 @@ func (d *DB) Optimize(ctx context.Context, full bool) error {
 // is the same and is kept. The table statistics (sqlite_stat1) stay, so
 // PRAGMA optimize does not analyze the tables again.
 func (d *DB) dropTextIndexSamples(ctx context.Context) error {
-	const stmt = `DELETE FROM sqlite_stat4 WHERE tbl IN (SELECT name || '_idx' FROM sqlite_schema
-		WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%')`
+	const stmt = `DELETE FROM sqlite_stat4 WHERE tbl IN (SELECT name || '_idx' FROM (` + fts5Tables + `))`
 	var has int
 	if err := d.pool.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_schema WHERE name = 'sqlite_stat4'`).Scan(&has); err != nil {
 		return fmt.Errorf("db: look for sqlite_stat4: %w", err)

@@ -43,23 +43,13 @@ func (d *DB) MergeTextIndexes(ctx context.Context) error {
 	return nil
 }
 
+// fts5Tables selects the names of the FTS5 tables from sqlite_schema.
+const fts5Tables = `SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%'`
+
 // textIndexes lists the FTS5 tables.
 func (d *DB) textIndexes(ctx context.Context) ([]string, error) {
-	rows, err := d.pool.QueryContext(ctx, `SELECT name FROM sqlite_schema
-		WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%' ORDER BY name`)
+	names, err := queryStrings(ctx, d, fts5Tables+` ORDER BY name`)
 	if err != nil {
-		return nil, fmt.Errorf("db: list the text indexes: %w", err)
-	}
-	defer rows.Close()
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, fmt.Errorf("db: list the text indexes: %w", err)
-		}
-		names = append(names, n)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("db: list the text indexes: %w", err)
 	}
 	return names, nil
