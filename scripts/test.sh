@@ -63,8 +63,25 @@ test_go() {
   # Every scenario test's answers are validated against the OpenAPI
   # document (internal/testkit/contract; docs/reliability.md).
   PORTFOLIO_CONTRACT=${PORTFOLIO_CONTRACT:-1} go test -count=1 -timeout 15m ./...
+  test_go_shifted_days
   section "Go: fuzz targets (short run)"
   FUZZTIME=${FUZZTIME:-5s} bash scripts/fuzz.sh
+}
+
+# The packages whose answers depend on today's date run again as if today
+# were a month's last day and 29 February (a fakeclock build: the product's
+# clock, internal/platform/clock, starts at PORTFOLIO_FAKE_NOW). A test that
+# computes its expectation with the machine's day instead of the product's
+# clock, or a rule that breaks at a month's end, fails here. SQLite only:
+# the day's arithmetic is the product's, not the database's.
+date_sensitive_packages=(./internal/contracts ./internal/dashboard ./internal/tickets ./internal/indexation ./internal/invoices ./internal/seed ./internal/platform/...)
+test_go_shifted_days() {
+  local day
+  for day in 2027-04-30 2028-02-29; do
+    section "Go: date-sensitive packages as if today were $day (SQLite)"
+    PORTFOLIO_FAKE_NOW=$day PORTFOLIO_TEST_POSTGRES_URL= PORTFOLIO_TEST_REQUIRE_POSTGRES= \
+      go test -tags fakeclock -count=1 -timeout 10m "${date_sensitive_packages[@]}"
+  done
 }
 
 test_web() {

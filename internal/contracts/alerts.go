@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"sort"
@@ -245,7 +246,7 @@ func (s *Service) markPending(ctx context.Context, today time.Time, due []*dueDe
 		return fmt.Errorf("contracts: announcements sent: %w", err)
 	}
 	for _, d := range due {
-		days := int(d.notice.Sub(today).Hours() / 24)
+		days := int(daysBetween(today, d.notice))
 		for _, h := range d.horizons {
 			if days <= h && !sent[key{d.id, d.notice.Format(time.DateOnly), h}] {
 				d.pending = append(d.pending, h)
@@ -295,7 +296,7 @@ func (s *Service) digestMail(today time.Time, due []*dueDeadline) mailer.Message
 	for _, d := range due {
 		b.WriteString(s.catalog.T(lang, "mail.deadlines.line", map[string]string{
 			"date":     d.notice.Format(time.DateOnly),
-			"days":     strconv.Itoa(int(d.notice.Sub(today).Hours() / 24)),
+			"days":     s.catalog.N(lang, "mail.deadlines.days", daysBetween(today, d.notice), nil),
 			"type":     s.attrs.T(lang, "contractaction_type."+d.typ, nil),
 			"contract": d.contract,
 			"pos":      d.pos,
@@ -305,7 +306,12 @@ func (s *Service) digestMail(today time.Time, due []*dueDeadline) mailer.Message
 	b.WriteString("\n" + s.catalog.T(lang, "mail.deadlines.settings", nil) + "\n\n")
 	b.WriteString(s.catalog.T(lang, "mail.signature", nil) + "\n")
 	return mailer.Message{To: []string{first.email},
-		Subject: s.catalog.T(lang, "mail.deadlines.subject", map[string]string{"count": strconv.Itoa(len(due))}), Text: b.String()}
+		Subject: s.catalog.N(lang, "mail.deadlines.subject", int64(len(due)), nil), Text: b.String()}
+}
+
+// daysBetween counts the calendar days from one day to a later one.
+func daysBetween(from, to time.Time) int64 {
+	return int64(math.Round(to.Sub(from).Hours() / 24))
 }
 
 // alertSettings serves GET /user/deadline-alerts.

@@ -11,6 +11,7 @@ import (
 
 	"portfolio/internal/contracts"
 	"portfolio/internal/db"
+	platformclock "portfolio/internal/platform/clock"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
 )
@@ -33,7 +34,7 @@ func TestDeadlineDigests(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ta := apptest.NewApp(t, d)
 		ctx := context.Background()
-		clk := &clock{t: time.Now().UTC()}
+		clk := &clock{t: platformclock.Now().UTC()}
 		svc := contracts.New(contracts.Deps{DB: d, Engine: ta.Engine, Outbox: ta.Outbox, Catalog: ta.Catalog,
 			PublicURL: "http://portfolio.test", Now: clk.now})
 		if _, err := d.ExecContext(ctx, `INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d)
@@ -44,16 +45,23 @@ func TestDeadlineDigests(t *testing.T) {
 			t.Fatal(err)
 		}
 		contract, _ := contractOf(t, d, 1)
-		// A resiliation whose notice date is 60 days away: within 90 days.
-		notice := contracts.Day(clk.now()).AddDate(0, 0, 60)
+		// A resiliation three months after a day 60 days away: its notice
+		// date, by the product's rule, is that day or, when the resiliation
+		// date is a month's last day, up to three days later: within 90 days.
+		today := contracts.Day(clk.now())
+		resiliation := contracts.AddMonths(today.AddDate(0, 0, 60), 3)
+		notice := contracts.AddMonths(resiliation, -3)
 		r := ta.Do("POST", "/api/", ta.Token(teamMember), obj{"action": "create", "entity": "contractaction", "data": obj{
 			"contract_id": contract, "contractaction_acting_by": "mieter", "contractaction_type": "resiliation",
-			"contractaction_resiliation_date":    notice.AddDate(0, 3, 0).Format(time.DateOnly),
+			"contractaction_resiliation_date":    resiliation.Format(time.DateOnly),
 			"contractaction_notice_period_value": 3, "contractaction_notice_period_unit": "month"}})
 		if r.Status != http.StatusCreated {
 			t.Fatalf("create: %d %s", r.Status, r.Body)
 		}
 		created := written(t, r)
+		if created["contractaction_notice_date"] != notice.Format(time.DateOnly) {
+			t.Fatalf("notice date %v, want %s", created["contractaction_notice_date"], notice.Format(time.DateOnly))
+		}
 		if created["contractaction_responsible_user_id"] == nil {
 			t.Fatalf("no responsible user: %v", created)
 		}
@@ -63,7 +71,7 @@ func TestDeadlineDigests(t *testing.T) {
 			t.Fatalf("first digest: %d mails, %v", sent, err)
 		}
 		m := ta.SMTP.WaitFor(t, 10*time.Second, func(m testkit.Mail) bool { return slices.Contains(m.To, teamMember) })
-		if !strings.Contains(m.Subject, "Kündigungsfristen") || !strings.Contains(m.Text, "Kündigung") ||
+		if !strings.Contains(m.Subject, "1 Kündigungsfrist braucht") || !strings.Contains(m.Text, "Kündigung") ||
 			!strings.Contains(m.Text, "http://portfolio.test/app/table/contract/view/") {
 			t.Fatalf("digest: %s\n%s", m.Subject, m.Text)
 		}
@@ -71,9 +79,9 @@ func TestDeadlineDigests(t *testing.T) {
 			t.Fatalf("second run: %d mails, %v", again, err)
 		}
 
-		// 35 days later the notice date is 25 days away: the 30-day horizon,
+		// When the notice date is 25 days away: the 30-day horizon,
 		// announced once even by two runs at the same time.
-		clk.add(35 * 24 * time.Hour)
+		clk.add(notice.Sub(today) - 25*24*time.Hour)
 		var wg sync.WaitGroup
 		counts := make([]int, 2)
 		for i := range counts {

@@ -11,6 +11,7 @@ import (
 
 	"portfolio/internal/contracts"
 	"portfolio/internal/db"
+	platformclock "portfolio/internal/platform/clock"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
 )
@@ -38,7 +39,7 @@ func TestCalendarFeed(t *testing.T) {
 			`Mietvertrag; Halle, "Süd" \ Nord — mit einem sehr langen Namen, der gefaltet werden muss`, own); err != nil {
 			t.Fatal(err)
 		}
-		notice := contracts.Day(time.Now()).AddDate(0, 0, 45)
+		notice := contracts.Day(platformclock.Now()).AddDate(0, 0, 45)
 		create := func(contract, responsible int64, status string) int64 {
 			t.Helper()
 			r := ta.Do("POST", "/api/", ta.Token(admin), obj{"action": "create", "entity": "contractaction", "data": obj{

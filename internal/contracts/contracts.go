@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"portfolio/internal/i18n"
+	"portfolio/internal/platform/clock"
 	"portfolio/internal/platform/deadline"
 	"portfolio/internal/platform/mailer"
 	"time"
@@ -49,7 +50,7 @@ type Deps struct {
 // engine.
 func New(d Deps) *Service {
 	if d.Now == nil {
-		d.Now = time.Now
+		d.Now = clock.Now
 	}
 	if d.Lights == (deadline.Thresholds{}) {
 		d.Lights = deadline.DefaultThresholds

@@ -10,6 +10,7 @@ import (
 
 	"portfolio/internal/contracts"
 	"portfolio/internal/db"
+	platformclock "portfolio/internal/platform/clock"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
 )
@@ -50,7 +51,7 @@ func TestDeadlineNoticeDates(t *testing.T) {
 		ta := apptest.NewApp(t, d)
 		contract, version := contractOf(t, d, 1)
 		foreign, _ := contractOf(t, d, 3)
-		today := time.Now().UTC()
+		today := platformclock.Now().UTC()
 		end := contracts.AddMonths(today, 30).Format(time.DateOnly)
 		create := func(data obj) obj {
 			return obj{"action": "create", "entity": "contractaction", "data": data}
@@ -228,7 +229,7 @@ func TestGetContract(t *testing.T) {
 					}
 					r.JSON(t, &got)
 					// The next notice date is the earliest one not yet past.
-					if today := time.Now().UTC().Format(time.DateOnly); got.Data.Next == "" || got.Data.Next < today {
+					if today := platformclock.Now().UTC().Format(time.DateOnly); got.Data.Next == "" || got.Data.Next < today {
 						t.Errorf("next notice date %q is not today or later", got.Data.Next)
 					}
 					if int64(len(got.Data.Areas)) != area || got.Data.Rental != rental {
@@ -268,7 +269,7 @@ func TestGetContract(t *testing.T) {
 func TestRecomputeNoticeDates(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ta := apptest.NewApp(t, d)
-		later := time.Now().UTC().AddDate(3, 0, 0)
+		later := platformclock.Now().UTC().AddDate(3, 0, 0)
 		svc := contracts.New(contracts.Deps{DB: d, Engine: ta.Engine, Outbox: ta.Outbox, Catalog: ta.Catalog, Now: func() time.Time { return later }})
 		ctx := context.Background()
 		var stale int

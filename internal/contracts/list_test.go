@@ -8,6 +8,7 @@ import (
 
 	"portfolio/internal/contracts"
 	"portfolio/internal/db"
+	platformclock "portfolio/internal/platform/clock"
 	"portfolio/internal/platform/deadline"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
@@ -80,7 +81,7 @@ func TestDeadlineList(t *testing.T) {
 		if inWindow == 0 || inWindow == all {
 			t.Fatalf("the demo data has %d of %d deadlines in the window: nothing to test", inWindow, all)
 		}
-		today := time.Now().UTC()
+		today := platformclock.Now().UTC()
 		get := func(name, query string, status int, check func(t *testing.T, l deadlineList), contains ...string) apptest.Scenario {
 			s := apptest.Scenario{Name: name, Method: "GET", Path: "/contracts/deadlines" + query, As: admin, Status: status, Contains: contains}
 			if check != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"portfolio/internal/db"
+	platformclock "portfolio/internal/platform/clock"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
 )
@@ -67,7 +68,7 @@ func TestContractSteps(t *testing.T) {
 		deadline := func(days int) obj {
 			return obj{"action": "create", "entity": "contractaction", "data": obj{"contract_id": id, "contractaction_acting_by": "mieter",
 				"contractaction_type": "resiliation", "contractaction_notice_period_value": 0, "contractaction_notice_period_unit": "day",
-				"contractaction_resiliation_date": time.Now().UTC().AddDate(0, 0, days).Format(time.DateOnly)}}
+				"contractaction_resiliation_date": platformclock.Now().UTC().AddDate(0, 0, days).Format(time.DateOnly)}}
 		}
 		ta.Run(t, []apptest.Scenario{
 			{Name: "a deadline in 60 days", Method: "POST", Path: "/api/", As: admin, Status: 201, Body: deadline(60)},

@@ -18,6 +18,7 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/platform/clock"
 	"portfolio/internal/platform/deadline"
 	"portfolio/internal/tables"
 )
@@ -76,7 +77,7 @@ func New(d Deps) *Service {
 		d.Lights = deadline.DefaultThresholds
 	}
 	if d.Now == nil {
-		d.Now = time.Now
+		d.Now = clock.Now
 	}
 	if d.Log == nil {
 		d.Log = slog.Default()

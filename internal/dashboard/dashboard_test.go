@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"portfolio/internal/db"
+	platformclock "portfolio/internal/platform/clock"
 	"portfolio/internal/platform/deadline"
 	"portfolio/internal/seed"
 	"portfolio/internal/testkit"
@@ -97,7 +98,7 @@ func expected(t *testing.T, d *db.DB, g int64) (pos, contracts int64, space deci
 	ctx := context.Background()
 	pos = one(t, d, `SELECT COUNT(*) FROM pos p JOIN company co ON co.company_id = p.company_id WHERE `+inGroup(g))
 	contracts = one(t, d, `SELECT COUNT(*) FROM contract c JOIN company co ON co.company_id = c.company_id WHERE `+inGroup(g))
-	today := deadline.Day(time.Now().UTC())
+	today := deadline.Day(platformclock.Now().UTC())
 	rows, err := d.QueryContext(ctx, `SELECT ca.rentalspace_value, ca.valid_from, ca.valid_to FROM contract_area ca
 		JOIN contract c ON c.contract_id = ca.contract_id JOIN company co ON co.company_id = c.company_id WHERE `+inGroup(g))
 	if err != nil {
@@ -173,7 +174,7 @@ func TestSummary(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ta := apptest.NewApp(t, d)
 		ctx := context.Background()
-		if err := seed.DemoDeadlines(ctx, d, time.Now().UTC()); err != nil {
+		if err := seed.DemoDeadlines(ctx, d, platformclock.Now().UTC()); err != nil {
 			t.Fatal(err)
 		}
 		proposals(t, d, map[string]int{lead: 2})

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"portfolio/internal/db"
+	platformclock "portfolio/internal/platform/clock"
 	"portfolio/internal/platform/deadline"
 	"portfolio/internal/seed"
 	"portfolio/internal/testkit"
@@ -72,7 +73,7 @@ func TestSavings(t *testing.T) {
 		if before == nil || before.Claimed == nil || before.Realised == nil {
 			t.Fatalf("admin: savings %+v", before)
 		}
-		year := time.Now().UTC().Year()
+		year := platformclock.Now().UTC().Year()
 		thisYear, lastYear := fmt.Sprintf("%d-03-15", year), fmt.Sprintf("%d-12-20", year-1)
 		a, b := groupOf(t, d, lead), groupOf(t, d, leadB)
 		invoiceWith(t, d, a, thisYear, []string{"0.1", "0.2"}, []string{"0.05", ""}, [][2]any{{"10.1", 1}, {"5", 0}})
@@ -167,7 +168,7 @@ func TestTicketDashboard(t *testing.T) {
 			if boards != dash.Open || columns != dash.Open || teams != dash.Open || statuses != dash.Open {
 				t.Errorf("%s: open %d, boards %d, columns %d, teams %d, statuses %d", user, dash.Open, boards, columns, teams, statuses)
 			}
-			if len(dash.Weeks) != 12 || dash.Weeks[11].To < time.Now().UTC().Format(time.DateOnly) {
+			if len(dash.Weeks) != 12 || dash.Weeks[11].To < platformclock.Now().UTC().Format(time.DateOnly) {
 				t.Errorf("%s: weeks %+v", user, dash.Weeks)
 			}
 		}
@@ -201,7 +202,7 @@ func TestTicketDashboard(t *testing.T) {
 
 // weekStart is the Monday weeksAgo weeks before this week's.
 func weekStart(weeksAgo int) time.Time {
-	today := deadline.Day(time.Now().UTC())
+	today := deadline.Day(platformclock.Now().UTC())
 	return today.AddDate(0, 0, -((int(today.Weekday())+6)%7)-7*weeksAgo)
 }
 
@@ -234,7 +235,7 @@ type mapPlace struct {
 func TestMap(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ta := apptest.NewApp(t, d)
-		if err := seed.DemoDeadlines(context.Background(), d, time.Now().UTC()); err != nil {
+		if err := seed.DemoDeadlines(context.Background(), d, platformclock.Now().UTC()); err != nil {
 			t.Fatal(err)
 		}
 		for _, user := range []string{admin, lead} {

@@ -23,6 +23,7 @@ import (
 	"portfolio/internal/i18n"
 	"portfolio/internal/imports"
 	"portfolio/internal/jobs"
+	"portfolio/internal/platform/clock"
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/tables"
 )
@@ -62,7 +63,7 @@ type Deps struct {
 // New returns the service.
 func New(d Deps) *Service {
 	if d.Now == nil {
-		d.Now = time.Now
+		d.Now = clock.Now
 	}
 	if d.Log == nil {
 		d.Log = slog.Default()

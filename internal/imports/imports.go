@@ -29,6 +29,7 @@ import (
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
 	"portfolio/internal/jobs"
+	"portfolio/internal/platform/clock"
 	"portfolio/internal/schema"
 	"portfolio/internal/tables"
 )
@@ -93,7 +94,7 @@ func (s *Service) Job() jobs.Job {
 func New(d Deps) *Service {
 	now := d.Now
 	if now == nil {
-		now = time.Now
+		now = clock.Now
 	}
 	return &Service{db: d.DB, engine: d.Engine, catalog: d.Catalog, log: d.Log, now: now, running: map[int64]*Progress{}}
 }

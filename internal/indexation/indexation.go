@@ -15,6 +15,7 @@ import (
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
+	"portfolio/internal/platform/clock"
 	"portfolio/internal/schema"
 	"portfolio/internal/tables"
 )
@@ -75,7 +76,7 @@ type Deps struct {
 // New returns the service and registers its rules with the engine.
 func New(d Deps) *Service {
 	if d.Now == nil {
-		d.Now = time.Now
+		d.Now = clock.Now
 	}
 	s := &Service{db: d.DB, engine: d.Engine, catalog: d.Catalog, log: d.Log, now: d.Now}
 	s.engine.OnWrite(entityClause, tables.HookFunc(s.beforeClauseWrite))

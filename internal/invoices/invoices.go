@@ -14,6 +14,7 @@ import (
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
+	"portfolio/internal/platform/clock"
 	"portfolio/internal/tables"
 )
 
@@ -53,7 +54,7 @@ type Deps struct {
 // contradiction joins only a package of its own point of sale.
 func New(d Deps) *Service {
 	if d.Now == nil {
-		d.Now = time.Now
+		d.Now = clock.Now
 	}
 	s := &Service{db: d.DB, engine: d.Engine, catalog: d.Catalog, log: d.Log, now: d.Now}
 	s.engine.OnWrite(entityContra, packageRule{s: s})

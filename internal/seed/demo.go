@@ -5,11 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
 	"portfolio/internal/app"
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
+	"portfolio/internal/platform/clock"
 	"portfolio/internal/schema"
 )
 
@@ -77,7 +77,7 @@ func Demo(ctx context.Context, a *app.App) ([]Login, error) {
 		}
 		logins = append(logins, Login{Email: u.email, Description: u.desc})
 	}
-	if err := DemoTickets(ctx, a.DB, time.Now()); err != nil {
+	if err := DemoTickets(ctx, a.DB, clock.Now()); err != nil {
 		return nil, err
 	}
 	return logins, nil

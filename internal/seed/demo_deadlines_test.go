@@ -7,6 +7,7 @@ import (
 
 	"portfolio/internal/contracts"
 	"portfolio/internal/db"
+	platformclock "portfolio/internal/platform/clock"
 	"portfolio/internal/seed"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
@@ -20,7 +21,7 @@ func TestDemoDeadlines(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		apptest.NewApp(t, d)
 		ctx := context.Background()
-		now := time.Now()
+		now := platformclock.Now()
 		for range 2 {
 			if err := seed.DemoDeadlines(ctx, d, now); err != nil {
 				t.Fatal(err)

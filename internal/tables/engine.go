@@ -21,6 +21,7 @@ import (
 	"portfolio/internal/access"
 	"portfolio/internal/db"
 	"portfolio/internal/i18n"
+	"portfolio/internal/platform/clock"
 	"portfolio/internal/schema"
 )
 
@@ -113,7 +114,7 @@ func New(d Deps) (*Engine, error) {
 		e.reg = schema.Default()
 	}
 	if e.now == nil {
-		e.now = time.Now
+		e.now = clock.Now
 	}
 	if e.log == nil {
 		e.log = slog.Default()

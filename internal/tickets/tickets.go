@@ -14,6 +14,7 @@ import (
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/platform/clock"
 	"portfolio/internal/tables"
 )
 
@@ -55,7 +56,7 @@ type Deps struct {
 // New returns the ticket service and registers its rules with the engine.
 func New(d Deps) *Service {
 	if d.Now == nil {
-		d.Now = time.Now
+		d.Now = clock.Now
 	}
 	s := &Service{db: d.DB, engine: d.Engine, log: d.Log, now: d.Now}
 	d.Engine.OnChoices(entity, limitExternalTickets)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"portfolio/internal/db"
+	platformclock "portfolio/internal/platform/clock"
 	"portfolio/internal/seed"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
@@ -58,7 +59,9 @@ func written(t *testing.T, r apptest.Response) obj {
 
 func num(v any) int64 { f, _ := v.(float64); return int64(f) }
 
-func day(days int) string { return time.Now().UTC().AddDate(0, 0, days).Format("2006-01-02 15:04:05") }
+func day(days int) string {
+	return platformclock.Now().UTC().AddDate(0, 0, days).Format("2006-01-02 15:04:05")
+}
 
 // TestTicketRules: defaults and deadlines of a new ticket, the refusals of
 // bad deadlines and columns, quality gates, stamps, column teams and the
@@ -219,7 +222,7 @@ func TestTicketLists(t *testing.T) {
 		if err := d.QueryRowContext(ctx, `SELECT user_id FROM users WHERE user_email = ?`, extMember).Scan(&memberID); err != nil {
 			t.Fatal(err)
 		}
-		now := time.Now().UTC()
+		now := platformclock.Now().UTC()
 		total := count("1 = 1")
 		if total < 28 {
 			t.Fatalf("demo tickets: %d", total)

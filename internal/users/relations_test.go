@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"portfolio/internal/db"
+	platformclock "portfolio/internal/platform/clock"
 	"portfolio/internal/testkit"
 	"portfolio/internal/testkit/apptest"
 )
@@ -98,7 +99,7 @@ func TestUserRelations(t *testing.T) {
 			{Name: "end", Method: "DELETE", Path: rel(leadID, "companies", 1), As: admin, Status: 200, Contains: []string{"The relation was ended."}},
 			{Name: "end again", Method: "DELETE", Path: rel(leadID, "companies", 1), As: admin, Status: 404},
 			{Name: "read ended", Method: "GET", Path: rel(leadID, "companies"), As: admin, Status: 200,
-				Contains: []string{fmt.Sprintf(`"valid_to":"%s"`, time.Now().UTC().AddDate(0, 0, -1).Format(time.DateOnly))}},
+				Contains: []string{fmt.Sprintf(`"valid_to":"%s"`, platformclock.Now().UTC().AddDate(0, 0, -1).Format(time.DateOnly))}},
 			{Name: "unknown relation", Method: "GET", Path: rel(leadID, "partners"), As: admin, Status: 404},
 			{Name: "add not admin", Method: "POST", Path: rel(leadID, "companies"), As: teamLead, Status: 403, Body: map[string]any{"company_id": 2}},
 			{Name: "end not admin", Method: "DELETE", Path: rel(leadID, "pos", posA), As: teamLead, Status: 403},

@@ -19,6 +19,7 @@ import (
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
 	"portfolio/internal/i18n"
+	"portfolio/internal/platform/clock"
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/tables"
 )
@@ -58,7 +59,7 @@ func New(d Deps) (*Service, error) {
 		return nil, errors.New("users: missing dependency")
 	}
 	if d.Now == nil {
-		d.Now = time.Now
+		d.Now = clock.Now
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)

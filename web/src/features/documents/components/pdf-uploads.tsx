@@ -167,7 +167,7 @@ export function PdfUploadField({ uploads, label, error, disabled }: PdfUploadFie
         <FileButton onChange={(f) => uploads.add(f ? (Array.isArray(f) ? f : [f]) : [])} accept="application/pdf,.pdf" multiple={multiple} disabled={disabled || busy}>
           {(props) => (
             <Button {...props} size="xs" variant="default" leftSection={<IconFileTypePdf size={14} />} disabled={disabled || busy}>
-              {multiple ? t('documents.upload_list.choose_many') : t('documents.upload_list.choose_one')}
+              {multiple ? t('documents.upload_list.choose_files') : t('documents.upload_list.choose_file')}
             </Button>
           )}
         </FileButton>
