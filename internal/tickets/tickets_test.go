@@ -82,7 +82,7 @@ func TestTicketRules(t *testing.T) {
 			return out
 		}
 		var created obj
-		before := time.Now().UTC().Truncate(time.Second)
+		before := platformclock.Now().UTC().Truncate(time.Second)
 		ta.Run(t, []apptest.Scenario{
 			{Name: "create with defaults", Method: "POST", Path: "/tickets", As: admin, Body: base, Status: 201,
 				Contains: []string{`"ticket_progress":10`, `"ticket_deadline_status":"before_deadline"`, `"column_name":"Neu"`},
