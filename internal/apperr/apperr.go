@@ -52,8 +52,9 @@ type Error struct {
 // validation errors: loc is ["body", field].
 type FieldError struct {
 	Field string
-	// Loc, when set, is the whole location of a nested field (for
-	// example ["recurringpayments", 0, "taxrate_id"]); else ["body", Field].
+	// Loc, when set, is the whole location of the field: ["query",
+	// "pos_id"], or a nested one (["recurringpayments", 0, "taxrate_id"],
+	// answered under "body"); else ["body", Field].
 	Loc []any
 	// Key is the rule's translation key; Args its placeholders.
 	Key  string

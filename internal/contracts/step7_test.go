@@ -75,7 +75,7 @@ func TestContractStep7(t *testing.T) {
 				Body: obj{"contract_id": contract, "documentsobjects": []obj{{"document_id": doc}, {"document_id": 99999999}}}},
 			{Name: "document_id missing", Method: "POST", Path: "/contracts/step/7", As: admin, Status: 422,
 				Body:     obj{"contract_id": contract, "documentsobjects": []obj{{"documenttype_id": docType}}},
-				Contains: []string{`"loc":["documentsobjects",0,"document_id"]`}},
+				Contains: []string{`"loc":["body","documentsobjects",0,"document_id"]`}},
 			{Name: "a missing contract", Method: "POST", Path: "/contracts/step/7", As: admin, Status: 404,
 				Body: obj{"contract_id": 99999999, "documentsobjects": []obj{{"document_id": doc}}}},
 			// The document has no owner of the lead's tenant: the lead does

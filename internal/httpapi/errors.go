@@ -69,11 +69,7 @@ func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if e.Kind == apperr.KindValidation {
 		items := make([]validationItem, 0, len(e.Fields))
 		for _, f := range e.Fields {
-			loc := f.Loc
-			if loc == nil {
-				loc = []any{"body", f.Field}
-			}
-			items = append(items, validationItem{Loc: loc, Msg: s.fieldMessage(lang, f), Type: f.Type})
+			items = append(items, validationItem{Loc: locOf(f), Msg: s.fieldMessage(lang, f), Type: f.Type})
 		}
 		body["detail"] = items
 	} else {
@@ -89,6 +85,20 @@ func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", strconv.FormatInt(int64((e.RetryAfter+time.Second-1)/time.Second), 10))
 	}
 	WriteJSON(w, status, body)
+}
+
+// locOf is where a field error points, always starting with the part of
+// the request it is in ("body", "query" or "path", as FastAPI's errors
+// do): a nested location a module gave without one is in the body.
+func locOf(f apperr.FieldError) []any {
+	if len(f.Loc) == 0 {
+		return []any{"body", f.Field}
+	}
+	switch f.Loc[0] {
+	case "body", "query", "path":
+		return f.Loc
+	}
+	return append([]any{"body"}, f.Loc...)
 }
 
 func (s *Server) text(lang string, e *apperr.Error) string {

@@ -46,7 +46,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request, q tables.CustomLi
 func queryID(v url.Values, name string) (int64, error) {
 	id, err := tables.QueryID(v, name)
 	if err != nil {
-		return 0, apperr.Validation(apperr.FieldError{Field: name, Key: "validation.type.id", Type: "type_error",
+		return 0, apperr.Validation(apperr.FieldError{Field: name, Loc: []any{"query", name}, Key: "validation.type.id", Type: "type_error",
 			Args: map[string]string{"field": name}})
 	}
 	return id, nil

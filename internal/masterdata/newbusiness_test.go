@@ -46,11 +46,11 @@ func TestNewBusinessFlow(t *testing.T) {
 			{Name: "a team lead may not", As: teamLead, Method: "POST", Path: path, Status: 403, Body: body("Westwind Handel GmbH", "W-1")},
 			{Name: "an external director may not", As: lead, Method: "POST", Path: path, Status: 403, Body: body("Westwind Handel GmbH", "W-1")},
 			{Name: "no company name", As: admin, Method: "POST", Path: path, Status: 422,
-				Contains: []string{`"loc":["company","company_name"]`}, Body: body("", "W-1")},
+				Contains: []string{`"loc":["body","company","company_name"]`}, Body: body("", "W-1")},
 			{Name: "the point of sale is missing", As: admin, Method: "POST", Path: path, Status: 422,
 				Contains: []string{`"loc":["body","pos"]`}, Body: noPos},
 			{Name: "no branch number: the last part fails, nothing before it stays", As: admin, Method: "POST", Path: path, Status: 422,
-				Contains: []string{`"loc":["pos","pos_branchnumber"]`}, Body: body("Westwind Handel GmbH", "")},
+				Contains: []string{`"loc":["body","pos","pos_branchnumber"]`}, Body: body("Westwind Handel GmbH", "")},
 			{Name: "a missing ticket", As: admin, Method: "POST", Path: "/tickets/999999/customer", Status: 404, Body: body("Westwind Handel GmbH", "W-1")},
 		})
 		stale := body("Westwind Handel GmbH", "W-1")

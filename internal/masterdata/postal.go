@@ -73,7 +73,7 @@ func (p *postalCodes) Lookup(ctx context.Context, country, zip string) (*PostalA
 		country = "DE"
 	}
 	if !postalCountries[country] {
-		return nil, apperr.Validation(apperr.FieldError{Field: "country", Key: "validation.one_of", Type: "enum",
+		return nil, apperr.Validation(apperr.FieldError{Field: "country", Loc: []any{"query", "country"}, Key: "validation.one_of", Type: "enum",
 			Args: map[string]string{"field": "country", "values": "DE, AT, CH, FR, LU"}})
 	}
 	zip = normalZip(country, zip)

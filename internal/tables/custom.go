@@ -76,7 +76,7 @@ func ParseCustomQuery(v url.Values) (CustomListQuery, error) {
 	case "desc":
 		q.Order = "DESC"
 	default:
-		return q, apperr.Validation(apperr.FieldError{Field: "order", Key: "validation.one_of", Type: "enum",
+		return q, apperr.Validation(apperr.FieldError{Field: "order", Loc: []any{"query", "order"}, Key: "validation.one_of", Type: "enum",
 			Args: map[string]string{"field": "order", "values": "asc, desc"}})
 	}
 	return q, nil
@@ -89,7 +89,7 @@ func queryInt(v url.Values, name string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return 0, apperr.Validation(apperr.FieldError{Field: name, Key: "validation.type.int", Type: "type_error",
+		return 0, apperr.Validation(apperr.FieldError{Field: name, Loc: []any{"query", name}, Key: "validation.type.int", Type: "type_error",
 			Args: map[string]string{"field": name}})
 	}
 	return n, nil

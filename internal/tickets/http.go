@@ -21,15 +21,17 @@ type handler struct {
 
 // slimColumns are the columns of GET /tickets/slims: what a point of
 // sale's Tickets tab shows.
-var slimColumns = []string{"ticket_name", "board_id", "board_name", "columnx_id", "column_name", "priority_id", "priority_name",
+var slimColumns = []string{"ticket_name", "ticket_description", "pos_id", "contract_id", "board_id", "board_name", "columnx_id", "column_name", "priority_id", "priority_name",
 	"user_id", "team_id", "ticket_yellow_deadline", "ticket_red_deadline", "ticket_deadline_status", "ticket_progress",
 	"ticket_closed", "ticket_creation_time"}
 
-// slims serves GET /tickets/slims?pos_id=: the tickets of a point of sale
-// the caller sees (404 for a point of sale outside the tenant), newest
-// first; a non-director external user sees only the tickets of internal
-// teams and their own (section 6); only tickets of the boards the caller
-// sees (decision 0027).
+// slims serves GET /tickets/slims: with pos_id, the tickets of that
+// point of sale the caller sees (404 for a point of sale outside the
+// tenant), where a non-director external user sees only the tickets of
+// internal teams and their own (section 6); without it, the caller's own
+// tickets (assigned to or created by them) in every point of sale they
+// see. Newest first, paged, only tickets of the boards the caller sees
+// (decision 0027).
 func (h *handler) slims(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	q, err := tables.ParseCustomQuery(v)
@@ -40,14 +42,18 @@ func (h *handler) slims(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if pos == 0 {
-		return reqbody.Missing("pos_id")
-	}
 	ctx := r.Context()
-	if err := h.s.engine.MustSeeIn(ctx, h.s.db, "pos", pos); err != nil {
-		return err
+	p, _ := auth.PrincipalFrom(ctx)
+	var conds []any
+	switch {
+	case pos != 0:
+		if err := h.s.engine.MustSeeIn(ctx, h.s.db, "pos", pos); err != nil {
+			return err
+		}
+		conds = append(conds, cond("pos_id", "eq", pos))
+	case p != nil:
+		conds = append(conds, map[string]any{"or": []any{cond("user_id", "eq", p.UserID), cond("ticket_created_by", "eq", p.UserID)}})
 	}
-	conds := []any{cond("pos_id", "eq", pos)}
 	seen, err := h.s.boardsOf(ctx, h.s.db)
 	if err != nil {
 		return err
@@ -55,8 +61,7 @@ func (h *handler) slims(w http.ResponseWriter, r *http.Request) error {
 	if c := seen.cond(); c != nil {
 		conds = append(conds, c)
 	}
-	p, _ := auth.PrincipalFrom(ctx)
-	if p != nil && limited(p) {
+	if pos != 0 && p != nil && limited(p) {
 		own, err := h.s.sectionSix(ctx, p)
 		if err != nil {
 			return err

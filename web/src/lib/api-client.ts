@@ -16,6 +16,16 @@ export interface ValidationIssue {
 }
 
 /** Error thrown for every failed call: HTTP errors, time-outs and network failures. */
+/**
+ * The field path of a 422 issue's `loc`, without the part of the request it
+ * names first ("body", "query" or "path"): ["body", "recurringpayments", 1,
+ * "recurringpayment_sum_per_month"] → ["recurringpayments", 1, ...].
+ */
+export function fieldPath(loc: readonly (string | number)[]): (string | number)[] {
+  const [first, ...rest] = loc;
+  return first === 'body' || first === 'query' || first === 'path' ? rest : [...loc];
+}
+
 export class ApiError extends Error {
   /** HTTP status; 0 for a network failure, 408 for our own time-out. */
   readonly status: number;

@@ -13,7 +13,7 @@ export interface PaymentsInput {
   remove_ids: number[];
 }
 
-/** PUT /contracts/step/2: all rows or none; a row's errors come at loc ["recurringpayments", i, field]. */
+/** PUT /contracts/step/2: all rows or none; a row's errors come at loc ["body", "recurringpayments", i, field]. */
 export function savePayments(input: PaymentsInput): Promise<ContractAnswer> {
   return api.put<ContractAnswer>('/contracts/step/2', input, { silent: true });
 }

@@ -41,10 +41,10 @@ describe('recurring payment rows', () => {
       { key: 'new-1', data: {} },
     ];
     const error = new ApiError(422, [
-      { loc: ['recurringpayments', 1, 'recurringpayment_end_date'], msg: 'End before start', type: 'value_error' },
-      { loc: ['recurringpayments', 1, 'taxrate_id'], msg: 'Tax rate is required', type: 'missing' },
-      { loc: ['recurringpayments', 0, 'recurringpayment_id'], msg: 'Not a payment of this contract', type: 'value_error' },
-      { loc: ['remove_ids', 0], msg: 'Not a payment of this contract', type: 'value_error' },
+      { loc: ['body', 'recurringpayments', 1, 'recurringpayment_end_date'], msg: 'End before start', type: 'value_error' },
+      { loc: ['body', 'recurringpayments', 1, 'taxrate_id'], msg: 'Tax rate is required', type: 'missing' },
+      { loc: ['body', 'recurringpayments', 0, 'recurringpayment_id'], msg: 'Not a payment of this contract', type: 'value_error' },
+      { loc: ['body', 'remove_ids', 0], msg: 'Not a payment of this contract', type: 'value_error' },
     ]);
     expect(rowErrors(error, sent)).toEqual({
       rows: {

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, fieldPath } from '../../../lib/api-client';
 import type { Row } from '../../../lib/table-definition';
 
 /**
@@ -80,7 +80,7 @@ export function rowErrors(error: unknown, sent: readonly SentRow[]): StepErrors 
   if (!(error instanceof ApiError) || error.status !== 422 || !Array.isArray(error.detail)) return null;
   const out: StepErrors = { rows: {}, general: [] };
   for (const issue of error.detail) {
-    const [list, index, field] = issue.loc;
+    const [list, index, field] = fieldPath(issue.loc);
     const row = list === 'recurringpayments' && typeof index === 'number' ? sent[index] : undefined;
     if (row && typeof field === 'string') {
       const fields = (out.rows[row.key] ??= {});

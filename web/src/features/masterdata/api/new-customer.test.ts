@@ -9,21 +9,21 @@ describe('partErrors', () => {
   it('sorts the field errors of a refused new customer by part', () => {
     const errors = partErrors(
       refused([
-        ['company', 'company_name'],
-        ['company', 'address.city_zip'],
-        ['contactperson', 'contactdetails.contactdetails_email'],
+        ['body', 'company', 'company_name'],
+        ['body', 'company', 'address.city_zip'],
+        ['body', 'contactperson', 'contactdetails.contactdetails_email'],
         ['body', 'pos'],
       ]),
     );
-    expect(errors.company).toEqual({ company_name: 'bad company.company_name', 'address.city_zip': 'bad company.address.city_zip' });
-    expect(errors.contactperson).toEqual({ 'contactdetails.contactdetails_email': 'bad contactperson.contactdetails.contactdetails_email' });
+    expect(errors.company).toEqual({ company_name: 'bad body.company.company_name', 'address.city_zip': 'bad body.company.address.city_zip' });
+    expect(errors.contactperson).toEqual({ 'contactdetails.contactdetails_email': 'bad body.contactperson.contactdetails.contactdetails_email' });
     expect(errors.pos).toEqual({ '': 'bad body.pos' });
     expect(errors.customergroup).toBeUndefined();
   });
 
   it('keeps the first message of a field and ignores errors outside the parts', () => {
-    const errors = partErrors(refused([['pos', 'pos_name'], ['pos', 'pos_name'], ['body', 'row_version']]));
-    expect(errors).toEqual({ pos: { pos_name: 'bad pos.pos_name' } });
+    const errors = partErrors(refused([['body', 'pos', 'pos_name'], ['body', 'pos', 'pos_name'], ['body', 'row_version']]));
+    expect(errors).toEqual({ pos: { pos_name: 'bad body.pos.pos_name' } });
   });
 
   it('answers nothing for a plain message', () => {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type ApiError } from '../../../lib/api-client';
+import { api, fieldPath, type ApiError } from '../../../lib/api-client';
 import type { AddressInput } from './address';
 
 /** What POST /tickets/{id}/customer sends: the new customer in four parts and the ticket's row_version. */
@@ -32,8 +32,8 @@ export const NEW_CUSTOMER_PARTS = ['customergroup', 'company', 'contactperson', 
 export type NewCustomerPart = (typeof NEW_CUSTOMER_PARTS)[number];
 
 /**
- * The field errors of a refused new customer by part: loc ["company",
- * "company_name"] → errors.company.company_name; ["company",
+ * The field errors of a refused new customer by part: loc ["body", "company",
+ * "company_name"] → errors.company.company_name; ["body", "company",
  * "address.city_zip"] → errors.company["address.city_zip"]; a missing part
  * (["body", "pos"]) → errors.pos[""].
  */
@@ -41,8 +41,8 @@ export function partErrors(error: ApiError): Partial<Record<NewCustomerPart, Rec
   const out: Partial<Record<NewCustomerPart, Record<string, string>>> = {};
   if (!Array.isArray(error.detail)) return out;
   for (const issue of error.detail) {
-    const [first, ...rest] = issue.loc.map(String);
-    const [part, field] = first === 'body' ? [rest[0], ''] : [first, rest.join('.')];
+    const [part = '', ...rest] = fieldPath(issue.loc).map(String);
+    const field = rest.join('.');
     if (!(NEW_CUSTOMER_PARTS as readonly string[]).includes(part)) continue;
     const bucket = (out[part as NewCustomerPart] ??= {});
     bucket[field] ??= issue.msg;
