@@ -82,12 +82,13 @@ func filterErr(key string, args ...string) *FilterError {
 
 // ParseFilter reads the filter language (decision 0004):
 //
-//	filter  = null | [cond, ...]          (an array is an "and")
+//	filter  = null | {} | [cond, ...]     (an array is an "and")
 //	        | {"and": [filter, ...]} | {"or": [filter, ...]} | {"not": filter}
 //	        | {"field": name, "op": op, "value": v}
 //
 // It checks the shape and the limits only; Check resolves fields and types.
-// A nil Node means "no filter".
+// A nil Node means "no filter"; so does an empty object, which the
+// specification's browser sends for a list without conditions.
 func ParseFilter(raw json.RawMessage) (*Node, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
@@ -98,6 +99,9 @@ func ParseFilter(raw json.RawMessage) (*Node, error) {
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, filterErr("server.tables.filter.malformed", "reason", "not JSON")
+	}
+	if m, ok := v.(map[string]any); ok && len(m) == 0 {
+		return nil, nil
 	}
 	p := parser{}
 	n, err := p.node(v, 1)

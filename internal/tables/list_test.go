@@ -84,6 +84,8 @@ func TestListFilters(t *testing.T) {
 			{Name: "string too long", As: admin, Body: list(cond("pos_name", "eq", strings.Repeat("x", 501))), Status: 422,
 				Contains: []string{"at most 500 characters"}},
 			{Name: "malformed", As: admin, Body: list("pos_name = 1"), Status: 422, Contains: []string{"The filter is malformed"}},
+			{Name: "an empty object is no filter", As: admin, Body: list(obj{}), Status: 200, Contains: []string{"Nordlicht", "500 off"}},
+			{Name: "an empty condition inside is malformed", As: admin, Body: list([]obj{{}}), Status: 422},
 			{Name: "filter message in German", As: admin, Header: lang("de"), Body: list(cond("nope", "eq", 1)), Status: 422,
 				Contains: []string{`Nach \"nope\" kann nicht gefiltert werden.`}},
 			{Name: "filter message in French", As: admin, Header: lang("fr"), Body: list(deep), Status: 422,
