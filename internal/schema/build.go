@@ -139,6 +139,13 @@ func (f Field) whereIfFilled(target, source string) Field {
 	return f
 }
 
+// whereOf narrows to the referenced rows whose target equals field of of
+// the row the sibling reference source refers to.
+func (f Field) whereOf(target, source, of string) Field {
+	f.OptionsWhere = append(append([]Match(nil), f.OptionsWhere...), Match{Target: target, Source: source, Of: of})
+	return f
+}
+
 // whereLinked narrows to the referenced rows linked to source's value
 // through their many-to-many relation via.
 func (f Field) whereLinked(via, source string) Field {

@@ -603,6 +603,9 @@ func (r *Registry) validateField(ownerName string, f *Field, has func(string) bo
 		} else if m.Source != "" && !has(m.Source) {
 			fail("options filter: no sibling field %q", m.Source)
 		}
+		if m.Of != "" {
+			r.validateOfMatch(m, ownerFieldRef(owner, m.Source), fail)
+		}
 	}
 	if !f.Default.IsZero() && !literalFits(f.Default, f.Type) {
 		fail("default %s does not fit type %s", f.Default, f.Type)
@@ -789,6 +792,19 @@ func (r *Registry) validateLinkedMatch(target *Entity, m Match, sourceRef string
 		fail("options filter via %s: sibling %q is no list field", m.Via, m.Source)
 	} else if rel.Target != sourceRef {
 		fail("options filter via %s links %s, but sibling %q refers to %s", m.Via, rel.Target, m.Source, sourceRef)
+	}
+}
+
+// validateOfMatch checks a narrowing by a field of the row a sibling
+// refers to: the sibling is a list field and its entity stores field Of.
+func (r *Registry) validateOfMatch(m Match, sourceRef string, fail func(string, ...any)) {
+	src, ok := r.byName[sourceRef]
+	if !ok {
+		fail("options filter of %s: sibling %q is no list field", m.Of, m.Source)
+		return
+	}
+	if f, ok := src.Field(m.Of); !ok || !f.Stored() {
+		fail("options filter: %s stores no field %q", src.Name, m.Of)
 	}
 }
 

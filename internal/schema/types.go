@@ -198,6 +198,11 @@ type Match struct {
 	// IfFilled narrows only while Source has a value; an empty Source
 	// offers every row (otherwise an empty Source offers none).
 	IfFilled bool `json:"if_filled,omitempty"`
+	// Of, with Source a sibling reference, compares Target with field Of of
+	// the row Source refers to rather than with Source itself: a recurring
+	// payment has no company of its own, its tax rate belongs to the
+	// company of its contract.
+	Of string `json:"of,omitempty"`
 }
 
 // Field is one attribute of an entity or of a link table.

@@ -26,6 +26,9 @@ type caller struct {
 	// seen remembers, for the caller of a Batch, the referenced rows
 	// already found visible in its transaction.
 	seen map[createdRow]bool
+	// groups remembers, for the caller of a Batch, the customer groups of
+	// the referenced rows (rowGroups).
+	groups map[createdRow][]int64
 	// note is written as the comment of the history rows (a Batch's
 	// import).
 	note string

@@ -90,7 +90,8 @@ func (e *Engine) linkRecord(ctx context.Context, tx *db.Tx, c *caller, t *target
 		fields = append(fields, &t.link.Attrs[i])
 	}
 	fake := &schema.Entity{Name: t.link.Table, PK: own.Column}
-	ch := &change{ent: fake, fields: fields, creating: true, rec: validate.Record{}, given: map[string]bool{}, labels: labels}
+	ch := &change{ent: fake, fields: fields, creating: true, rec: validate.Record{}, given: map[string]bool{}, labels: labels,
+		anchors: []anchor{{field: own.Column, entity: t.owner}}}
 	ch.applyTo(fields, cmd.Data)
 	if validate.Empty(ch.rec[other.Column]) {
 		ch.fail(other.Column, "validation.required", "missing", nil)
