@@ -40,6 +40,17 @@ func (e *Engine) checkRefs(ctx context.Context, q db.Querier, c *caller, ch *cha
 		if err := e.checkChoice(ctx, q, c, ch, f, target); err != nil {
 			return err
 		}
+	}
+	if err := ch.err(); err != nil {
+		// A reference the caller cannot see answers as a missing one:
+		// nothing is compared with its tenant.
+		return err
+	}
+	for _, f := range ch.fields {
+		if f.Ref == "" || f.Internal || (!f.Stored() && f.Through == "") {
+			continue
+		}
+		target, _ := e.reg.Entity(f.Ref)
 		if err := e.checkTenant(ctx, q, c, ch, f, target); err != nil {
 			return err
 		}
