@@ -185,6 +185,13 @@ func byCustomer(paths ...Path) TenantPath { return TenantPath{Customer: paths} }
 
 func byPartner(paths ...Path) TenantPath { return TenantPath{Partner: paths} }
 
+// readByCustomer lets the client users of the customer groups paths reach
+// read the rows, not write them (TenantPath.CustomerRead).
+func (t TenantPath) readByCustomer(paths ...Path) TenantPath {
+	t.CustomerRead = append(append([]Path(nil), t.CustomerRead...), paths...)
+	return t
+}
+
 func (t TenantPath) orPartner(paths ...Path) TenantPath {
 	t.Partner = append(append([]Path(nil), t.Partner...), paths...)
 	return t

@@ -354,6 +354,9 @@ func (r *Registry) deriveLinkList(l *Link) (*Entity, error) {
 		return out
 	}
 	tenant.Customer, tenant.Partner = longer(owner.Tenant.Customer), longer(owner.Tenant.Partner)
+	if len(owner.Tenant.CustomerRead) > 0 {
+		tenant.CustomerRead = longer(owner.Tenant.CustomerRead)
+	}
 	return normalizeEntity(Entity{
 		Name: l.Table, Table: l.Table, PK: l.ID, Subject: ls.Subject, Group: owner.Group,
 		Doc:   fmt.Sprintf("The %s rows of every %s (link %s), read-only.", other.Entity, owner.Name, l.Table),
@@ -496,6 +499,7 @@ func (r *Registry) validateTenant(e *Entity) []error {
 		}
 	}
 	check(t.Customer, "customergroup")
+	check(t.CustomerRead, "customergroup")
 	check(t.Partner, "partnergroup")
 	return errs
 }

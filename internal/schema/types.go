@@ -322,6 +322,13 @@ type TenantPath struct {
 	Global   bool
 	Customer []Path // each ends at entity customergroup; an empty path: the row is the customer group
 	Partner  []Path // each ends at entity partnergroup; an empty path: the row is the partner group
+	// CustomerRead paths, each ending at entity customergroup, let the
+	// client users of the group they reach read a row they do not own,
+	// never write it: the landlord and the property manager of the
+	// group's locations and contracts, and their contact persons. A row's
+	// customer group, which its references must share, comes from the
+	// Customer paths alone.
+	CustomerRead []Path
 }
 
 // RelKind tells how a relation finds its rows.

@@ -55,7 +55,7 @@ func (e *Engine) linkTarget(ctx context.Context, q db.Querier, c *caller, cmd *L
 		}
 		cmd.Data = rest
 	}
-	if err := e.mustSee(ctx, q, c, t.owner, cmd.OwnerID); err != nil {
+	if err := e.mustSee(ctx, q, c.writer(), t.owner, cmd.OwnerID); err != nil {
 		return nil, schema.LinkEnd{}, schema.LinkEnd{}, err
 	}
 	own, other, _ := t.link.End(t.owner.Name)
