@@ -93,7 +93,7 @@ func accounts() ([]Entity, []Link) {
 		},
 		{
 			Name: "partnercompany", AccessSubject: "partner_company",
-			Doc:    "A partner company (landlord, manager, service company) of a partner group.",
+			Doc: "A partner company (landlord, manager, service company) of a partner group.",
 			// Client users read the partners of their contracts and locations.
 			Tenant: byPartner(Path{"partnergroup_id"}).readByCustomer(partnerOfContract, partnerOfLocation),
 			Fields: []Field{
