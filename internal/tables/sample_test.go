@@ -311,10 +311,14 @@ func (s *sampler) siblingsOf(ent, target *schema.Entity, f *schema.Field, named 
 	s.t.Helper()
 	ctx := context.Background()
 	for _, m := range f.OptionsWhere {
-		if _, given := override[m.Source]; m.Source == "" || given || m.Of != "" {
+		if _, given := override[m.Source]; m.Source == "" || given {
 			continue
 		}
 		src, _ := ent.Field(m.Source)
+		if m.Of != "" {
+			out[m.Source] = s.sourceOf(target, named, src, m)
+			continue
+		}
 		if m.Via != "" {
 			if out[m.Source] == nil && src != nil {
 				out[m.Source] = s.value(ent, src, false)
@@ -342,6 +346,25 @@ func (s *sampler) siblingsOf(ent, target *schema.Entity, f *schema.Field, named 
 			s.t.Fatalf("give %s %v its %s: %v", target.Name, named, m.Target, err)
 		}
 	}
+}
+
+// sourceOf is a shared row of src's entity whose field m.Of holds the
+// value m.Target of the named row of target (a contract of a tax rate's
+// company).
+func (s *sampler) sourceOf(target *schema.Entity, named any, src *schema.Field, m schema.Match) any {
+	s.t.Helper()
+	var v any
+	q := fmt.Sprintf(`SELECT "%s" FROM "%s" WHERE "%s" = ?`, m.Target, target.Table, target.PK)
+	if err := s.e.DB.QueryRowContext(context.Background(), q, named).Scan(&v); err != nil {
+		s.t.Fatalf("read %s %v: %v", target.Name, named, err)
+	}
+	key := fmt.Sprintf("%s|%s=%v", src.Ref, m.Of, v)
+	if id, ok := s.ids[key]; ok {
+		return id
+	}
+	id := s.fresh(src.Ref, obj{m.Of: v})
+	s.ids[key] = id
+	return id
 }
 
 // fieldOf reads field of of the row that sibling source of ent (value v)
