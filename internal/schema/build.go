@@ -153,6 +153,10 @@ func (f Field) whereLinked(via, source string) Field {
 	return f
 }
 
+// optionLabel labels the field's options by fields of the referenced
+// entity (Field.OptionLabel).
+func (f Field) optionLabel(fields ...string) Field { f.OptionLabel = fields; return f }
+
 func (f Field) whereValue(target string, v Literal) Field {
 	f.OptionsWhere = append(append([]Match(nil), f.OptionsWhere...), Match{Target: target, Value: v})
 	return f

@@ -589,6 +589,13 @@ func (r *Registry) validateField(ownerName string, f *Field, has func(string) bo
 	if f.Multiple && f.Through == "" {
 		fail("multiple values need a Through relation")
 	}
+	for _, name := range f.OptionLabel {
+		if target, ok := r.byName[f.Ref]; !ok {
+			fail("option label without a reference")
+		} else if _, ok := target.Field(name); !ok {
+			fail("option label: %s has no field %q", f.Ref, name)
+		}
+	}
 	for _, m := range f.OptionsWhere {
 		target, ok := r.byName[f.Ref]
 		if !ok {

@@ -257,6 +257,10 @@ type Field struct {
 	OnDelete string
 	// OptionsWhere narrows a list field's options by fields of this row.
 	OptionsWhere []Match
+	// OptionLabel names the fields of the referenced entity its options
+	// are labelled by, when its own label does not tell them apart (a tax
+	// rate: its value and its company); empty: the entity's label.
+	OptionLabel []string
 	// Through names a many-to-many relation of the same entity that stores
 	// this (multi-)select; such a field has no column.
 	Through string

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"portfolio/internal/db"
@@ -76,9 +77,13 @@ func TestReferencesStayInTheRecordsTenant(t *testing.T) {
 		})
 
 		// The choices are the contract company's rates, and only those.
+		// labelled with their company.
 		var got []int64
 		for _, o := range e.options(admin, "recurringpayment", "taxrate_id", obj{"contract_id": contract}, obj{"per_page": 500}, http.StatusOK).Data {
 			got = append(got, o.Value)
+			if o.Value == own && (!strings.Contains(o.Label, "19") || !strings.Contains(o.Label, "Nordhandel Retail GmbH")) {
+				t.Errorf("tax rate %d labelled %q, want its value and its company", own, o.Label)
+			}
 		}
 		if !slices.Contains(got, own) || slices.Contains(got, sister) || slices.Contains(got, foreign) {
 			t.Fatalf("tax rates offered for contract %d: %v, want %d and none of %d, %d", contract, got, own, sister, foreign)
