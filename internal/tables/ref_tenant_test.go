@@ -146,5 +146,16 @@ func TestClientUsersReadTheirPartners(t *testing.T) {
 			{Name: "unchanged", As: admin, Body: read("partnercompany", landlord), Status: 200, Contains: []string{"Vermieter Nord", `"row_version":1`}},
 			{Name: "unchanged person", As: admin, Body: read("contactperson", landlordPerson), Status: 200, Contains: []string{"Nordmann", `"row_version":1`}},
 		})
+		// Read only whatever the rights: with the right to write contact
+		// persons the lead still reads the partner's as another tenant's.
+		grant(t, d, lead, 7) // Portfolio details: create, read, update
+		e.run(t, []apptest.Scenario{
+			{Name: "still read", As: lead, Body: read("contactperson", landlordPerson), Status: 200, Contains: []string{"Nordmann"}},
+			{Name: "update with the right", As: lead, Body: update("contactperson", "contactperson_lastname", landlordPerson, "Gekapert"), Status: 404},
+			{Name: "no new contact person of the partner", As: lead, Status: 403,
+				Body: obj{"action": "create", "entity": "contactperson", "data": s.data(mustEntity("contactperson"),
+					obj{"partnercompany_id": landlord, "contactperson_lastname": "Neu"})}},
+			{Name: "still unchanged", As: admin, Body: read("contactperson", landlordPerson), Status: 200, Contains: []string{"Nordmann", `"row_version":1`}},
+		})
 	})
 }
