@@ -53,7 +53,13 @@ func TestCalendarFeed(t *testing.T) {
 			return int64(written(t, r)["contractaction_id"].(float64))
 		}
 		mine := create(own, leadBID, "active")
-		otherTenant := create(foreign, leadBID, "active")
+		// A deadline of another tenant naming lead.b, as rows from before the
+		// write check kept references in the record's tenant may.
+		otherTenant := create(foreign, adminID, "active")
+		if _, err := d.ExecContext(ctx, `UPDATE contractaction SET contractaction_responsible_user_id = ? WHERE contractaction_id = ?`,
+			leadBID, otherTenant); err != nil {
+			t.Fatal(err)
+		}
 		otherUser := create(own, adminID, "active")
 		inactive := create(own, leadBID, "unactive")
 		uid := func(id int64) string { return "UID:deadline-" + strconv.FormatInt(id, 10) + "-" }

@@ -93,8 +93,9 @@ func accounts() ([]Entity, []Link) {
 		},
 		{
 			Name: "partnercompany", AccessSubject: "partner_company",
-			Doc:    "A partner company (landlord, manager, service company) of a partner group.",
-			Tenant: byPartner(Path{"partnergroup_id"}),
+			Doc: "A partner company (landlord, manager, service company) of a partner group.",
+			// Client users read the partners of their contracts and locations.
+			Tenant: byPartner(Path{"partnergroup_id"}).readByCustomer(partnerOfContract, partnerOfLocation),
 			Fields: []Field{
 				ref("partnergroup_id", "partnergroup"),
 				name("partnercompany_name"),
@@ -105,6 +106,8 @@ func accounts() ([]Entity, []Link) {
 				hasMany("contactperson", "contactperson", "partnercompany_id"),
 				hasMany("bankdata", "bankdata", "partnercompany_id"),
 				hasMany("kreditornumber", "kreditornumber", "partnercompany_id"),
+				manyToMany("contracts", "contract", "contract_partnercompany"),
+				manyToMany("locations", "location", "location_partnercompany"),
 			},
 		},
 		{

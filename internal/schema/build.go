@@ -139,12 +139,23 @@ func (f Field) whereIfFilled(target, source string) Field {
 	return f
 }
 
+// whereOf narrows to the referenced rows whose target equals field of of
+// the row the sibling reference source refers to.
+func (f Field) whereOf(target, source, of string) Field {
+	f.OptionsWhere = append(append([]Match(nil), f.OptionsWhere...), Match{Target: target, Source: source, Of: of})
+	return f
+}
+
 // whereLinked narrows to the referenced rows linked to source's value
 // through their many-to-many relation via.
 func (f Field) whereLinked(via, source string) Field {
 	f.OptionsWhere = append(append([]Match(nil), f.OptionsWhere...), Match{Via: via, Source: source})
 	return f
 }
+
+// optionLabel labels the field's options by fields of the referenced
+// entity (Field.OptionLabel).
+func (f Field) optionLabel(fields ...string) Field { f.OptionLabel = fields; return f }
 
 func (f Field) whereValue(target string, v Literal) Field {
 	f.OptionsWhere = append(append([]Match(nil), f.OptionsWhere...), Match{Target: target, Value: v})
@@ -177,6 +188,13 @@ var global = TenantPath{Global: true}
 func byCustomer(paths ...Path) TenantPath { return TenantPath{Customer: paths} }
 
 func byPartner(paths ...Path) TenantPath { return TenantPath{Partner: paths} }
+
+// readByCustomer lets the client users of the customer groups paths reach
+// read the rows, not write them (TenantPath.CustomerRead).
+func (t TenantPath) readByCustomer(paths ...Path) TenantPath {
+	t.CustomerRead = append(append([]Path(nil), t.CustomerRead...), paths...)
+	return t
+}
 
 func (t TenantPath) orPartner(paths ...Path) TenantPath {
 	t.Partner = append(append([]Path(nil), t.Partner...), paths...)

@@ -208,7 +208,9 @@ func contracts() ([]Entity, []Link) {
 				ref("partnercompany_id", "partnercompany").optional(),
 				ref("bankdata_id", "bankdata").kind(KindCustomList).requiredWhen(OptionsFilled("bankdata_id")).
 					where("partnercompany_id", "partnercompany_id"),
-				ref("taxrate_id", "taxrate").kind(KindCustomList),
+				// The rates of the contract's company (its company is the tenant's).
+				ref("taxrate_id", "taxrate").kind(KindCustomList).whereOf("company_id", "contract_id", "company_id").
+					optionLabel("taxrate_value", "company_id"),
 				ref("recurringpaymenttype_id", "recurringpaymenttype"),
 				ref("sachkonto_id", "sachkonto"),
 				decimal("recurringpayment_sum_per_month").showWhen(In("recurringpaymenttype_id", paymentTypesWithSum...)),

@@ -4,7 +4,21 @@ package schema
 var (
 	viaCompany        = Path{"company_id", "customergroup_id"}
 	viaPartnercompany = Path{"partnercompany_id", "partnergroup_id"}
+	// A partner company linked to a customer group's contract or location
+	// (its landlord, its property manager), read by the group's users.
+	partnerOfContract = Path{"contracts", "company_id", "customergroup_id"}
+	partnerOfLocation = Path{"locations", "company_id", "customergroup_id"}
 )
+
+// throughPartner prefixes the paths of a partner company with the steps
+// from a row to its partner company.
+func throughPartner(steps ...string) []Path {
+	out := make([]Path, 0, 2)
+	for _, p := range []Path{partnerOfContract, partnerOfLocation} {
+		out = append(out, append(append(Path(nil), steps...), p...))
+	}
+	return out
+}
 
 // portfolio: contact persons, company details, tax rates, bank data,
 // creditor numbers, payments, sales orders, appointments, locations, points
@@ -28,7 +42,8 @@ func portfolio() ([]Entity, []Link) {
 			Name: "contactdetails", Doc: "Phone numbers, e-mail and web site of a contact person.",
 			Label: []string{"contactdetails_email", "contactdetails_phone"},
 			Tenant: byCustomer(Path{"contactperson", "company_id", "customergroup_id"}).
-				orPartner(Path{"contactperson", "partnercompany_id", "partnergroup_id"}),
+				orPartner(Path{"contactperson", "partnercompany_id", "partnergroup_id"}).
+				readByCustomer(throughPartner("contactperson", "partnercompany_id")...),
 			Fields: []Field{
 				str("contactdetails_email", 0).email().optional().search().index(),
 				str("contactdetails_phone", lenShort).optional().search(),
@@ -41,7 +56,7 @@ func portfolio() ([]Entity, []Link) {
 		{
 			Name: "contactperson", Doc: "A contact person of a company or a partner company.",
 			Label:  []string{"contactperson_firstname", "contactperson_lastname"},
-			Tenant: byCustomer(viaCompany).orPartner(viaPartnercompany),
+			Tenant: byCustomer(viaCompany).orPartner(viaPartnercompany).readByCustomer(throughPartner("partnercompany_id")...),
 			Fields: []Field{
 				name("contactperson_firstname").label("First name"),
 				name("contactperson_lastname").label("Last name").index(),

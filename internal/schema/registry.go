@@ -354,6 +354,9 @@ func (r *Registry) deriveLinkList(l *Link) (*Entity, error) {
 		return out
 	}
 	tenant.Customer, tenant.Partner = longer(owner.Tenant.Customer), longer(owner.Tenant.Partner)
+	if len(owner.Tenant.CustomerRead) > 0 {
+		tenant.CustomerRead = longer(owner.Tenant.CustomerRead)
+	}
 	return normalizeEntity(Entity{
 		Name: l.Table, Table: l.Table, PK: l.ID, Subject: ls.Subject, Group: owner.Group,
 		Doc:   fmt.Sprintf("The %s rows of every %s (link %s), read-only.", other.Entity, owner.Name, l.Table),
@@ -496,6 +499,7 @@ func (r *Registry) validateTenant(e *Entity) []error {
 		}
 	}
 	check(t.Customer, "customergroup")
+	check(t.CustomerRead, "customergroup")
 	check(t.Partner, "partnergroup")
 	return errs
 }
@@ -585,6 +589,13 @@ func (r *Registry) validateField(ownerName string, f *Field, has func(string) bo
 	if f.Multiple && f.Through == "" {
 		fail("multiple values need a Through relation")
 	}
+	for _, name := range f.OptionLabel {
+		if target, ok := r.byName[f.Ref]; !ok {
+			fail("option label without a reference")
+		} else if _, ok := target.Field(name); !ok {
+			fail("option label: %s has no field %q", f.Ref, name)
+		}
+	}
 	for _, m := range f.OptionsWhere {
 		target, ok := r.byName[f.Ref]
 		if !ok {
@@ -602,6 +613,9 @@ func (r *Registry) validateField(ownerName string, f *Field, has func(string) bo
 			fail("options filter on %s needs either a sibling field or a value", m.Target)
 		} else if m.Source != "" && !has(m.Source) {
 			fail("options filter: no sibling field %q", m.Source)
+		}
+		if m.Of != "" {
+			r.validateOfMatch(m, ownerFieldRef(owner, m.Source), fail)
 		}
 	}
 	if !f.Default.IsZero() && !literalFits(f.Default, f.Type) {
@@ -789,6 +803,19 @@ func (r *Registry) validateLinkedMatch(target *Entity, m Match, sourceRef string
 		fail("options filter via %s: sibling %q is no list field", m.Via, m.Source)
 	} else if rel.Target != sourceRef {
 		fail("options filter via %s links %s, but sibling %q refers to %s", m.Via, rel.Target, m.Source, sourceRef)
+	}
+}
+
+// validateOfMatch checks a narrowing by a field of the row a sibling
+// refers to: the sibling is a list field and its entity stores field Of.
+func (r *Registry) validateOfMatch(m Match, sourceRef string, fail func(string, ...any)) {
+	src, ok := r.byName[sourceRef]
+	if !ok {
+		fail("options filter of %s: sibling %q is no list field", m.Of, m.Source)
+		return
+	}
+	if f, ok := src.Field(m.Of); !ok || !f.Stored() {
+		fail("options filter: %s stores no field %q", src.Name, m.Of)
 	}
 }
 

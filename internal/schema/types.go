@@ -198,6 +198,11 @@ type Match struct {
 	// IfFilled narrows only while Source has a value; an empty Source
 	// offers every row (otherwise an empty Source offers none).
 	IfFilled bool `json:"if_filled,omitempty"`
+	// Of, with Source a sibling reference, compares Target with field Of of
+	// the row Source refers to rather than with Source itself: a recurring
+	// payment has no company of its own, its tax rate belongs to the
+	// company of its contract.
+	Of string `json:"of,omitempty"`
 }
 
 // Field is one attribute of an entity or of a link table.
@@ -252,6 +257,10 @@ type Field struct {
 	OnDelete string
 	// OptionsWhere narrows a list field's options by fields of this row.
 	OptionsWhere []Match
+	// OptionLabel names the fields of the referenced entity its options
+	// are labelled by, when its own label does not tell them apart (a tax
+	// rate: its value and its company); empty: the entity's label.
+	OptionLabel []string
 	// Through names a many-to-many relation of the same entity that stores
 	// this (multi-)select; such a field has no column.
 	Through string
@@ -317,6 +326,13 @@ type TenantPath struct {
 	Global   bool
 	Customer []Path // each ends at entity customergroup; an empty path: the row is the customer group
 	Partner  []Path // each ends at entity partnergroup; an empty path: the row is the partner group
+	// CustomerRead paths, each ending at entity customergroup, let the
+	// client users of the group they reach read a row they do not own,
+	// never write it: the landlord and the property manager of the
+	// group's locations and contracts, and their contact persons. A row's
+	// customer group, which its references must share, comes from the
+	// Customer paths alone.
+	CustomerRead []Path
 }
 
 // RelKind tells how a relation finds its rows.

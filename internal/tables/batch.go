@@ -150,7 +150,7 @@ func (b *Batch) Flush(ctx context.Context, tx *db.Tx) ([]int64, error) {
 			}
 		}
 		if b.c.scope.limits(b.ent) {
-			if ok, err := b.e.visible(ctx, tx, b.c, b.ent, id); err != nil || !ok {
+			if ok, err := b.e.visible(ctx, tx, b.c.writer(), b.ent, id); err != nil || !ok {
 				if err != nil {
 					return nil, err
 				}

@@ -26,6 +26,9 @@ type caller struct {
 	// seen remembers, for the caller of a Batch, the referenced rows
 	// already found visible in its transaction.
 	seen map[createdRow]bool
+	// groups remembers, for the caller of a Batch, the customer groups of
+	// the referenced rows (rowGroups).
+	groups map[createdRow][]int64
 	// note is written as the comment of the history rows (a Batch's
 	// import).
 	note string
@@ -82,6 +85,16 @@ func WithHistoryNote(ctx context.Context, note string) context.Context {
 // can reports whether the caller may do action on the entity's rows. The
 // entity's permission subject (the table name of its table group) and its
 // table-access subject, where spelt differently, are the same subject.
+// writer is the caller as the writer of rows: its scope leaves out the
+// rows client users may only read (TenantPath.CustomerRead), so an update,
+// delete or link of such a row answers 404 and a write that leaves a row
+// only readable is refused, whatever the caller's rights.
+func (c *caller) writer() *caller {
+	w := *c
+	w.scope.writing = true
+	return &w
+}
+
 func (c *caller) can(action string, e *schema.Entity) bool {
 	return access.Can(c.rules, action, e.Subject) ||
 		(e.AccessSubject != e.Subject && access.Can(c.rules, action, e.AccessSubject))

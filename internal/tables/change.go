@@ -29,6 +29,9 @@ type change struct {
 	// which links it first (CreateIn with LinkedLater).
 	module     validate.Record
 	scopeLater bool
+	// anchors, when set, decide the record's customer group instead of its
+	// entity's tenant paths (a link row: its owner; checkTenant).
+	anchors []anchor
 }
 
 func newChange(ent *schema.Entity, stored validate.Record, labels *messageTexts) *change {

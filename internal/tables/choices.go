@@ -89,7 +89,7 @@ func matchFrag(target *schema.Entity, m Match) (frag, error) {
 // rec, besides being visible: the field's OptionsWhere and the choice
 // rules. ok is false when there is no choice at all.
 func (e *Engine) choiceConds(c *caller, ent *schema.Entity, f *schema.Field, target *schema.Entity, rec validate.Record) ([]frag, bool, error) {
-	narrow, ok, err := e.optionConds(f, target, rec)
+	narrow, ok, err := e.optionConds(ent, f, target, rec)
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -149,17 +149,7 @@ func (e *Engine) prefill(c *caller, ch *change) error {
 // is narrowed by changes: a value someone else chose stays as long as the
 // record around it does.
 func (e *Engine) checkChoice(ctx context.Context, q db.Querier, c *caller, ch *change, f *schema.Field, target *schema.Entity) error {
-	ids := idsOf(ch.rec[f.Name])
-	if !ch.creating && !narrowedByChange(ch, f) {
-		old := idsOf(ch.stored[f.Name])
-		kept := ids[:0:0]
-		for _, id := range ids {
-			if !containsID(old, id) {
-				kept = append(kept, id)
-			}
-		}
-		ids = kept
-	}
+	ids := e.addedIDs(ch, f, narrowedByChange(ch, f))
 	if len(ids) == 0 {
 		return nil
 	}

@@ -119,7 +119,7 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 	if c.scope.limits(ent) && !o.linkedLater {
 		for start := 0; start < len(ids); start += createScopeChunk {
 			chunk := ids[start:min(start+createScopeChunk, len(ids))]
-			got, err := e.storedMany(ctx, tx, &c, ent, chunk, nil)
+			got, err := e.storedMany(ctx, tx, c.writer(), ent, chunk, nil)
 			if err != nil {
 				return nil, err
 			}

@@ -60,7 +60,7 @@ func (e *Engine) DeriveManyIn(ctx context.Context, tx *db.Tx, entity string, row
 		for i, r := range chunk {
 			ids[i] = r.ID
 		}
-		stored, err := e.storedMany(ctx, tx, c, ent, ids, names)
+		stored, err := e.storedMany(ctx, tx, c.writer(), ent, ids, names)
 		if err != nil {
 			return changed, err
 		}

@@ -1,8 +1,11 @@
 package tables
 
 import (
+	"context"
+	"fmt"
 	"time"
 
+	"portfolio/internal/db"
 	"portfolio/internal/schema"
 )
 
@@ -114,3 +117,27 @@ func RefsFetched(e *Engine) int64 {
 // ForceViaJoined makes e test the tenant of every PostgreSQL page through
 // the rows it joins (on), or never (off); nil lets e decide by share.
 func ForceViaJoined(e *Engine, on *bool) { e.viaJoinedForced = on }
+
+// CustomerGroups answers the customer groups row id of entity reaches
+// through its tenant paths (rowGroups), so a test can build rows of one
+// tenant.
+func CustomerGroups(ctx context.Context, q db.Querier, entity string, id int64) ([]int64, error) {
+	e := &Engine{reg: schema.Default()}
+	ent, ok := e.reg.Entity(entity)
+	if !ok {
+		return nil, fmt.Errorf("unknown entity %s", entity)
+	}
+	return e.rowGroups(ctx, q, &caller{}, ent, id)
+}
+
+// AnchorFields are the fields of entity that decide its rows' customer
+// group (checkTenant).
+func AnchorFields(entity string) []string {
+	e := &Engine{reg: schema.Default()}
+	ent, _ := e.reg.Entity(entity)
+	var out []string
+	for _, a := range e.anchors(&change{ent: ent}) {
+		out = append(out, a.field)
+	}
+	return out
+}

@@ -88,7 +88,7 @@ func (e *Engine) Options(ctx context.Context, q OptionsQuery) (*Options, error) 
 	if !ok {
 		return out, nil
 	}
-	st, err := e.optionsStatement(c, target, conds, q)
+	st, err := e.optionsStatement(c, f, target, conds, q)
 	if err != nil {
 		return nil, err
 	}
@@ -142,9 +142,9 @@ func pageSize(n int) int {
 // optionsStatement renders the page: key and label of the visible target
 // rows meeting conds and matching the keyword, ordered by label, one row
 // more than the page to tell whether another follows.
-func (e *Engine) optionsStatement(c *caller, target *schema.Entity, conds []frag, q OptionsQuery) (frag, error) {
+func (e *Engine) optionsStatement(c *caller, f *schema.Field, target *schema.Entity, conds []frag, q OptionsQuery) (frag, error) {
 	s := newSource(e.env(), c.scope, target)
-	label, err := s.ownLabel()
+	label, err := s.choiceLabel(f)
 	if err != nil {
 		return frag{}, err
 	}
@@ -198,6 +198,33 @@ func (e *Engine) readOptions(ctx context.Context, out *Options, st frag, size in
 		return fmt.Errorf("tables: options: %w", err)
 	}
 	return nil
+}
+
+// choiceLabel renders the label of the options of list field f over the
+// base rows: the fields f.OptionLabel names (a tax rate and its company),
+// references followed, or the rows' own label.
+func (s *source) choiceLabel(f *schema.Field) (string, error) {
+	if len(f.OptionLabel) == 0 {
+		return s.ownLabel()
+	}
+	parts := make([]string, 0, len(f.OptionLabel))
+	for _, name := range f.OptionLabel {
+		lf, ok := s.base.Field(name)
+		if !ok {
+			return "", fmt.Errorf("tables: option label field %s of %s missing", name, s.base.Name)
+		}
+		part, err := s.labelPart(s.alias, s.base, lf, 0)
+		if err != nil {
+			return "", err
+		}
+		if part != "" {
+			parts = append(parts, part)
+		}
+	}
+	if len(parts) == 0 {
+		return s.ownLabel()
+	}
+	return db.JoinText(parts), nil
 }
 
 // ownLabel renders the default label of the base rows (their entity's

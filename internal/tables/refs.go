@@ -18,7 +18,8 @@ import (
 // checkRefs checks that every reference the write sets or changes names a
 // row the caller can see (which also proves it exists): a write can never
 // link to another tenant's row. A visible row must also be one of the
-// field's choices for the caller and the record (checkChoice).
+// field's choices for the caller and the record (checkChoice) and lie in
+// the record's own customer group (checkTenant).
 func (e *Engine) checkRefs(ctx context.Context, q db.Querier, c *caller, ch *change) error {
 	for _, f := range ch.fields {
 		if f.Ref == "" || f.Internal || (!f.Stored() && f.Through == "") {
@@ -37,6 +38,20 @@ func (e *Engine) checkRefs(ctx context.Context, q db.Querier, c *caller, ch *cha
 			}
 		}
 		if err := e.checkChoice(ctx, q, c, ch, f, target); err != nil {
+			return err
+		}
+	}
+	if err := ch.err(); err != nil {
+		// A reference the caller cannot see answers as a missing one:
+		// nothing is compared with its tenant.
+		return err
+	}
+	for _, f := range ch.fields {
+		if f.Ref == "" || f.Internal || (!f.Stored() && f.Through == "") {
+			continue
+		}
+		target, _ := e.reg.Entity(f.Ref)
+		if err := e.checkTenant(ctx, q, c, ch, f, target); err != nil {
 			return err
 		}
 	}
@@ -157,7 +172,7 @@ func (e *Engine) optionsFilled(ctx context.Context, q db.Querier, c *caller, ent
 // optionConds renders a list field's OptionsWhere for rec over the
 // referenced rows aliased t; ok is false when a sibling it narrows by is
 // empty (no options).
-func (e *Engine) optionConds(f *schema.Field, target *schema.Entity, rec validate.Record) ([]frag, bool, error) {
+func (e *Engine) optionConds(ent *schema.Entity, f *schema.Field, target *schema.Entity, rec validate.Record) ([]frag, bool, error) {
 	var conds []frag
 	for _, m := range f.OptionsWhere {
 		v := rec[m.Source]
@@ -173,6 +188,14 @@ func (e *Engine) optionConds(f *schema.Field, target *schema.Entity, rec validat
 		args := valueArgs(v)
 		if m.Via != "" {
 			fr, err := e.linkedFrag(target, m.Via, args)
+			if err != nil {
+				return nil, false, fmt.Errorf("tables: options of %s: %w", f.Name, err)
+			}
+			conds = append(conds, fr)
+			continue
+		}
+		if m.Of != "" {
+			fr, err := e.ofFrag(ent, m, args)
 			if err != nil {
 				return nil, false, fmt.Errorf("tables: options of %s: %w", f.Name, err)
 			}
@@ -228,6 +251,26 @@ func (e *Engine) linkedFrag(target *schema.Entity, via string, args []any) (frag
 	return frag{
 		sql:  "EXISTS (SELECT 1 FROM " + ident(l.Table) + " nl WHERE " + col("nl", own.Column) + " = " + col("t", target.PK) + " AND " + far.sql + ")",
 		args: far.args,
+	}, nil
+}
+
+// ofFrag renders "the target row aliased t has m.Target equal to field
+// m.Of of one of the rows args that sibling m.Source of ent refers to".
+// The referenced row is read bare, like a link table: the sibling's value
+// is checked for the caller's tenant as a reference of its own.
+func (e *Engine) ofFrag(ent *schema.Entity, m schema.Match, args []any) (frag, error) {
+	sf, ok := ent.Field(m.Source)
+	if !ok || sf.Ref == "" {
+		return frag{}, fmt.Errorf("%q is not a list field of %s", m.Source, ent.Name)
+	}
+	src, ok := e.reg.Entity(sf.Ref)
+	if !ok {
+		return frag{}, fmt.Errorf("unknown entity %q", sf.Ref)
+	}
+	in := inFrag(col("ns", src.PK), args)
+	return frag{
+		sql:  col("t", m.Target) + " IN (SELECT " + col("ns", m.Of) + " FROM " + ident(src.Table) + " ns WHERE " + in.sql + ")",
+		args: in.args,
 	}, nil
 }
 

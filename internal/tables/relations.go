@@ -55,7 +55,7 @@ func (e *Engine) linkTarget(ctx context.Context, q db.Querier, c *caller, cmd *L
 		}
 		cmd.Data = rest
 	}
-	if err := e.mustSee(ctx, q, c, t.owner, cmd.OwnerID); err != nil {
+	if err := e.mustSee(ctx, q, c.writer(), t.owner, cmd.OwnerID); err != nil {
 		return nil, schema.LinkEnd{}, schema.LinkEnd{}, err
 	}
 	own, other, _ := t.link.End(t.owner.Name)
@@ -90,7 +90,8 @@ func (e *Engine) linkRecord(ctx context.Context, tx *db.Tx, c *caller, t *target
 		fields = append(fields, &t.link.Attrs[i])
 	}
 	fake := &schema.Entity{Name: t.link.Table, PK: own.Column}
-	ch := &change{ent: fake, fields: fields, creating: true, rec: validate.Record{}, given: map[string]bool{}, labels: labels}
+	ch := &change{ent: fake, fields: fields, creating: true, rec: validate.Record{}, given: map[string]bool{}, labels: labels,
+		anchors: []anchor{{field: own.Column, entity: t.owner}}}
 	ch.applyTo(fields, cmd.Data)
 	if validate.Empty(ch.rec[other.Column]) {
 		ch.fail(other.Column, "validation.required", "missing", nil)

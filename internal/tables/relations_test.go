@@ -44,11 +44,11 @@ func TestLinks(t *testing.T) {
 		s := newSampler(e, t)
 		s.ensure("unit") // the default unit of area links (id 1)
 		contract := s.fresh("contract", obj{"company_id": 1})
-		area := s.fresh("area", nil)
+		area := s.freshIn("area", 1, nil) // of the contract's customer group
 		usage := s.ensure("usagetype")
 		pos := s.fresh("pos", obj{"company_id": 1})
 		tag := s.fresh("tag", obj{"tag_name": "Flagship"})
-		user := s.fresh("user", nil)
+		user := s.freshIn("user", 1, nil)
 		yesterday := time.Now().UTC().AddDate(0, 0, -1).Format("2006-01-02")
 		link := func(rel string, owner int64, data obj) obj {
 			return obj{"action": "link", "entity": rel, "id": owner, "data": data}
@@ -103,7 +103,7 @@ func TestLinks(t *testing.T) {
 		})
 		// A link with a key of its own changes by that key; its other end
 		// stays.
-		linkID := id(e.mustOK(admin, link("contract_area_rel", contract, obj{"area_id": s.fresh("area", nil), "usagetype_id": usage,
+		linkID := id(e.mustOK(admin, link("contract_area_rel", contract, obj{"area_id": s.freshIn("area", 1, nil), "usagetype_id": usage,
 			"rentalspace_value": 10, "allocationspace_value": 5, "valid_from": "2024-01-01", "mainusage": 0})), "contract_area_id")
 		change := func(data obj) obj {
 			return obj{"action": "update-link", "entity": "contract_area_rel", "id": contract, "data": data}

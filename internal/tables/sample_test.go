@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,8 +100,130 @@ func (s *sampler) data(ent *schema.Entity, override obj) obj {
 			}
 		}
 	}
-	s.narrow(ent, out, override)
+	group := s.groupOf(ent, out, override)
+	s.narrow(ent, out, override, group)
+	s.sameGroup(ent, out, override, group)
 	return out
+}
+
+// groupOf is the customer group a new row of ent belongs to (0: none
+// known): that of an anchor the test names, else of another named
+// reference, else of a sampled anchor. References to customer-scoped rows
+// must stay in it (checkTenant).
+func (s *sampler) groupOf(ent *schema.Entity, out, override obj) int64 {
+	s.t.Helper()
+	anchors := tables.AnchorFields(ent.Name)
+	for _, pass := range []func(string) bool{
+		func(name string) bool { _, named := override[name]; return named && slices.Contains(anchors, name) },
+		func(name string) bool { _, named := override[name]; return named },
+		func(name string) bool { return slices.Contains(anchors, name) },
+	} {
+		for i := range ent.Fields {
+			f := &ent.Fields[i]
+			if f.Ref == "" || !pass(f.Name) {
+				continue
+			}
+			if g := s.groupsOf(f.Ref, out[f.Name]); len(g) > 0 {
+				return g[0]
+			}
+		}
+	}
+	return 0
+}
+
+// groupsOf answers the customer groups of row v (an id or a one-id list)
+// of entity.
+func (s *sampler) groupsOf(entity string, v any) []int64 {
+	s.t.Helper()
+	id, ok := v.(int64)
+	if l, isList := v.([]int64); isList && len(l) > 0 {
+		id, ok = l[0], true
+	}
+	if n, isInt := v.(int); isInt {
+		id, ok = int64(n), true
+	}
+	if !ok || id <= 0 {
+		return nil
+	}
+	g, err := tables.CustomerGroups(context.Background(), s.e.DB, entity, id)
+	if err != nil {
+		s.t.Fatalf("customer groups of %s %d: %v", entity, id, err)
+	}
+	return g
+}
+
+// sameGroup replaces sampled references to rows of another customer group
+// than group by shared rows of group.
+func (s *sampler) sameGroup(ent *schema.Entity, out, override obj, group int64) {
+	s.t.Helper()
+	if group == 0 {
+		return
+	}
+	for i := range ent.Fields {
+		f := &ent.Fields[i]
+		if _, named := override[f.Name]; named || f.Ref == "" || len(f.OptionsWhere) > 0 {
+			continue
+		}
+		v, sampled := out[f.Name]
+		if !sampled {
+			continue
+		}
+		if g := s.groupsOf(f.Ref, v); len(g) == 0 || slices.Contains(g, group) {
+			continue
+		}
+		id := s.ensureIn(f.Ref, group)
+		if _, isList := v.([]int64); isList {
+			out[f.Name] = []int64{id}
+		} else {
+			out[f.Name] = id
+		}
+	}
+}
+
+// ensureIn returns the id of a shared row of entity in customer group
+// group (created on first use with its first anchor in the group).
+func (s *sampler) ensureIn(entity string, group int64) int64 {
+	s.t.Helper()
+	if entity == "customergroup" {
+		return group
+	}
+	key := fmt.Sprintf("%s@%d", entity, group)
+	if id, ok := s.ids[key]; ok {
+		return id
+	}
+	id := s.fresh(entity, s.inGroup(entity, obj{}, group))
+	s.ids[key] = id
+	return id
+}
+
+// freshIn creates a new row of entity in customer group group.
+func (s *sampler) freshIn(entity string, group int64, override obj) int64 {
+	s.t.Helper()
+	over := obj{}
+	for k, v := range override {
+		over[k] = v
+	}
+	return s.fresh(entity, s.inGroup(entity, over, group))
+}
+
+// inGroup adds to over the first anchor of entity, a row of group, unless
+// over already names a row of a customer-scoped entity (which decides the
+// group).
+func (s *sampler) inGroup(entity string, over obj, group int64) obj {
+	s.t.Helper()
+	ent, _ := s.reg.Entity(entity)
+	for name, v := range over {
+		if f, ok := ent.Field(name); ok && f.Ref != "" && len(s.groupsOf(f.Ref, v)) > 0 {
+			return over
+		}
+	}
+	anchors := tables.AnchorFields(entity)
+	if len(anchors) == 0 || group == 0 {
+		return over
+	}
+	f, _ := ent.Field(anchors[0])
+	over[f.Name] = s.ensureIn(f.Ref, group)
+	return over
 }
 
 // narrow keeps list fields with an OptionsWhere among their options: a
@@ -109,7 +232,7 @@ func (s *sampler) data(ent *schema.Entity, override obj) obj {
 // names the value, sampled siblings take the named row's values instead.
 // A narrowing sibling left empty is sampled for a required field; an
 // optional field is then left out.
-func (s *sampler) narrow(ent *schema.Entity, out, override obj) {
+func (s *sampler) narrow(ent *schema.Entity, out, override obj, group int64) {
 	s.t.Helper()
 	for i := range ent.Fields {
 		f := &ent.Fields[i]
@@ -144,6 +267,9 @@ func (s *sampler) narrow(ent *schema.Entity, out, override obj) {
 					out[m.Source] = v
 				}
 			}
+			if m.Of != "" {
+				v = s.fieldOf(ent, m.Source, m.Of, v)
+			}
 			if m.Via != "" {
 				links[m.Via] = v
 				key += fmt.Sprintf("|via %s=%v", m.Via, v)
@@ -160,9 +286,10 @@ func (s *sampler) narrow(ent *schema.Entity, out, override obj) {
 		if over == nil {
 			continue
 		}
+		key += fmt.Sprintf("@%d", group)
 		id, ok := s.ids[key]
 		if !ok {
-			id = s.fresh(f.Ref, over)
+			id = s.fresh(f.Ref, s.inGroup(f.Ref, over, group))
 			for via, v := range links {
 				s.link(target, via, id, v)
 			}
@@ -188,6 +315,10 @@ func (s *sampler) siblingsOf(ent, target *schema.Entity, f *schema.Field, named 
 			continue
 		}
 		src, _ := ent.Field(m.Source)
+		if m.Of != "" {
+			out[m.Source] = s.sourceOf(target, named, src, m)
+			continue
+		}
 		if m.Via != "" {
 			if out[m.Source] == nil && src != nil {
 				out[m.Source] = s.value(ent, src, false)
@@ -215,6 +346,39 @@ func (s *sampler) siblingsOf(ent, target *schema.Entity, f *schema.Field, named 
 			s.t.Fatalf("give %s %v its %s: %v", target.Name, named, m.Target, err)
 		}
 	}
+}
+
+// sourceOf is a shared row of src's entity whose field m.Of holds the
+// value m.Target of the named row of target (a contract of a tax rate's
+// company).
+func (s *sampler) sourceOf(target *schema.Entity, named any, src *schema.Field, m schema.Match) any {
+	s.t.Helper()
+	var v any
+	q := fmt.Sprintf(`SELECT "%s" FROM "%s" WHERE "%s" = ?`, m.Target, target.Table, target.PK)
+	if err := s.e.DB.QueryRowContext(context.Background(), q, named).Scan(&v); err != nil {
+		s.t.Fatalf("read %s %v: %v", target.Name, named, err)
+	}
+	key := fmt.Sprintf("%s|%s=%v", src.Ref, m.Of, v)
+	if id, ok := s.ids[key]; ok {
+		return id
+	}
+	id := s.fresh(src.Ref, obj{m.Of: v})
+	s.ids[key] = id
+	return id
+}
+
+// fieldOf reads field of of the row that sibling source of ent (value v)
+// refers to.
+func (s *sampler) fieldOf(ent *schema.Entity, source, of string, v any) any {
+	s.t.Helper()
+	src, _ := ent.Field(source)
+	target, _ := s.reg.Entity(src.Ref)
+	var out any
+	q := fmt.Sprintf(`SELECT "%s" FROM "%s" WHERE "%s" = ?`, of, target.Table, target.PK)
+	if err := s.e.DB.QueryRowContext(context.Background(), q, v).Scan(&out); err != nil {
+		s.t.Fatalf("read %s %v: %v", target.Name, v, err)
+	}
+	return out
 }
 
 func writableOnCreate(f *schema.Field) bool { return f.Writable() && !f.HiddenOnCreate }

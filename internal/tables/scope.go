@@ -40,6 +40,9 @@ type Scope struct {
 	// many matches walks its sort index; set on SQLite only
 	// (Engine.walksFilters).
 	walkRows bool
+	// writing leaves out the paths that only let client users read a row
+	// (TenantPath.CustomerRead): the scope of the rows a write changes.
+	writing bool
 	// masked names the entities whose masked fields the caller reads
 	// masked (mask.go).
 	masked []string
@@ -126,6 +129,11 @@ func (s Scope) tenantCond(x *env, e *schema.Entity, alias string, n *aliases, jo
 	}
 	if err := add(e.Tenant.Customer, s.customergroup); err != nil {
 		return frag{}, err
+	}
+	if !s.writing {
+		if err := add(e.Tenant.CustomerRead, s.customergroup); err != nil {
+			return frag{}, err
+		}
 	}
 	if err := add(e.Tenant.Partner, s.partnergroup); err != nil {
 		return frag{}, err

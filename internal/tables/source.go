@@ -434,7 +434,8 @@ func tenantFollowsOwner(owner, target *schema.Entity, fk string) bool {
 		}
 		return true
 	}
-	return extends(owner.Tenant.Customer, target.Tenant.Customer) && extends(owner.Tenant.Partner, target.Tenant.Partner)
+	return extends(owner.Tenant.Customer, target.Tenant.Customer) && extends(owner.Tenant.Partner, target.Tenant.Partner) &&
+		extends(owner.Tenant.CustomerRead, target.Tenant.CustomerRead)
 }
 
 // viaCond renders "the row of e aliased a leads to key through the foreign

@@ -592,6 +592,18 @@ func (b *tenantBuilder) buildListed(ll *schema.Entity, owner *tenantCase) *tenan
 	return c
 }
 
+// insertLink stores a link row of l by SQL: the owner's column and data
+// (the other end's key and the attributes).
+func (b *tenantBuilder) insertLink(l *schema.Link, ownCol string, owner int64, data obj) {
+	b.t.Helper()
+	cols, args := []string{fmt.Sprintf("%q", ownCol)}, []any{owner}
+	for _, k := range slices.Sorted(maps.Keys(data)) {
+		cols, args = append(cols, fmt.Sprintf("%q", k)), append(args, data[k])
+	}
+	b.exec(fmt.Sprintf("INSERT INTO %q (%s) VALUES (%s)", l.Table, strings.Join(cols, ", "),
+		strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ")), args...)
+}
+
 func (b *tenantBuilder) exec(q string, args ...any) {
 	b.t.Helper()
 	if _, err := b.d.ExecContext(context.Background(), q, args...); err != nil {
@@ -895,12 +907,32 @@ func (b *tenantBuilder) narrowingRecord(t *testing.T, holder *schema.Entity, f *
 		if v == nil {
 			return nil, false
 		}
+		if m.Of != "" {
+			// The source row whose field Of holds the value (a contract of
+			// the tax rate's company).
+			if v, ok = b.rowWith(holder, m.Source, m.Of, *v); !ok {
+				return nil, false
+			}
+		}
 		rec[m.Source] = *v
 		if src, ok := holder.Field(m.Source); ok && src.Multiple {
 			rec[m.Source] = []int64{*v}
 		}
 	}
 	return rec, true
+}
+
+// rowWith returns a row of the entity sibling source of holder refers to
+// whose field of holds v.
+func (b *tenantBuilder) rowWith(holder *schema.Entity, source, of string, v int64) (*int64, bool) {
+	src, _ := holder.Field(source)
+	ent := mustEntity(src.Ref)
+	var key *int64
+	q := fmt.Sprintf(`SELECT MIN(%q) FROM %q WHERE %q = ?`, ent.PK, ent.Table, of)
+	if err := b.d.QueryRowContext(context.Background(), q, v).Scan(&key); err != nil || key == nil {
+		return nil, false
+	}
+	return key, true
 }
 
 // linkedTo returns a row linked to row key of target through its
@@ -1243,8 +1275,17 @@ func (b *tenantBuilder) relate(ent *schema.Entity, rel *schema.Relation, owner i
 		if len(tp) > 0 {
 			related = b.rowIn(target, tp, g, nil)
 		}
-		st, body := b.api(admin, obj{"action": "link", "entity": rel.APIName(ent.Name), "id": owner,
-			"data": b.linkData(ent, rel, related)})
+		data := b.linkData(ent, rel, related)
+		st, body := b.api(admin, obj{"action": "link", "entity": rel.APIName(ent.Name), "id": owner, "data": data})
+		l, _ := b.reg.Link(rel.Link)
+		own, other, _ := l.End(ent.Name)
+		if st == http.StatusUnprocessableEntity && refused(body, other.Column, "not_available") {
+			// The write check keeps links within the owner's tenant; links
+			// from before it, or from imports, may not be: store it by SQL.
+			b.insertLink(l, own.Column, owner, data)
+			b.count("cross-tenant link stored by SQL")
+			return related, true
+		}
 		if st != http.StatusCreated {
 			b.notes = append(b.notes, fmt.Sprintf("%s: link refused: %d %s", name, st, clip(string(body))))
 			return 0, false

@@ -153,7 +153,7 @@ func (e *Engine) Update(ctx context.Context, cmd UpdateCommand) (*WriteAnswer, e
 // row_version the caller read (409 otherwise), with the generic checks and
 // the module's options.
 func (e *Engine) updateRow(ctx context.Context, tx *db.Tx, c *caller, ent *schema.Entity, labels *messageTexts, cmd UpdateCommand, opts []WriteOption) error {
-	stored, version, err := e.loadStored(ctx, tx, c, ent, cmd.ID)
+	stored, version, err := e.loadStored(ctx, tx, c.writer(), ent, cmd.ID)
 	if err != nil {
 		return err
 	}
@@ -265,7 +265,7 @@ func (e *Engine) store(ctx context.Context, tx *db.Tx, c *caller, ch *change, id
 		}
 	}
 	if c.scope.limits(ch.ent) && !ch.scopeLater {
-		if ok, err := e.visible(ctx, tx, c, ch.ent, id); err != nil || !ok {
+		if ok, err := e.visible(ctx, tx, c.writer(), ch.ent, id); err != nil || !ok {
 			if err != nil {
 				return 0, err
 			}
@@ -444,7 +444,7 @@ func (e *Engine) Delete(ctx context.Context, cmd DeleteCommand) error {
 }
 
 func (e *Engine) deleteOne(ctx context.Context, tx *db.Tx, c *caller, ent *schema.Entity, id, version int64, lang string) error {
-	stored, have, err := e.loadStored(ctx, tx, c, ent, id)
+	stored, have, err := e.loadStored(ctx, tx, c.writer(), ent, id)
 	if err != nil {
 		return err
 	}

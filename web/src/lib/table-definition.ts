@@ -72,9 +72,11 @@ export interface RefDefinition {
   /**
    * The narrowing of the options: rows whose `target` column equals the
    * sibling `source` (or the constant `value`), or, with `via`, rows linked
-   * to the sibling's value through their many-to-many relation `via`.
+   * to the sibling's value through their many-to-many relation `via`, or,
+   * with `of`, rows whose `target` equals field `of` of the row the sibling
+   * refers to (a payment's tax rates: those of its contract's company).
    */
-  where?: { target?: string; source?: string; value?: Literal; if_filled?: boolean; via?: string }[];
+  where?: { target?: string; source?: string; value?: Literal; if_filled?: boolean; via?: string; of?: string }[];
 }
 
 export interface FieldOption {

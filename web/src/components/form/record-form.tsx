@@ -20,6 +20,11 @@ export interface RecordFormProps {
   entity?: string;
   /** The record's key field: the page shows it by its title ("#12"), not as a field. */
   primaryKey?: string;
+  /**
+   * Values of the record the form does not show (the contract of a payment
+   * in contract step 2): its list fields' options are narrowed by them too.
+   */
+  context?: Record<string, unknown>;
 }
 
 const WIDE_KINDS = new Set(['textarea', 'html']);
@@ -41,7 +46,7 @@ export function optionsFilledFields(attrs: readonly AttributeDefinition[]): Set<
 }
 
 /** The fields of a generic form, in definition order, honouring visibility, read-only and rules. */
-export function RecordForm({ form, row, services, columns = 2, entity, primaryKey }: RecordFormProps) {
+export function RecordForm({ form, row, services, columns = 2, entity, primaryKey, context }: RecordFormProps) {
   const { i18n } = useTranslation();
   const { attributes, values, errors, env, mode } = form;
   const creating = mode === 'create';
@@ -72,7 +77,7 @@ export function RecordForm({ form, row, services, columns = 2, entity, primaryKe
                 error={errors[attr.attribute]}
                 required={!readOnly && isRequiredNow(attr, values, env)}
                 readOnly={readOnly}
-                values={values}
+                values={context ? { ...context, ...values } : values}
                 row={row}
                 unitAttr={unitAttr}
                 unitError={unitAttr ? errors[unitAttr.attribute] : undefined}

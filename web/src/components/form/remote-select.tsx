@@ -119,9 +119,10 @@ export function refConditions(ref: RefDefinition | undefined, record?: Record<st
   if (!ref?.where || ref.where.length === 0) return undefined;
   const out: Record<string, unknown> = {};
   for (const m of ref.where) {
-    // A narrowing through a link is no condition on the rows' own columns:
-    // only the options action (with a source) applies it.
-    if (m.target === undefined) continue;
+    // A narrowing through a link, or by a field of the row a sibling refers
+    // to, is no condition on the rows' own columns: only the options action
+    // (with a source) applies it.
+    if (m.target === undefined || m.of !== undefined) continue;
     if (m.source !== undefined) {
       const v = record?.[m.source];
       const empty = v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);

@@ -113,6 +113,7 @@ export function PaymentsStep({ def, contract, onDirtyChange, onSaved, onBack, la
             index={i}
             attributes={attributes}
             labelFields={def.label}
+            contractId={contractId}
             onDirtyChange={reportDirty}
             onRemove={() => remove(row.key)}
           />
@@ -143,13 +144,15 @@ interface PaymentRowFormProps {
   index: number;
   attributes: AttributeDefinition[];
   labelFields: string[];
+  /** The step's contract: the row's tax rates are its company's. */
+  contractId: number;
   onDirtyChange: (key: string, dirty: boolean) => void;
   onRemove: () => void;
 }
 
 /** One payment: the generic form of its fields, its errors, and a remove button. */
 const PaymentRowForm = forwardRef<RowHandle, PaymentRowFormProps>(function PaymentRowForm(
-  { row, index, attributes, labelFields, onDirtyChange, onRemove },
+  { row, index, attributes, labelFields, contractId, onDirtyChange, onRemove },
   ref,
 ) {
   const { t } = useTranslation();
@@ -204,7 +207,7 @@ const PaymentRowForm = forwardRef<RowHandle, PaymentRowFormProps>(function Payme
           {other.join(' ')}
         </Alert>
       )}
-      <RecordForm form={form} row={row.stored} entity="recurringpayment" columns={3} />
+      <RecordForm form={form} row={row.stored} entity="recurringpayment" columns={3} context={{ contract_id: contractId }} />
     </Paper>
   );
 });
