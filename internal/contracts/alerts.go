@@ -179,7 +179,7 @@ func (s *Service) dueDeadlines(ctx context.Context, today time.Time) ([]*dueDead
 			COALESCE(u.user_firstname, '') || ' ' || COALESCE(u.user_lastname, ''), COALESCE(u.user_language, ''),
 			COALESCE(st.digest, 1), COALESCE(st.horizons, ''), d.contractaction_notice_rule, d.contractaction_notice_to,
 			d.contractaction_notice_period_value, d.contractaction_notice_period_unit, d.contractaction_options_count,
-			d.contractaction_options_exercised, d.contractaction_effective_date, d.contractaction_uses
+			d.contractaction_options_exercised, d.contractaction_effective_date, d.contractaction_uses, d.contractaction_resiliation_date
 		FROM `+src.SQL+`
 		JOIN contract c ON c.contract_id = d.contract_id
 		LEFT JOIN pos p ON p.pos_id = c.pos_id
@@ -196,18 +196,18 @@ func (s *Service) dueDeadlines(ctx context.Context, today time.Time) ([]*dueDead
 	var due []*dueDeadline
 	for rows.Next() {
 		d := &dueDeadline{}
-		var notice, effective any
+		var notice, effective, resiliation any
 		var digest int
 		var horizons, rule, to, unit string
 		var value, exercised, uses int64
 		var count sql.NullInt64
 		if err := rows.Scan(&d.id, &notice, &d.typ, &d.contractID, &d.contract, &d.pos, &d.user, &d.email, &d.name, &d.lang,
-			&digest, &horizons, &rule, &to, &value, &unit, &count, &exercised, &effective, &uses); err != nil {
+			&digest, &horizons, &rule, &to, &value, &unit, &count, &exercised, &effective, &uses, &resiliation); err != nil {
 			return nil, fmt.Errorf("contracts: due deadlines: %w", err)
 		}
 		facts := map[string]any{"contractaction_type": d.typ, fieldRule: rule, fieldTo: to, "contractaction_notice_period_value": value,
 			"contractaction_notice_period_unit": unit, fieldExercised: exercised, fieldNotice: notice, fieldEffective: effective,
-			fieldUses: uses, fieldExpired: int64(0)}
+			fieldUses: uses, fieldExpired: int64(0), "contractaction_resiliation_date": resiliation}
 		if count.Valid {
 			facts["contractaction_options_count"] = count.Int64
 		}

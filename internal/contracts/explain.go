@@ -12,7 +12,8 @@ import (
 // language by Service.Explain. The deadline list, the calendar feed and the
 // alert mail render it with that one function (decision 0008).
 type Explanation struct {
-	// Code is one of none, notice (a resiliation), option (an active
+	// Code is one of none, plain (a date whose end is not known: stored
+	// before the end was derived), notice (a resiliation), option (an active
 	// option open), extension (an automatic option or extension open),
 	// lapsed (an active option not declared in time), exercised (every
 	// option exercised) and used_up (the last extension's date passed).
@@ -47,6 +48,8 @@ func Explain(dl Deadline, n Notice) Explanation {
 	}
 	code := "notice"
 	switch {
+	case n.End == nil: // stored before the end was derived, not recomputed since
+		code = "plain"
 	case dl.Type == TypeResiliation || dl.Type == TypeSpecialResiliation:
 	case dl.Type == TypeActiveOption && exercisedAll(dl, n):
 		code = "exercised"
@@ -140,6 +143,9 @@ func storedExplanation(row map[string]any) Explanation {
 	var n Notice
 	n.Date, _ = dateOf(row[fieldNotice])
 	n.End, _ = dateOf(row[fieldEffective])
+	if n.End == nil && (dl.To == "" || dl.To == ToDate) && dl.Rule != Rule580a {
+		n.End, _ = dateOf(row["contractaction_resiliation_date"]) // a resiliation's end before migration 0051 derived it
+	}
 	n.Uses, _ = num(fieldUses)
 	expired, _ := num(fieldExpired)
 	n.Expired = expired == 1

@@ -115,7 +115,7 @@ var deadlineColumns = append([]string{"contract_id", "contract_id__label", "cont
 // rendered from (storedExplanation).
 var explanationColumns = []string{"contractaction_type", fieldRule, fieldTo, "contractaction_notice_period_value",
 	"contractaction_notice_period_unit", "contractaction_options_count", fieldExercised, fieldNotice, fieldEffective,
-	fieldUses, fieldExpired}
+	fieldUses, fieldExpired, "contractaction_resiliation_date"}
 
 // ParseDeadlineQuery reads the query parameters of GET /contracts/deadlines:
 // from, to, status (repeated or comma-separated), keyword, page, per_page,
