@@ -64,14 +64,14 @@ type DeadlineQuery struct {
 // contract, the contract's point of sale and company, and its traffic
 // light as of today.
 type DeadlineRow struct {
-	ID            int64          `json:"contractaction_id"`
-	ContractID    int64          `json:"contract_id"`
-	ContractLabel *string        `json:"contract_id__label"`
-	PosLabel      *string        `json:"pos_id__label"`
-	CompanyLabel  *string        `json:"company_id__label"`
-	Type          string         `json:"contractaction_type"`
-	ActingBy      *string        `json:"contractaction_acting_by"`
-	NoticeDate    *string        `json:"contractaction_notice_date"`
+	ID            int64   `json:"contractaction_id"`
+	ContractID    int64   `json:"contract_id"`
+	ContractLabel *string `json:"contract_id__label"`
+	PosLabel      *string `json:"pos_id__label"`
+	CompanyLabel  *string `json:"company_id__label"`
+	Type          string  `json:"contractaction_type"`
+	ActingBy      *string `json:"contractaction_acting_by"`
+	NoticeDate    *string `json:"contractaction_notice_date"`
 	// EffectiveDate is the end the notice is for (decision 0008).
 	EffectiveDate *string `json:"contractaction_effective_date"`
 	// Expired: used up, nothing left to watch.

@@ -141,4 +141,3 @@ func TestDeadlineRulesThroughAPI(t *testing.T) {
 }
 
 func bytesContain(b []byte, s string) bool { return strings.Contains(string(b), s) }
-
