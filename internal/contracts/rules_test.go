@@ -3,8 +3,14 @@ package contracts_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"portfolio/internal/contracts"
 
 	"portfolio/internal/db"
 	"portfolio/internal/testkit"
@@ -141,3 +147,56 @@ func TestDeadlineRulesThroughAPI(t *testing.T) {
 }
 
 func bytesContain(b []byte, s string) bool { return strings.Contains(string(b), s) }
+
+// TestRuleInMailAndCalendar: the alert mail and the calendar feed tell the
+// rule behind each notice date, in the user's language, with the same
+// words as the deadline list. The deadline's dates lie in 2040 and the
+// digest runs on a fixed clock, so nothing depends on the day the test
+// runs.
+func TestRuleInMailAndCalendar(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ta := apptest.NewApp(t, d)
+		ctx := context.Background()
+		if _, err := d.ExecContext(ctx, `UPDATE users SET user_language = 'de' WHERE user_email = ?`, leadB); err != nil {
+			t.Fatal(err)
+		}
+		var leadBID int64
+		if err := d.QueryRowContext(ctx, `SELECT user_id FROM users WHERE user_email = ?`, leadB).Scan(&leadBID); err != nil {
+			t.Fatal(err)
+		}
+		own, _ := contractOf(t, d, 3) // lead.b's tenant
+		r := ta.Do("POST", "/api/", ta.Token(admin), obj{"action": "create", "entity": "contractaction", "data": obj{
+			"contract_id": own, "contractaction_acting_by": "mieter", "contractaction_type": "resiliation",
+			"contractaction_resiliation_date": "2040-11-02", "contractaction_notice_to": "quarter_end",
+			"contractaction_notice_period_value": 6, "contractaction_notice_period_unit": "month",
+			"contractaction_responsible_user_id": leadBID}})
+		if r.Status != http.StatusCreated {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		const want = "Kündigung bis 30. Juni 2040 (6 Monate zum Quartalsende) zum 31. Dezember 2040"
+
+		clk := &clock{t: time.Date(2040, 6, 10, 8, 0, 0, 0, time.UTC)} // 20 days before the notice date
+		svc := contracts.New(contracts.Deps{DB: d, Engine: ta.Engine, Outbox: ta.Outbox, Catalog: ta.Catalog,
+			PublicURL: "http://portfolio.test", Now: clk.now})
+		if sent, err := svc.SendDeadlineDigests(ctx); err != nil || sent != 1 {
+			t.Fatalf("digest: %d mails, %v", sent, err)
+		}
+		m := ta.SMTP.WaitFor(t, 10*time.Second, func(m testkit.Mail) bool { return slices.Contains(m.To, leadB) })
+		if !strings.Contains(m.Text, want) {
+			t.Fatalf("the mail does not tell the rule %q:\n%s", want, m.Text)
+		}
+
+		var link struct{ URL string }
+		ta.Run(t, []apptest.Scenario{{Name: "calendar link", Method: "POST", Path: "/user/calendar", As: leadB, Status: 200,
+			Check: func(t *testing.T, r apptest.Response) { r.JSON(t, &link) }}})
+		u, err := url.Parse(link.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		feed := ta.Do("GET", u.Path, "", nil)
+		unfolded := strings.ReplaceAll(string(feed.Body), "\r\n ", "")
+		if feed.Status != 200 || !strings.Contains(unfolded, `\n`+strings.ReplaceAll(want, ",", `\,`)) {
+			t.Fatalf("the feed does not tell the rule %q: %d\n%s", want, feed.Status, feed.Body)
+		}
+	})
+}
