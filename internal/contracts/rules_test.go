@@ -140,6 +140,9 @@ func TestDeadlineRulesThroughAPI(t *testing.T) {
 				Header: map[string]string{"Accept-Language": "en"}, Status: 200,
 				Contains: []string{`"explanation":"Notice by 7 January 2031 (the 3rd working day of January 2031, § 580a (2) BGB) for 30 June 2031"`,
 					`"explanation":"All 2 options exercised: the contract runs until 31 December 2060"`}},
+			{Name: "the fields' help in German", Method: "GET", Path: "/api/definitions/contractaction", As: admin,
+				Header: map[string]string{"Accept-Language": "de"}, Status: 200,
+				Contains: []string{`"attribute_help":"Wie das Kündigungsdatum aus dem Ende folgt`, `"attribute_i18n":"Kündigungsregel"`}},
 			{Name: "a malformed contract id", Method: "GET", Path: "/contracts/deadlines?contract_id=x", As: admin, Status: 422,
 				Contains: []string{`"contract_id"`}},
 		})
