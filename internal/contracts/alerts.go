@@ -127,6 +127,7 @@ type dueDeadline struct {
 	digest            bool
 	horizons          []int
 	pending           []int // horizons crossed and not yet announced
+	rule              Explanation
 }
 
 // SendDeadlineDigests queues each responsible user's digest of deadlines
@@ -177,13 +178,15 @@ func (s *Service) dueDeadlines(ctx context.Context, today time.Time) ([]*dueDead
 	rows, err := s.db.QueryContext(ctx, `SELECT d.contractaction_id, d.contractaction_notice_date, d.contractaction_type,
 			c.contract_id, c.contract_name, COALESCE(p.pos_name, ''), u.user_id, u.user_email,
 			COALESCE(u.user_firstname, '') || ' ' || COALESCE(u.user_lastname, ''), COALESCE(u.user_language, ''),
-			COALESCE(st.digest, 1), COALESCE(st.horizons, '')
+			COALESCE(st.digest, 1), COALESCE(st.horizons, ''), d.contractaction_notice_rule, d.contractaction_notice_to,
+			d.contractaction_notice_period_value, d.contractaction_notice_period_unit, d.contractaction_options_count,
+			d.contractaction_options_exercised, d.contractaction_effective_date, d.contractaction_uses, d.contractaction_resiliation_date
 		FROM `+src.SQL+`
 		JOIN contract c ON c.contract_id = d.contract_id
 		LEFT JOIN pos p ON p.pos_id = c.pos_id
 		JOIN users u ON u.user_id = d.contractaction_responsible_user_id
 		LEFT JOIN deadline_alert_setting st ON st.user_id = u.user_id
-		WHERE d.contractaction_status = ? AND u.user_locked = 0
+		WHERE d.contractaction_status = ? AND u.user_locked = 0 AND d.contractaction_expired = 0
 			AND d.contractaction_notice_date >= ? AND d.contractaction_notice_date <= ?
 		ORDER BY u.user_id, d.contractaction_notice_date, d.contractaction_id`,
 		append(src.Args, StatusActive, today.Format(time.DateOnly), today.AddDate(0, 0, maxHorizon).Format(time.DateOnly))...)
@@ -194,13 +197,22 @@ func (s *Service) dueDeadlines(ctx context.Context, today time.Time) ([]*dueDead
 	var due []*dueDeadline
 	for rows.Next() {
 		d := &dueDeadline{}
-		var notice any
+		var notice, effective, resiliation any
 		var digest int
-		var horizons string
+		var horizons, rule, to, unit string
+		var value, exercised, uses int64
+		var count sql.NullInt64
 		if err := rows.Scan(&d.id, &notice, &d.typ, &d.contractID, &d.contract, &d.pos, &d.user, &d.email, &d.name, &d.lang,
-			&digest, &horizons); err != nil {
+			&digest, &horizons, &rule, &to, &value, &unit, &count, &exercised, &effective, &uses, &resiliation); err != nil {
 			return nil, fmt.Errorf("contracts: due deadlines: %w", err)
 		}
+		facts := map[string]any{"contractaction_type": d.typ, fieldRule: rule, fieldTo: to, "contractaction_notice_period_value": value,
+			"contractaction_notice_period_unit": unit, fieldExercised: exercised, fieldNotice: notice, fieldEffective: effective,
+			fieldUses: uses, fieldExpired: int64(0), "contractaction_resiliation_date": resiliation}
+		if count.Valid {
+			facts["contractaction_options_count"] = count.Int64
+		}
+		d.rule = storedExplanation(facts)
 		n, err := dateOf(notice)
 		if err != nil || n == nil {
 			return nil, fmt.Errorf("contracts: due deadline %d: notice date %v: %w", d.id, notice, err)
@@ -302,6 +314,7 @@ func (s *Service) digestMail(today time.Time, due []*dueDeadline) mailer.Message
 			"pos":      d.pos,
 			"link":     fmt.Sprintf("%s/app/table/contract/view/%d", strings.TrimRight(s.publicURL, "/"), d.contractID),
 		}) + "\n")
+		b.WriteString("  " + s.Explain(lang, d.rule) + "\n") // the rule that produced the date
 	}
 	b.WriteString("\n" + s.catalog.T(lang, "mail.deadlines.settings", nil) + "\n\n")
 	b.WriteString(s.catalog.T(lang, "mail.signature", nil) + "\n")

@@ -111,6 +111,7 @@ type calendarEvent struct {
 	contractID int64
 	contract   string
 	pos        string
+	rule       string // the rule that produced the date, in the owner's language
 }
 
 // CalendarFeed answers the iCalendar text of token's owner, or 404 for an
@@ -132,7 +133,7 @@ func (s *Service) CalendarFeed(ctx context.Context, token string) ([]byte, error
 	if !i18n.Supported(lang) {
 		lang = i18n.Default
 	}
-	events, err := s.calendarEvents(ctx, user)
+	events, err := s.calendarEvents(i18n.WithLang(ctx, lang), user)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +177,7 @@ func (s *Service) calendarEvents(ctx context.Context, user int64) ([]calendarEve
 			return nil, fmt.Errorf("contracts: calendar deadline %d: notice date %v: %w", r.ID, r.NoticeDate, err)
 		}
 		out = append(out, calendarEvent{id: r.ID, notice: *n, typ: r.Type, contractID: r.ContractID,
-			contract: deref(r.ContractLabel), pos: deref(r.PosLabel)})
+			contract: deref(r.ContractLabel), pos: deref(r.PosLabel), rule: r.Explanation})
 	}
 	return out, nil
 }
@@ -216,7 +217,8 @@ func (s *Service) renderCalendar(lang string, events []calendarEvent) []byte {
 		c.line("DTSTART;VALUE=DATE:" + e.notice.Format("20060102"))
 		c.line("DTEND;VALUE=DATE:" + e.notice.AddDate(0, 0, 1).Format("20060102"))
 		c.prop("SUMMARY", s.catalog.T(lang, "calendar.summary", map[string]string{"type": typ, "contract": where}))
-		c.prop("DESCRIPTION", s.catalog.T(lang, "calendar.description", map[string]string{"type": typ, "contract": where, "link": link}))
+		c.prop("DESCRIPTION", s.catalog.T(lang, "calendar.description", map[string]string{"type": typ, "contract": where, "link": link})+
+			"\n"+e.rule)
 		c.line("URL:" + link)
 		c.line("TRANSP:TRANSPARENT")
 		c.line("END:VEVENT")

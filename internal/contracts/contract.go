@@ -10,6 +10,7 @@ import (
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/i18n"
 	"portfolio/internal/tables"
 	"portfolio/internal/validate"
 )
@@ -68,7 +69,7 @@ func (s *Service) Contract(ctx context.Context, id int64) (map[string]any, error
 			}
 			out["owners"], out["managers"] = owners, managers
 		case "deadlines":
-			if out["deadlines"], err = withLights(s.lights, rows, s.now().UTC()); err != nil {
+			if out["deadlines"], err = s.withLights(i18n.LangFrom(ctx), rows, s.now().UTC()); err != nil {
 				return nil, err
 			}
 		default:

@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
+	"portfolio/internal/platform/holidays"
 	"portfolio/internal/tables"
 	"portfolio/internal/validate"
 )
@@ -21,6 +23,14 @@ const (
 	fieldNotice    = "contractaction_notice_date"
 	fieldStatus    = "contractaction_status"
 	fieldEnd       = "contract_end_date"
+	// What the server derives with the notice date (decision 0008).
+	fieldEffective = "contractaction_effective_date"
+	fieldUses      = "contractaction_uses"
+	fieldExpired   = "contractaction_expired"
+	fieldExercised = "contractaction_options_exercised"
+	fieldExercDate = "contractaction_exercised_date"
+	fieldRule      = "contractaction_notice_rule"
+	fieldTo        = "contractaction_notice_to"
 	// fieldResponsible is who answers for a deadline and gets its alerts.
 	fieldResponsible = "contractaction_responsible_user_id"
 )
@@ -43,23 +53,71 @@ func (s *Service) registerHooks() {
 }
 
 // beforeDeadlineWrite checks a status change and computes the deadline's
-// notice date from what is about to be stored.
+// notice date, and what derives with it, from what is about to be stored.
 func (s *Service) beforeDeadlineWrite(ctx context.Context, w *tables.WriteContext) error {
 	if err := checkTransition(ctx, w); err != nil {
 		return err
 	}
 	contract, _ := w.Record["contract_id"].(int64)
-	end, err := s.contractEnd(ctx, w.Tx, contract)
+	end, state, err := s.contractFacts(ctx, w.Tx, contract)
 	if err != nil {
 		return err
 	}
-	notice, err := NoticeDate(deadlineOf(w.Record, end), s.now())
+	dl := deadlineOf(w.Record, end, calendarOf(w.Record, state))
+	notice, err := NoticeDate(dl, s.now())
 	if err != nil {
 		return noticeError(err)
 	}
-	w.Values[fieldNotice] = dateValue(notice.Date)
+	if err := checkExercise(w.Record, dl, s.now()); err != nil {
+		return err
+	}
+	for k, v := range derivedValues(notice) {
+		w.Values[k] = v
+	}
+	if exercisedAll(dl, notice) && w.Record[fieldStatus] == StatusActive {
+		w.Values[fieldStatus] = StatusPulled // nothing is left to watch: closed as exercised
+	}
 	if p, ok := auth.PrincipalFrom(ctx); ok && w.Creating && w.Record[fieldResponsible] == nil {
 		w.Values[fieldResponsible] = p.UserID // who creates a deadline answers for it
+	}
+	return nil
+}
+
+// derivedValues are the stored fields a computed notice gives.
+func derivedValues(n Notice) validate.Record {
+	expired := int64(0)
+	if n.Expired {
+		expired = 1
+	}
+	return validate.Record{fieldNotice: dateValue(n.Date), fieldEffective: dateValue(n.End), fieldUses: int64(n.Uses), fieldExpired: expired}
+}
+
+// exercisedAll reports whether every option of an active option was
+// exercised.
+func exercisedAll(dl Deadline, n Notice) bool {
+	return dl.Type == TypeActiveOption && n.Expired && dl.OptionsCount != nil && dl.Exercised >= *dl.OptionsCount
+}
+
+// checkExercise refuses an exercised option without the date its
+// declaration reached the other party, or with a date after that option's
+// notice date (a late declaration exercises nothing: the chain had ended)
+// or after today (422 on contractaction_exercised_date).
+func checkExercise(rec validate.Record, dl Deadline, today time.Time) error {
+	if dl.Type != TypeActiveOption || dl.Exercised == 0 || dl.ContractEnd == nil {
+		return nil
+	}
+	on, err := dateOf(rec[fieldExercDate])
+	if err != nil {
+		return err
+	}
+	if on == nil {
+		return apperr.Validation(apperr.FieldError{Field: fieldExercDate, Key: "validation.required", Type: "missing",
+			Args: map[string]string{"field": fieldExercDate}})
+	}
+	by, _ := OptionNotice(dl, dl.Exercised-1)
+	if on.After(by) || on.After(Day(today)) {
+		return apperr.Validation(apperr.FieldError{Field: fieldExercDate, Key: "server.contracts.exercised_late", Type: "value_error",
+			Args: map[string]string{"field": fieldExercDate, "date": by.Format(time.DateOnly)}})
 	}
 	return nil
 }
@@ -77,18 +135,22 @@ func (s *Service) beforeContractWrite(ctx context.Context, w *tables.WriteContex
 	if err != nil {
 		return err
 	}
-	return s.recomputeContract(ctx, w.Tx, w.ID, end)
+	_, state, err := s.contractFacts(ctx, w.Tx, w.ID)
+	if err != nil {
+		return err
+	}
+	return s.recomputeContract(ctx, w.Tx, w.ID, end, state)
 }
 
 // recomputeContract stores the notice dates of every deadline of contract
-// as its end date end makes them.
-func (s *Service) recomputeContract(ctx context.Context, tx *db.Tx, contract int64, end *time.Time) error {
+// as its end date end makes them (state: its location's state).
+func (s *Service) recomputeContract(ctx context.Context, tx *db.Tx, contract int64, end *time.Time, state string) error {
 	rows, err := s.deadlineRows(ctx, tx, "d.contract_id = ? ORDER BY d.contractaction_id", contract)
 	if err != nil {
 		return err
 	}
 	for _, r := range rows {
-		if err := s.storeNotice(ctx, tx, r.id, deadlineOf(r.rec, end)); err != nil {
+		if err := s.storeNotice(ctx, tx, r.id, deadlineOf(r.rec, end, calendarOf(r.rec, state))); err != nil {
 			return err
 		}
 	}
@@ -103,17 +165,18 @@ func (s *Service) storeNotice(ctx context.Context, tx *db.Tx, id int64, dl Deadl
 	if err != nil {
 		notice = Notice{}
 	}
-	_, err = s.engine.DeriveIn(ctx, tx, entityDeadline, id, validate.Record{fieldNotice: dateValue(notice.Date)})
+	_, err = s.engine.DeriveIn(ctx, tx, entityDeadline, id, derivedValues(notice))
 	return err
 }
 
 // deadlineRow is a stored deadline with the values its notice date needs
-// and the notice date stored.
+// and the values derived from them as stored.
 type deadlineRow struct {
-	id     int64
-	rec    validate.Record
-	end    *time.Time
-	notice *time.Time
+	id       int64
+	rec      validate.Record
+	end      *time.Time
+	location int64
+	stored   validate.Record // derivedValues as stored
 }
 
 // deadlineRows reads the caller's deadlines matching where (the WHERE
@@ -126,8 +189,9 @@ func (s *Service) deadlineRows(ctx context.Context, q db.Querier, where string, 
 	}
 	rows, err := q.QueryContext(ctx, `SELECT d.contractaction_id, d.contractaction_type, d.contractaction_resiliation_date,
 			d.contractaction_options_count, d.contractaction_extension_value, d.contractaction_extension_unit,
-			d.contractaction_notice_period_value, d.contractaction_notice_period_unit, c.contract_end_date,
-			d.contractaction_notice_date
+			d.contractaction_notice_period_value, d.contractaction_notice_period_unit, d.contractaction_notice_rule,
+			d.contractaction_notice_to, d.contractaction_options_exercised, c.contract_end_date, c.location_id,
+			d.contractaction_notice_date, d.contractaction_effective_date, d.contractaction_uses, d.contractaction_expired
 		FROM `+src.SQL+` JOIN contract c ON c.contract_id = d.contract_id WHERE `+where,
 		append(src.Args, args...)...)
 	if err != nil {
@@ -136,28 +200,8 @@ func (s *Service) deadlineRows(ctx context.Context, q db.Querier, where string, 
 	defer rows.Close()
 	var out []deadlineRow
 	for rows.Next() {
-		var id int64
-		var typ, extUnit, noticeUnit sql.NullString
-		var resiliation, end, notice any
-		var count, extValue, noticeValue sql.NullInt64
-		if err := rows.Scan(&id, &typ, &resiliation, &count, &extValue, &extUnit, &noticeValue, &noticeUnit, &end, &notice); err != nil {
-			return nil, fmt.Errorf("contracts: read deadlines: %w", err)
-		}
-		r := deadlineRow{id: id, rec: validate.Record{
-			"contractaction_type": typ.String, "contractaction_extension_unit": extUnit.String,
-			"contractaction_notice_period_unit": noticeUnit.String,
-		}}
-		if d, err := dateOf(resiliation); err == nil && d != nil {
-			r.rec["contractaction_resiliation_date"] = d.Format(time.DateOnly)
-		}
-		if count.Valid {
-			r.rec["contractaction_options_count"] = count.Int64
-		}
-		r.rec["contractaction_extension_value"], r.rec["contractaction_notice_period_value"] = extValue.Int64, noticeValue.Int64
-		if r.end, err = dateOf(end); err != nil {
-			return nil, err
-		}
-		if r.notice, err = dateOf(notice); err != nil {
+		r, err := scanDeadline(rows)
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -165,34 +209,136 @@ func (s *Service) deadlineRows(ctx context.Context, q db.Querier, where string, 
 	return out, rows.Err()
 }
 
-// contractEnd reads the end date of a contract the caller sees (nil: none,
-// or no such contract: the reference check answers that).
-func (s *Service) contractEnd(ctx context.Context, q db.Querier, contract int64) (*time.Time, error) {
-	src, err := s.engine.Scoped(ctx, entityContract, "c")
+// scanDeadline reads one row of deadlineRows.
+func scanDeadline(rows *sql.Rows) (deadlineRow, error) {
+	var id int64
+	var typ, extUnit, noticeUnit, rule, to sql.NullString
+	var resiliation, end, notice, effective any
+	var count, extValue, noticeValue, exercised, location, uses, expired sql.NullInt64
+	if err := rows.Scan(&id, &typ, &resiliation, &count, &extValue, &extUnit, &noticeValue, &noticeUnit, &rule, &to,
+		&exercised, &end, &location, &notice, &effective, &uses, &expired); err != nil {
+		return deadlineRow{}, fmt.Errorf("contracts: read deadlines: %w", err)
+	}
+	r := deadlineRow{id: id, location: location.Int64, rec: validate.Record{
+		"contractaction_type": typ.String, "contractaction_extension_unit": extUnit.String,
+		"contractaction_notice_period_unit": noticeUnit.String, fieldRule: rule.String, fieldTo: to.String,
+		fieldExercised: exercised.Int64,
+	}}
+	if d, err := dateOf(resiliation); err == nil && d != nil {
+		r.rec["contractaction_resiliation_date"] = d.Format(time.DateOnly)
+	}
+	if count.Valid {
+		r.rec["contractaction_options_count"] = count.Int64
+	}
+	r.rec["contractaction_extension_value"], r.rec["contractaction_notice_period_value"] = extValue.Int64, noticeValue.Int64
+	var err error
+	if r.end, err = dateOf(end); err != nil {
+		return r, err
+	}
+	n, err := dateOf(notice)
 	if err != nil {
-		return nil, err
+		return r, err
 	}
-	var end any
-	err = q.QueryRowContext(ctx, `SELECT c.contract_end_date FROM `+src.SQL+` WHERE c.contract_id = ?`,
-		append(src.Args, contract)...).Scan(&end)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
+	e, err := dateOf(effective)
 	if err != nil {
-		return nil, fmt.Errorf("contracts: end of contract %d: %w", contract, err)
+		return r, err
 	}
-	return dateOf(end)
+	r.stored = validate.Record{fieldNotice: dateValue(n), fieldEffective: dateValue(e), fieldUses: uses.Int64, fieldExpired: expired.Int64}
+	return r, nil
 }
 
-// deadlineOf reads a deadline's record (canonical values) and its
-// contract's end date end.
-func deadlineOf(rec validate.Record, end *time.Time) Deadline {
+// sameDerived reports whether the derived values a and b are the same.
+func sameDerived(a, b validate.Record) bool {
+	for _, k := range []string{fieldNotice, fieldEffective, fieldUses, fieldExpired} {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// contractFacts reads the end date of a contract the caller sees and the
+// state of its location (nil and "": none, or no such contract: the
+// reference check answers that). The state counts only for locations in
+// Germany, whose holidays the working days of § 580a BGB exclude.
+func (s *Service) contractFacts(ctx context.Context, q db.Querier, contract int64) (*time.Time, string, error) {
+	src, err := s.engine.Scoped(ctx, entityContract, "c")
+	if err != nil {
+		return nil, "", err
+	}
+	var end any
+	var state sql.NullString
+	err = q.QueryRowContext(ctx, `SELECT c.contract_end_date, `+stateOfLocation+` FROM `+src.SQL+`
+		WHERE c.contract_id = ?`, append(src.Args, contract)...).Scan(&end, &state)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("contracts: end of contract %d: %w", contract, err)
+	}
+	d, err := dateOf(end)
+	return d, state.String, err
+}
+
+// stateOfLocation is the state of the location of contract c (a German
+// one; NULL otherwise), read through its address and city.
+const stateOfLocation = `(SELECT ci.state FROM location l JOIN address a ON a.address_id = l.address_id
+	JOIN city ci ON ci.city_id = a.city_id JOIN country co ON co.country_id = ci.country_id
+	WHERE l.location_id = c.location_id AND co.country_short = 'DE')`
+
+// statesOf reads the states of locations (stateOfLocation) in one
+// statement: the nightly recomputation needs them only for the deadlines
+// that count working days.
+func (s *Service) statesOf(ctx context.Context, q db.Querier, locations []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	if len(locations) == 0 {
+		return out, nil
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(locations)), ", ")
+	args := make([]any, len(locations))
+	for i, l := range locations {
+		args[i] = l
+	}
+	rows, err := q.QueryContext(ctx, `SELECT l.location_id, ci.state FROM location l JOIN address a ON a.address_id = l.address_id
+		JOIN city ci ON ci.city_id = a.city_id JOIN country co ON co.country_id = ci.country_id
+		WHERE co.country_short = 'DE' AND l.location_id IN (`+marks+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("contracts: states of locations: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var state string
+		if err := rows.Scan(&id, &state); err != nil {
+			return nil, fmt.Errorf("contracts: states of locations: %w", err)
+		}
+		out[id] = state
+	}
+	return out, rows.Err()
+}
+
+// calendarOf is the working-day calendar a deadline needs: its location's
+// state's for § 580a, none for the calendar rule.
+func calendarOf(rec validate.Record, state string) Workdays {
+	if rec[fieldRule] != Rule580a {
+		return nil
+	}
+	return holidays.NewCalendar(state)
+}
+
+// deadlineOf reads a deadline's record (canonical values), its contract's
+// end date end and the working days of its location.
+func deadlineOf(rec validate.Record, end *time.Time, w Workdays) Deadline {
 	str := func(k string) string { v, _ := rec[k].(string); return v }
 	num := func(k string) int { v, _ := rec[k].(int64); return int(v) }
 	dl := Deadline{
 		Type:        str("contractaction_type"),
 		Extension:   Period{Value: num("contractaction_extension_value"), Unit: str("contractaction_extension_unit")},
 		Notice:      Period{Value: num("contractaction_notice_period_value"), Unit: str("contractaction_notice_period_unit")},
+		Rule:        str(fieldRule),
+		To:          str(fieldTo),
+		Exercised:   num(fieldExercised),
+		Workdays:    w,
 		ContractEnd: end,
 	}
 	if d, err := dateOf(rec["contractaction_resiliation_date"]); err == nil {
@@ -251,6 +397,10 @@ func noticeError(err error) error {
 		field = "contractaction_extension_unit"
 	case errors.Is(err, ErrOptionsCount):
 		field, key, typ = "contractaction_options_count", "validation.min_value", "value_error"
+	case errors.Is(err, ErrExercised):
+		field, key, typ = fieldExercised, "server.contracts.options_exercised", "value_error"
+	case errors.Is(err, ErrNoticeRule):
+		field, key, typ = fieldRule, "validation.one_of", "enum"
 	case errors.Is(err, ErrDeadlineType):
 		field = "contractaction_type"
 	case !errors.Is(err, ErrNoticePeriod):
@@ -303,12 +453,4 @@ func checkTransition(ctx context.Context, w *tables.WriteContext) error {
 		return nil
 	}
 	return refuse()
-}
-
-// sameDate reports whether two optional dates are the same day.
-func sameDate(a, b *time.Time) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return a.Equal(*b)
 }

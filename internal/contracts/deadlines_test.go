@@ -298,14 +298,19 @@ func TestRecomputeNoticeDates(t *testing.T) {
 		}
 		var unlimitedPast, history int
 		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM contractaction WHERE contractaction_type = 'automatic_extension'
-			AND contractaction_notice_date < ?`, later.Format(time.DateOnly)).Scan(&unlimitedPast); err != nil {
+			AND contractaction_options_count IS NULL AND contractaction_notice_date < ?`, later.Format(time.DateOnly)).Scan(&unlimitedPast); err != nil {
 			t.Fatal(err)
 		}
 		if unlimitedPast != 0 {
 			t.Fatalf("%d unlimited extensions still have a past notice date", unlimitedPast)
 		}
+		// A moved deadline's history row names what moved: the notice
+		// date, or what derives with it (the resulting end, the uses
+		// counted, used up).
 		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM trackrecord WHERE trackrecord_category = 'contractaction'
-			AND user_id IS NULL AND trackrecord_changes LIKE '%contractaction_notice_date%'`).Scan(&history); err != nil {
+			AND user_id IS NULL AND (trackrecord_changes LIKE '%contractaction_notice_date%'
+				OR trackrecord_changes LIKE '%contractaction_effective_date%' OR trackrecord_changes LIKE '%contractaction_uses%'
+				OR trackrecord_changes LIKE '%contractaction_expired%')`).Scan(&history); err != nil {
 			t.Fatal(err)
 		}
 		if history != moved {

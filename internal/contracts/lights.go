@@ -12,10 +12,10 @@ import (
 
 // lightOf is the traffic light of a deadline with notice date notice and
 // status as of today (deadline.Thresholds.LightOf); a deadline that is not
-// active, or without a notice date, has none (""): only active deadlines
-// alert.
-func lightOf(t deadline.Thresholds, notice, status string, today time.Time) deadline.Light {
-	if status != StatusActive || len(notice) < 10 {
+// active, used up (expired), or without a notice date, has none (""): only
+// active deadlines alert.
+func lightOf(t deadline.Thresholds, notice, status string, expired bool, today time.Time) deadline.Light {
+	if status != StatusActive || expired || len(notice) < 10 {
 		return ""
 	}
 	d, err := time.Parse(time.DateOnly, notice[:10])
@@ -25,8 +25,10 @@ func lightOf(t deadline.Thresholds, notice, status string, today time.Time) dead
 	return t.LightOf(d, today)
 }
 
-// withLights adds "traffic_light" to each deadline row as of today.
-func withLights(t deadline.Thresholds, rows []json.RawMessage, today time.Time) ([]json.RawMessage, error) {
+// withLights adds "traffic_light" to each deadline row as of today, and
+// the rule that produced its notice date ("rule", and "explanation" in
+// lang).
+func (s *Service) withLights(lang string, rows []json.RawMessage, today time.Time) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, len(rows))
 	for i, raw := range rows {
 		m := map[string]any{}
@@ -35,7 +37,10 @@ func withLights(t deadline.Thresholds, rows []json.RawMessage, today time.Time) 
 		}
 		notice, _ := m[fieldNotice].(string)
 		status, _ := m[fieldStatus].(string)
-		m["traffic_light"] = lightOf(t, notice, status, today)
+		expired, _ := m[fieldExpired].(float64)
+		m["traffic_light"] = lightOf(s.lights, notice, status, expired == 1, today)
+		rule := storedExplanation(m)
+		m["rule"], m["explanation"] = rule, s.Explain(lang, rule)
 		b, err := json.Marshal(m)
 		if err != nil {
 			return nil, fmt.Errorf("contracts: encode deadline: %w", err)

@@ -14,6 +14,7 @@ import (
 	"portfolio/internal/access"
 	"portfolio/internal/apperr"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/i18n"
 	"portfolio/internal/platform/deadline"
 	"portfolio/internal/tables"
 )
@@ -48,6 +49,8 @@ type DeadlineQuery struct {
 	// Responsible narrows the list to the deadlines this user answers for
 	// (0: everyone's).
 	Responsible int64
+	// Contract narrows the list to one contract's deadlines (0: all).
+	Contract int64
 	// Keyword is the engine's keyword search over the deadline's labels.
 	Keyword string
 	Page    int
@@ -61,17 +64,25 @@ type DeadlineQuery struct {
 // contract, the contract's point of sale and company, and its traffic
 // light as of today.
 type DeadlineRow struct {
-	ID            int64          `json:"contractaction_id"`
-	ContractID    int64          `json:"contract_id"`
-	ContractLabel *string        `json:"contract_id__label"`
-	PosLabel      *string        `json:"pos_id__label"`
-	CompanyLabel  *string        `json:"company_id__label"`
-	Type          string         `json:"contractaction_type"`
-	ActingBy      *string        `json:"contractaction_acting_by"`
-	NoticeDate    *string        `json:"contractaction_notice_date"`
-	TrafficLight  deadline.Light `json:"traffic_light"`
-	Status        string         `json:"contractaction_status"`
-	RowVersion    int64          `json:"row_version"`
+	ID            int64   `json:"contractaction_id"`
+	ContractID    int64   `json:"contract_id"`
+	ContractLabel *string `json:"contract_id__label"`
+	PosLabel      *string `json:"pos_id__label"`
+	CompanyLabel  *string `json:"company_id__label"`
+	Type          string  `json:"contractaction_type"`
+	ActingBy      *string `json:"contractaction_acting_by"`
+	NoticeDate    *string `json:"contractaction_notice_date"`
+	// EffectiveDate is the end the notice is for (decision 0008).
+	EffectiveDate *string `json:"contractaction_effective_date"`
+	// Expired: used up, nothing left to watch.
+	Expired      bool           `json:"contractaction_expired"`
+	TrafficLight deadline.Light `json:"traffic_light"`
+	Status       string         `json:"contractaction_status"`
+	// Rule is what produced the notice date, Explanation the same in
+	// the caller's language.
+	Rule        Explanation `json:"rule"`
+	Explanation string      `json:"explanation"`
+	RowVersion  int64       `json:"row_version"`
 }
 
 // DeadlinePage is the answer of GET /contracts/deadlines, shaped like the
@@ -97,8 +108,14 @@ type Pagination struct {
 // deadlineColumns are the columns the page statement reads: the
 // deadline's own, and its contract's label, point of sale and company,
 // which the definitions derive through the contract in the same statement.
-var deadlineColumns = []string{"contract_id", "contract_id__label", "contract_pos_name", "contract_company_name",
-	"contractaction_type", "contractaction_acting_by", fieldNotice, fieldStatus}
+var deadlineColumns = append([]string{"contract_id", "contract_id__label", "contract_pos_name", "contract_company_name",
+	"contractaction_acting_by", fieldStatus}, explanationColumns...)
+
+// explanationColumns are the stored fields a deadline's explanation is
+// rendered from (storedExplanation).
+var explanationColumns = []string{"contractaction_type", fieldRule, fieldTo, "contractaction_notice_period_value",
+	"contractaction_notice_period_unit", "contractaction_options_count", fieldExercised, fieldNotice, fieldEffective,
+	fieldUses, fieldExpired, "contractaction_resiliation_date"}
 
 // ParseDeadlineQuery reads the query parameters of GET /contracts/deadlines:
 // from, to, status (repeated or comma-separated), keyword, page, per_page,
@@ -134,6 +151,9 @@ func ParseDeadlineQuery(v url.Values) (DeadlineQuery, error) {
 		} else {
 			q.To = s
 		}
+	}
+	if q.Contract, err = tables.QueryID(v, "contract_id"); err != nil {
+		return q, err
 	}
 	if q.From != "" && q.To != "" && q.To < q.From {
 		return q, queryError("to", "validation.date_after", "date_after", map[string]string{"attribute": "from"})
@@ -189,6 +209,9 @@ func (s *Service) Deadlines(ctx context.Context, q DeadlineQuery) (*DeadlinePage
 	if q.Responsible > 0 {
 		lq.Data[fieldResponsible] = q.Responsible
 	}
+	if q.Contract > 0 {
+		lq.Data["contract_id"] = q.Contract
+	}
 	return s.deadlinePage(ctx, lq)
 }
 
@@ -217,25 +240,37 @@ func (s *Service) deadlinePage(ctx context.Context, lq tables.ListQuery) (*Deadl
 	}
 	defer cur.Close()
 	today := s.now().UTC()
+	lang := i18n.LangFrom(ctx)
 	page := &DeadlinePage{Data: make([]DeadlineRow, 0, lq.PerPage)}
 	// Columns by position, found once: a map per row (Record) cost 200 of
 	// a page's 2,800 allocations.
 	id, contract, label := cur.Index("contractaction_id"), cur.Index("contract_id"), cur.Index("contract_id__label")
 	pos, company := cur.Index("contract_pos_name"), cur.Index("contract_company_name")
-	kind, actingBy := cur.Index("contractaction_type"), cur.Index("contractaction_acting_by")
-	notice, status, version := cur.Index(fieldNotice), cur.Index(fieldStatus), cur.Index("row_version")
+	actingBy, status, version := cur.Index("contractaction_acting_by"), cur.Index(fieldStatus), cur.Index("row_version")
+	rule := make([]int, len(explanationColumns))
+	for i, c := range explanationColumns {
+		rule[i] = cur.Index(c)
+	}
+	facts := make(map[string]any, len(explanationColumns))
 	for cur.Next() {
+		for i, c := range explanationColumns {
+			facts[c] = cur.Value(rule[i])
+		}
 		r := DeadlineRow{ContractLabel: optString(cur.Value(label)), PosLabel: optString(cur.Value(pos)),
 			CompanyLabel: optString(cur.Value(company)), ActingBy: optString(cur.Value(actingBy)),
-			NoticeDate: optString(cur.Value(notice))}
+			NoticeDate: optString(facts[fieldNotice]), EffectiveDate: optString(facts[fieldEffective])}
 		r.ID, _ = cur.Value(id).(int64)
 		r.ContractID, _ = cur.Value(contract).(int64)
 		r.RowVersion, _ = cur.Value(version).(int64)
-		r.Type, _ = cur.Value(kind).(string)
+		r.Type, _ = facts["contractaction_type"].(string)
 		r.Status, _ = cur.Value(status).(string)
+		expired, _ := facts[fieldExpired].(int64)
+		r.Expired = expired == 1
 		if r.NoticeDate != nil {
-			r.TrafficLight = lightOf(s.lights, *r.NoticeDate, r.Status, today)
+			r.TrafficLight = lightOf(s.lights, *r.NoticeDate, r.Status, r.Expired, today)
 		}
+		r.Rule = storedExplanation(facts)
+		r.Explanation = s.Explain(lang, r.Rule)
 		page.Data = append(page.Data, r)
 	}
 	if err := cur.Err(); err != nil {

@@ -100,8 +100,8 @@ func TestDeadlineList(t *testing.T) {
 					if r.ContractLabel == nil || r.PosLabel == nil || r.CompanyLabel == nil || r.Type == "" {
 						t.Fatalf("row without its contract, point of sale or company: %+v", r)
 					}
-					want := deadline.Light("")
-					if r.Status == contracts.StatusActive && r.NoticeDate != nil {
+					want := deadline.Light("") // none for a deadline not active or used up
+					if r.Status == contracts.StatusActive && !r.Expired && r.NoticeDate != nil {
 						nd, _ := time.Parse(time.DateOnly, *r.NoticeDate)
 						want = deadline.DefaultThresholds.LightOf(nd, today)
 					}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"portfolio/internal/platform/holidays"
 )
 
 // The notice date of a contract deadline: the last day on which the
@@ -87,18 +89,57 @@ func Day(d time.Time) time.Time {
 	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
 }
 
+// Notice rules (contractaction_notice_rule): how the notice date follows
+// from the end the notice is for.
+const (
+	// RuleCalendar: the end minus the notice period, on calendar dates,
+	// never shifted for weekends or holidays (§ 193 BGB does not apply to
+	// notices: BGH NZM 2005, 391).
+	RuleCalendar = "calendar"
+	// Rule580a: § 580a Abs. 2 BGB, the notice reaches the other party by
+	// the third working day of a calendar quarter for the end of the next
+	// quarter.
+	Rule580a = "statutory_580a"
+)
+
+// Ends a notice may be given to (contractaction_notice_to): the
+// termination takes effect at the first such end on or after the date the
+// deadline names.
+const (
+	ToDate        = "date"
+	ToMonthEnd    = "month_end"
+	ToQuarterEnd  = "quarter_end"
+	ToHalfYearEnd = "half_year_end"
+	ToYearEnd     = "year_end"
+)
+
+// Workdays tells working days (holidays.Calendar): neither Sundays nor
+// public holidays.
+type Workdays interface {
+	Workday(d time.Time) bool
+}
+
 // Deadline is what a notice date is computed from.
 type Deadline struct {
 	Type string
-	// ResiliationDate is the date a (special) resiliation takes effect.
+	// ResiliationDate is the date a (special) resiliation is to take
+	// effect (moved to the next end Notice To allows).
 	ResiliationDate *time.Time
 	// OptionsCount is how often an option or extension may be used (nil:
 	// without limit).
 	OptionsCount *int
+	// Exercised is how many options of an active option were exercised.
+	Exercised int
 	// Extension is how far one use moves the contract's end.
 	Extension Period
-	// Notice is the notice period.
+	// Notice is the notice period (not used by Rule580a).
 	Notice Period
+	// Rule is the notice rule (empty: RuleCalendar); To the end the notice
+	// is given to (empty: ToDate).
+	Rule, To string
+	// Workdays are the location's working days, which Rule580a counts
+	// (nil: the nationwide holidays only).
+	Workdays Workdays
 	// ContractEnd is the contract's end date before any option is used.
 	ContractEnd *time.Time
 }
@@ -108,10 +149,17 @@ type Notice struct {
 	// Date is the notice date; nil when it cannot be known (an option on a
 	// contract without end date).
 	Date *time.Time
-	// Uses is how many uses of the option or extension the date counts
-	// (k); 0 for resiliations.
+	// End is the end the notice is for: the date a resiliation takes
+	// effect, or the end of the term an option or extension would prolong
+	// (after every active option was exercised: the end they reached).
+	End *time.Time
+	// Uses is how many uses of the option or extension come before this
+	// deadline's term (k); 0 for resiliations.
 	Uses int
-	// Expired: every option is used up and the last notice date is past.
+	// Expired: no deadline is left to watch. Every option was used up (the
+	// last notice date passed, or every active option was exercised), or
+	// an active option was not exercised by its notice date, which ends
+	// the chain.
 	Expired bool
 }
 
@@ -121,34 +169,121 @@ var (
 	ErrExtension       = errors.New("contracts: an option needs an extension with a unit")
 	ErrResiliationDate = errors.New("contracts: a resiliation needs its resiliation date")
 	ErrOptionsCount    = errors.New("contracts: the options count is at least 1")
+	ErrExercised       = errors.New("contracts: only active options are exercised, at most as often as their options count")
 	ErrDeadlineType    = errors.New("contracts: unknown deadline type")
+	ErrNoticeRule      = errors.New("contracts: unknown notice rule or notice end")
 )
 
-// NoticeDate computes the notice date of dl as of today.
+// NoticeDate computes the notice date of dl as of today
+// (docs/decisions/0008-notice-dates.md).
 //
-// Resiliations: the resiliation date minus the notice period. Options and
-// extensions: the term ends T0 (the contract's end) and each use moves it
-// by the extension period X, Tk = T0 + k·X (applied in one step from T0);
-// the notice date is Tk minus the notice period for the smallest k, 0 ≤ k
-// ≤ C (the options count; unlimited when nil), that is today or later.
-// When every option is used up it is TC minus the notice period, in the
-// past, and the deadline is expired.
+// Resiliations: the end E is the resiliation date, moved to the next end
+// dl.To allows; the notice date is E minus the notice period, or with
+// Rule580a the third working day of the quarter before E's quarter (E
+// moved to a quarter's end first).
+//
+// Options and extensions: the term ends T0 (the contract's end) and each
+// use moves it by the extension period X, Tk = T0 + k·X (applied in one
+// step from T0), and each term's notice date follows from Tk as a
+// resiliation's from E. There are exactly C deadlines, k = 0 … C−1 (C the
+// options count; unlimited when nil). An active option must be declared:
+// k is the number exercised, and when its notice date passes without the
+// declaration the chain ends (expired); once all C are exercised nothing
+// is left to watch (expired, End TC). Automatic options and extensions
+// prolong unless someone objects: k is the smallest one whose notice date
+// is today or later; when even k = C−1 has passed, they are used up
+// (expired).
 func NoticeDate(dl Deadline, today time.Time) (Notice, error) {
-	if !dl.Notice.Valid() {
-		return Notice{}, ErrNoticePeriod
+	if err := checkRule(dl); err != nil {
+		return Notice{}, err
 	}
 	today = Day(today)
 	switch dl.Type {
 	case TypeResiliation, TypeSpecialResiliation:
+		if dl.Exercised != 0 {
+			return Notice{}, ErrExercised
+		}
 		if dl.ResiliationDate == nil {
 			return Notice{}, ErrResiliationDate
 		}
-		d := dl.Notice.AddTo(Day(*dl.ResiliationDate), -1)
-		return Notice{Date: &d}, nil
+		d, end := noticeFor(dl, Day(*dl.ResiliationDate))
+		return Notice{Date: &d, End: &end}, nil
 	case TypeActiveOption, TypeAutomaticOption, TypeAutomaticExtension:
 		return optionNotice(dl, today)
 	}
 	return Notice{}, fmt.Errorf("%w: %q", ErrDeadlineType, dl.Type)
+}
+
+// checkRule refuses an unknown rule or end, and a calendar notice without
+// a period.
+func checkRule(dl Deadline) error {
+	switch dl.To {
+	case "", ToDate, ToMonthEnd, ToQuarterEnd, ToHalfYearEnd, ToYearEnd:
+	default:
+		return fmt.Errorf("%w: %q", ErrNoticeRule, dl.To)
+	}
+	switch dl.Rule {
+	case Rule580a:
+		return nil
+	case "", RuleCalendar:
+		if !dl.Notice.Valid() {
+			return ErrNoticePeriod
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: %q", ErrNoticeRule, dl.Rule)
+}
+
+// noticeFor answers the notice date for a termination at end, and the end
+// the termination takes effect (end moved to the next end the rules
+// allow).
+func noticeFor(dl Deadline, end time.Time) (notice, effective time.Time) {
+	effective = EndOf(end, dl.To)
+	if dl.Rule != Rule580a {
+		return dl.Notice.AddTo(effective, -1), effective
+	}
+	effective = EndOf(effective, ToQuarterEnd)
+	quarter := time.Date(effective.Year(), effective.Month()-2, 1, 0, 0, 0, 0, time.UTC) // the first day of E's quarter
+	return ThirdWorkday(quarter.AddDate(0, -3, 0), dl.Workdays), effective
+}
+
+// EndOf is the first end of kind to (ToMonthEnd, ...) on or after d; d
+// itself for ToDate.
+func EndOf(d time.Time, to string) time.Time {
+	months := 0 // the length of the periods whose ends count
+	switch to {
+	case ToMonthEnd:
+		months = 1
+	case ToQuarterEnd:
+		months = 3
+	case ToHalfYearEnd:
+		months = 6
+	case ToYearEnd:
+		months = 12
+	default:
+		return d
+	}
+	m := int(d.Month()) + (months-int(d.Month())%months)%months // the period's last month
+	return time.Date(d.Year(), time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC)
+}
+
+// ThirdWorkday is the third working day from first (the first day of a
+// quarter) on: Sundays and holidays do not count, and a Saturday counts
+// except as the third (BGH NJW 2005, 2154: the last day of a period is
+// never a Saturday). Without w only the nationwide holidays count.
+func ThirdWorkday(first time.Time, w Workdays) time.Time {
+	if w == nil {
+		w = holidays.NewCalendar("")
+	}
+	n := 0
+	for d := first; ; d = d.AddDate(0, 0, 1) {
+		if !w.Workday(d) || (n == 2 && d.Weekday() == time.Saturday) {
+			continue
+		}
+		if n++; n == 3 {
+			return d
+		}
+	}
 }
 
 func optionNotice(dl Deadline, today time.Time) (Notice, error) {
@@ -158,23 +293,39 @@ func optionNotice(dl Deadline, today time.Time) (Notice, error) {
 	if dl.OptionsCount != nil && *dl.OptionsCount < 1 {
 		return Notice{}, ErrOptionsCount
 	}
+	if dl.Exercised < 0 || (dl.Exercised > 0 && dl.Type != TypeActiveOption) ||
+		(dl.OptionsCount != nil && dl.Exercised > *dl.OptionsCount) {
+		return Notice{}, ErrExercised
+	}
 	if dl.ContractEnd == nil {
 		return Notice{}, nil
 	}
-	end := Day(*dl.ContractEnd)
-	at := func(k int) time.Time {
-		return dl.Notice.AddTo(dl.Extension.times(k).AddTo(end, 1), -1)
-	}
-	limit := -1 // unlimited
+	last := -1 // the last deadline's k; unlimited
 	if dl.OptionsCount != nil {
-		limit = *dl.OptionsCount
+		last = *dl.OptionsCount - 1
 	}
 	if dl.Extension.Value == 0 {
-		limit = 0 // every use ends where the last one did
+		last = 0 // every use ends where the last one did
 	}
-	k := firstUse(at, today, limit, dl.Extension)
-	d := at(k)
-	return Notice{Date: &d, Uses: k, Expired: d.Before(today)}, nil
+	at := func(k int) time.Time { d, _ := OptionNotice(dl, k); return d }
+	k := dl.Exercised
+	if dl.Type != TypeActiveOption {
+		k = firstUse(at, today, last, dl.Extension)
+	} else if last >= 0 && k > last {
+		// Every option was exercised: the last deadline was met, and the
+		// contract runs to the end the last option reached.
+		d, _ := OptionNotice(dl, last)
+		end := EndOf(dl.Extension.times(k).AddTo(Day(*dl.ContractEnd), 1), dl.To)
+		return Notice{Date: &d, End: &end, Uses: k, Expired: true}, nil
+	}
+	d, end := OptionNotice(dl, k)
+	return Notice{Date: &d, End: &end, Uses: k, Expired: d.Before(today)}, nil
+}
+
+// OptionNotice is the notice date of an option's or extension's term k
+// (0: the contract's own end) and that term's end.
+func OptionNotice(dl Deadline, k int) (notice, end time.Time) {
+	return noticeFor(dl, dl.Extension.times(k).AddTo(Day(*dl.ContractEnd), 1))
 }
 
 // firstUse finds the smallest k (0 ≤ k, and k ≤ limit unless limit < 0)

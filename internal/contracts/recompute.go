@@ -6,7 +6,6 @@ import (
 
 	"portfolio/internal/db"
 	"portfolio/internal/tables"
-	"portfolio/internal/validate"
 )
 
 // recomputeBatch is how many deadlines the nightly recomputation reads,
@@ -59,15 +58,35 @@ func (s *Service) recomputeBatch(ctx context.Context, tx *db.Tx, after int64) (m
 	if err != nil || len(rows) == 0 {
 		return 0, 0, after, err
 	}
+	states, err := s.statesOf(ctx, tx, workdayLocations(rows))
+	if err != nil {
+		return 0, 0, after, err
+	}
 	today := s.now()
 	var changes []tables.Derived
 	for _, r := range rows {
-		n, err := NoticeDate(deadlineOf(r.rec, r.end), today)
-		if err != nil || sameDate(n.Date, r.notice) {
+		n, err := NoticeDate(deadlineOf(r.rec, r.end, calendarOf(r.rec, states[r.location])), today)
+		if err != nil {
 			continue // a deadline its own values give no date keeps the stored one
 		}
-		changes = append(changes, tables.Derived{ID: r.id, Values: validate.Record{fieldNotice: dateValue(n.Date)}})
+		if v := derivedValues(n); !sameDerived(v, r.stored) {
+			changes = append(changes, tables.Derived{ID: r.id, Values: v})
+		}
 	}
 	moved, err = s.engine.DeriveManyIn(ctx, tx, entityDeadline, changes)
 	return moved, len(rows), rows[len(rows)-1].id, err
+}
+
+// workdayLocations are the locations of the deadlines that count working
+// days (§ 580a BGB), each once.
+func workdayLocations(rows []deadlineRow) []int64 {
+	seen := map[int64]bool{}
+	var out []int64
+	for _, r := range rows {
+		if r.rec[fieldRule] == Rule580a && r.location > 0 && !seen[r.location] {
+			seen[r.location] = true
+			out = append(out, r.location)
+		}
+	}
+	return out
 }

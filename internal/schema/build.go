@@ -82,6 +82,9 @@ func (f Field) immutable() Field { f.Immutable = true; return f }
 
 func (f Field) hideOnCreate() Field { f.HiddenOnCreate = true; return f }
 
+// withHelp gives the field a help text (the attribute text "<field>.help").
+func (f Field) withHelp() Field { f.Help = true; return f }
+
 func (f Field) hideOnUpdate() Field { f.HiddenOnUpdate = true; return f }
 
 func (f Field) writeOnly() Field { f.WriteOnly = true; return f }

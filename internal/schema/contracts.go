@@ -188,9 +188,29 @@ func contracts() ([]Entity, []Link) {
 				enum("contractaction_extension_unit", periodUnits...).showWhen(optionTypes),
 				integer("contractaction_notice_period_value").minValue(0).unit("contractaction_notice_period_unit", ""),
 				enum("contractaction_notice_period_unit", periodUnits...),
+				// How the notice date follows from the end (decision 0008):
+				// the calendar rule or § 580a Abs. 2 BGB, and the end the
+				// notice is given to.
+				enum("contractaction_notice_rule", opt("calendar", "Notice period before the end"),
+					opt("statutory_580a", "§ 580a (2) BGB: 3rd working day of a quarter")).def(Text("calendar")).withHelp().label("Notice rule"),
+				enum("contractaction_notice_to", opt("date", "The date itself"), opt("month_end", "End of a month"),
+					opt("quarter_end", "End of a quarter"), opt("half_year_end", "End of a half-year"),
+					opt("year_end", "End of a year")).def(Text("date")).withHelp().label("Notice to"),
+				// The options of an active option exercised so far, the last
+				// one's declaration on contractaction_exercised_date.
+				integer("contractaction_options_exercised").minValue(0).def(Int(0)).
+					showWhen(In("contractaction_type", Text("active_option"))).withHelp().label("Options exercised"),
+				day("contractaction_exercised_date").optional().
+					showWhen(In("contractaction_type", Text("active_option"))).withHelp().label("Exercised on"),
 				// Computed by internal/contracts on every write of the deadline
 				// or of its contract's end date, and daily for options.
 				day("contractaction_notice_date").optional().readOnly().hideOnCreate().index(),
+				// Computed with the notice date: the end the notice is for,
+				// how many uses of the option come before it, and whether
+				// the deadline is used up (decision 0008).
+				day("contractaction_effective_date").optional().readOnly().hideOnCreate().withHelp().label("Resulting end"),
+				integer("contractaction_uses").def(Int(0)).readOnly().hideOnCreate().withHelp().label("Uses counted"),
+				flag("contractaction_expired").readOnly().hideOnCreate().withHelp().label("Used up"),
 				stamp("contractaction_creation_time").derive(Now(true)),
 				// Who answers for the deadline and gets its alerts; filled with
 				// the creating user when left empty (internal/contracts).

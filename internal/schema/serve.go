@@ -48,6 +48,10 @@ type AttributeDefinition struct {
 	AttributeRegexpFailureMessage string `json:"attribute_regexp_failure_message"`
 	AttributeDatatypeHint         Kind   `json:"attribute_datatype_hint"`
 	AttributeDatatypeLen          int    `json:"attribute_datatype_len"`
+	// AttributeHelp is the field's help text in the language served (the
+	// attribute text "<field>.help" of a field with Help), "" when it has
+	// none.
+	AttributeHelp string `json:"attribute_help,omitempty"`
 
 	Type           DataType       `json:"type"`
 	Required       bool           `json:"required"`
@@ -192,6 +196,9 @@ func (r *Registry) serveField(owner string, f *Field, lang string, label LabelFu
 	}
 	if f.Unit != "" {
 		a.Unit = &UnitSelector{Field: f.Unit, Key: f.UnitKey}
+	}
+	if f.Help {
+		a.AttributeHelp = label(f.Name+".help", lang)
 	}
 	for _, o := range f.Options {
 		o.Label = firstNonEmpty(label(f.Name+"."+o.Value.String(), lang), o.Label)

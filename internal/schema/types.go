@@ -233,6 +233,9 @@ type Field struct {
 	// HiddenOnCreate and HiddenOnUpdate hide the field in the create or the
 	// edit form; a hidden field is neither validated nor written.
 	HiddenOnCreate, HiddenOnUpdate bool
+	// Help: the field has a help text, the attribute text "<field>.help",
+	// served as attribute_help and shown under the form's input.
+	Help bool
 	// WriteOnly values are accepted but never read back (passwords).
 	WriteOnly bool
 	// Masked values (IBANs) are read in full only by callers who may update

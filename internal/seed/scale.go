@@ -249,7 +249,8 @@ func newScaleGen(ctx context.Context, d *db.DB, n int, cfg scaleConfig) (*scaleG
 	g.deadline = newInserter(d, "contractaction", "contractaction_id", "contract_id", "contractaction_acting_by",
 		"contractaction_type", "contractaction_resiliation_date", "contractaction_options_count",
 		"contractaction_extension_value", "contractaction_extension_unit", "contractaction_notice_period_value",
-		"contractaction_notice_period_unit", "contractaction_notice_date", "contractaction_creation_time", "contractaction_status")
+		"contractaction_notice_period_unit", "contractaction_notice_date", "contractaction_effective_date", "contractaction_uses",
+		"contractaction_expired", "contractaction_creation_time", "contractaction_status")
 	g.invoice = newInserter(d, "invoice", "invoice_id", "invoice_date", "invoice_date_of_order", "invoice_contract_year",
 		"company_id", "invoice_allocationarea", "invoice_payment_date", "contract_id", "partnertype_id",
 		"invoice_description", "invoice_number", "invoice_billing_period_from", "invoice_billing_period_to")
@@ -848,9 +849,13 @@ func (g *scaleGen) addDeadlines(r *rand.Rand, contractID int64, end, created tim
 		{Type: contracts.TypeAutomaticExtension, Extension: contracts.Period{Value: 1, Unit: contracts.UnitYear},
 			Notice: contracts.Period{Value: noticeMonths, Unit: contracts.UnitMonth}, ContractEnd: &end},
 	} {
-		var notice any
+		var notice, effective any
+		var uses, expired int64
 		if n, err := contracts.NoticeDate(dl, g.today); err == nil && n.Date != nil {
-			notice = day(*n.Date)
+			notice, effective, uses = day(*n.Date), day(*n.End), int64(n.Uses)
+			if n.Expired {
+				expired = 1
+			}
 		}
 		var resiliation, count, extValue, extUnit any
 		if dl.ResiliationDate != nil {
@@ -862,7 +867,7 @@ func (g *scaleGen) addDeadlines(r *rand.Rand, contractID int64, end, created tim
 			count = int64(*dl.OptionsCount)
 		}
 		g.deadline.add(g.id("contractaction"), contractID, "mieter", dl.Type, resiliation, count, extValue, extUnit,
-			int64(dl.Notice.Value), dl.Notice.Unit, notice, created, contracts.StatusActive)
+			int64(dl.Notice.Value), dl.Notice.Unit, notice, effective, uses, expired, created, contracts.StatusActive)
 	}
 }
 

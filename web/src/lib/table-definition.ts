@@ -91,6 +91,8 @@ export interface AttributeDefinition {
   attribute_regexp_failure_message: string;
   attribute_datatype_hint: FieldKind;
   attribute_datatype_len: number;
+  /** The field's help text in the user's language, shown under its input. */
+  attribute_help?: string;
   type: DataType;
   required: boolean;
   required_when?: Cond;

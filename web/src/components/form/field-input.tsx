@@ -184,7 +184,16 @@ export function FieldInput(props: FieldInputProps) {
     props;
   const [picked, setPicked] = useState<Record<string, string>>({});
   const label = attr.attribute_i18n;
-  const common = { label, error, required, readOnly, onBlur, 'data-field': attr.attribute, variant: readOnly ? 'filled' : undefined } as const;
+  const common = {
+    label,
+    description: attr.attribute_help || undefined,
+    error,
+    required,
+    readOnly,
+    onBlur,
+    'data-field': attr.attribute,
+    variant: readOnly ? 'filled' : undefined,
+  } as const;
   const kind = attr.attribute_datatype_hint;
   const notAvailable = t('form.not_available', { field: label });
 

@@ -5,7 +5,7 @@ import type { Row } from '../../../lib/table-definition';
 import { useLightThresholds } from '../api/get-light-thresholds';
 import { lightColumn } from './light-column';
 import TableListPage, { type ListVariant } from './table-list-page';
-import { activeWindow, DEFAULT_THRESHOLDS, NOTICE_FIELD, NOTICE_WINDOWS, STATUS_FIELD, withWindow } from './traffic-light';
+import { activeWindow, DEFAULT_THRESHOLDS, EFFECTIVE_FIELD, EXPIRED_FIELD, NOTICE_FIELD, NOTICE_WINDOWS, STATUS_FIELD, withWindow } from './traffic-light';
 
 /** The contract lists of the menu: deadlines, recurring payments and conditions of all the caller's contracts. */
 
@@ -14,6 +14,7 @@ const POS_FIELD = 'contract_pos_name';
 
 const DEADLINE_COLUMNS = [
   NOTICE_FIELD,
+  EFFECTIVE_FIELD,
   'contract_id',
   POS_FIELD,
   'contractaction_type',
@@ -46,7 +47,7 @@ export function DeadlineListPage() {
       defaultColumns: DEADLINE_COLUMNS,
       columnWidths: DEADLINE_WIDTHS,
       defaultSort: { field: NOTICE_FIELD, dir: 'ASC' },
-      extraFields: [NOTICE_FIELD, STATUS_FIELD],
+      extraFields: [NOTICE_FIELD, STATUS_FIELD, EXPIRED_FIELD],
       leadColumns: [lightColumn(t, thresholds, today)],
       toolbar: (state, update) => {
         const now = new Date();

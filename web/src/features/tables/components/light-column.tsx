@@ -2,7 +2,7 @@ import { Badge } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import type { DataTableColumn } from '../../../components/data-table/data-table';
 import type { Row } from '../../../lib/table-definition';
-import { daysUntil, type Light, lightOf, type LightThresholds, NOTICE_FIELD, STATUS_FIELD } from './traffic-light';
+import { daysUntil, EXPIRED_FIELD, type Light, lightOf, type LightThresholds, NOTICE_FIELD, STATUS_FIELD } from './traffic-light';
 
 const LIGHT_COLORS: Record<Light, string> = { red: 'red', yellow: 'yellow', green: 'green' };
 
@@ -13,9 +13,9 @@ export function lightText(t: TFunction, light: Light | null, days: number | null
   return `${t(`grid.light_${light}`)} · ${when}`;
 }
 
-/** The traffic-light column of a list of deadlines (rows with their notice date and status). */
+/** The traffic-light column of a list of deadlines (rows with their notice date, status and used up). */
 export function lightColumn(t: TFunction, thresholds: LightThresholds, today: Date): DataTableColumn {
-  const light = (row: Row) => lightOf(row[NOTICE_FIELD], row[STATUS_FIELD], today, thresholds);
+  const light = (row: Row) => lightOf(row[NOTICE_FIELD], row[STATUS_FIELD], today, thresholds, row[EXPIRED_FIELD]);
   return {
     id: 'traffic_light',
     header: t('grid.light'),

@@ -26,6 +26,12 @@ describe('lightOf', () => {
     expect(lightOf('2027-04-20', 'active', today, { red_days: 7, yellow_days: 14 })).toBe('green');
   });
 
+  it('gives a used-up deadline no light', () => {
+    // Its last option's notice date passed, or an active option lapsed (decision 0008).
+    expect(lightOf('2027-03-01', 'active', today, undefined, 1)).toBeNull();
+    expect(lightOf('2027-03-01', 'active', today, undefined, 0)).toBe('red');
+  });
+
   it('counts calendar days across month ends and leap years', () => {
     expect(daysUntil('2028-03-01', new Date(2028, 1, 28, 23, 0))).toBe(2);
     expect(daysUntil('2027-03-30', today)).toBe(-1);

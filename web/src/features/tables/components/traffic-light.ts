@@ -23,6 +23,10 @@ export const DEADLINE_ENTITY = 'contractaction';
 /** The deadline fields the light needs. */
 export const NOTICE_FIELD = 'contractaction_notice_date';
 export const STATUS_FIELD = 'contractaction_status';
+/** Used up (decision 0008): no option left to watch, so no light. */
+export const EXPIRED_FIELD = 'contractaction_expired';
+/** The end the notice is for, which the server derives with the notice date. */
+export const EFFECTIVE_FIELD = 'contractaction_effective_date';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -47,9 +51,15 @@ export function daysUntil(notice: unknown, today: Date): number | null {
   return n === null || t === null ? null : Math.round((n - t) / DAY_MS);
 }
 
-/** The light of a deadline as of today; null when it is not active or has no notice date. */
-export function lightOf(notice: unknown, status: unknown, today: Date, thresholds: LightThresholds = DEFAULT_THRESHOLDS): Light | null {
-  if (status !== 'active') return null;
+/** The light of a deadline as of today; null when it is not active, used up (expired) or has no notice date. */
+export function lightOf(
+  notice: unknown,
+  status: unknown,
+  today: Date,
+  thresholds: LightThresholds = DEFAULT_THRESHOLDS,
+  expired: unknown = 0,
+): Light | null {
+  if (status !== 'active' || expired === 1 || expired === true) return null;
   const days = daysUntil(notice, today);
   if (days === null) return null;
   if (days <= thresholds.red_days) return 'red';
