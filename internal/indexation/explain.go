@@ -1,0 +1,179 @@
+package indexation
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"portfolio/internal/i18n"
+	"portfolio/internal/platform/letter"
+)
+
+// Rule is how a clause produced one proposal: a code (Basis, the
+// threshold's kind) with the figures the explanation names. It is stored
+// with the proposal as JSON (indexadjustment_rule) and rendered by
+// Explain in the reader's language, for the screen and the letter alike
+// (decision 0011).
+type Rule struct {
+	// Basis is "percent" or "points": what the threshold measures.
+	Basis string `json:"basis"`
+	// Change is the rate of change in percent (2 decimals), Points the
+	// change in points.
+	Change decimal.Decimal `json:"change"`
+	Points decimal.Decimal `json:"points"`
+	// Decimals and Rounded: the rate as the clause rounds it.
+	Decimals *int32          `json:"decimals,omitempty"`
+	Rounded  decimal.Decimal `json:"rounded,omitzero"`
+	// Threshold is the clause's threshold (nil: any change), MoreThan its
+	// rule.
+	Threshold *decimal.Decimal `json:"threshold,omitempty"`
+	MoreThan  bool             `json:"more_than,omitempty"`
+	// Transmission is the share passed on, Applied the rent's change in
+	// percent (2 decimals), Bound "max" or "min" when the cap or the floor
+	// set it.
+	Transmission decimal.Decimal `json:"transmission"`
+	Applied      decimal.Decimal `json:"applied"`
+	Bound        string          `json:"bound,omitempty"`
+	// MinMonths and Since: the rent stays unchanged that many months
+	// since that day (YYYY-MM-DD).
+	MinMonths int    `json:"min_months,omitempty"`
+	Since     string `json:"since,omitempty"`
+	// ScheduleMonths and ScheduleFrom: the fixed schedule.
+	ScheduleMonths int    `json:"schedule_months,omitempty"`
+	ScheduleFrom   string `json:"schedule_from,omitempty"`
+	// FirstAllowed is set when the proposal takes effect in the first month
+	// the payment and its contract allow (YYYY-MM-DD).
+	FirstAllowed string `json:"first_allowed,omitempty"`
+	// UpwardOnly: the clause ignores decreases (it may be void).
+	UpwardOnly bool `json:"upward_only,omitempty"`
+}
+
+// rule is the Rule of proposal p of the walk (rate as tested, since as
+// the walk had it, within b).
+func (c Clause) rule(p Proposal, rate Rate, since Month, b Bounds) Rule {
+	r := Rule{Basis: "points", Change: p.ChangePercent, Points: p.ChangePoints, MoreThan: c.MoreThan,
+		Transmission: c.Transmission, UpwardOnly: c.UpwardOnly}
+	threshold := c.MinPoints
+	if c.InPercent {
+		r.Basis, threshold = "percent", c.MinPercent
+	}
+	if threshold != nil && !threshold.IsZero() {
+		t := threshold.Abs()
+		r.Threshold = &t
+	}
+	if c.Rounds {
+		d := c.Decimals
+		r.Decimals, r.Rounded = &d, rate.Num
+	}
+	num, den, bound := c.rentRate(rate)
+	r.Applied, r.Bound = num.DivRound(den, 2), bound
+	if c.MinMonths > 0 {
+		r.MinMonths, r.Since = c.MinMonths, since.First().Format(time.DateOnly)
+	}
+	if c.ScheduleMonths > 0 {
+		r.ScheduleMonths, r.ScheduleFrom = c.ScheduleMonths, c.Begin.First().Format(time.DateOnly)
+	}
+	if e := p.Current + 1; e == b.From && b.From > p.Reference+1 {
+		r.FirstAllowed = e.First().Format(time.DateOnly)
+	}
+	return r
+}
+
+// JSON is the stored form of r.
+func (r Rule) JSON() string {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return "" // a Rule of decimals, ints and strings always marshals
+	}
+	return string(b)
+}
+
+// Explanation is a proposal's rule in words, and the warning it carries
+// (empty when none).
+type Explanation struct {
+	Text    string `json:"text"`
+	Warning string `json:"warning,omitempty"`
+}
+
+// Explain renders the stored rule (indexadjustment_rule) in lang through
+// the catalogue; a proposal stored before rules were recorded says so.
+func Explain(cat *i18n.Catalog, lang, stored string) Explanation {
+	var r Rule
+	if stored == "" || json.Unmarshal([]byte(stored), &r) != nil || r.Basis == "" {
+		return Explanation{Text: cat.T(lang, "server.indexation.rule.unknown", nil)}
+	}
+	t := func(key string, args map[string]string) string { return cat.T(lang, "server.indexation.rule."+key, args) }
+	num := func(d decimal.Decimal, places int32) string { return letter.Number(d, places, lang) }
+	signed := func(d decimal.Decimal, places int32) string {
+		if d.IsPositive() {
+			return "+" + num(d, places)
+		}
+		return num(d, places)
+	}
+	// The change, its rounding and the threshold form the first clause
+	// of the sentence; the other conditions follow, separated by "; ".
+	head := []string{t("change", map[string]string{"change": signed(r.Change, 2)})}
+	if r.Basis == "points" {
+		head[0] = t("change_points", map[string]string{"points": signed(r.Points, 1), "change": signed(r.Change, 2)})
+	}
+	if r.Decimals != nil {
+		head = append(head, t("rounded", map[string]string{"rounded": num(r.Rounded, *r.Decimals),
+			"decimals": t("decimals_"+strconv.Itoa(int(*r.Decimals)), nil)}))
+	}
+	head = append(head, thresholdText(t, r, num))
+	parts := []string{strings.Join(head, ", ")}
+	if !r.Transmission.Equal(hundred) {
+		parts = append(parts, t("transmission", map[string]string{"transmission": num(r.Transmission, places(r.Transmission))}))
+	}
+	switch r.Bound {
+	case "max":
+		parts = append(parts, t("capped", map[string]string{"bound": num(r.Applied, places(r.Applied))}))
+	case "min":
+		parts = append(parts, t("floored", map[string]string{"bound": num(r.Applied, places(r.Applied))}))
+	}
+	day := func(s string) string {
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			return s
+		}
+		return letter.Date(d, lang)
+	}
+	if r.MinMonths > 0 {
+		parts = append(parts, t("min_months", map[string]string{"months": strconv.Itoa(r.MinMonths), "since": day(r.Since)}))
+	}
+	if r.ScheduleMonths > 0 {
+		parts = append(parts, t("schedule", map[string]string{"months": strconv.Itoa(r.ScheduleMonths), "from": day(r.ScheduleFrom)}))
+	}
+	if r.FirstAllowed != "" {
+		parts = append(parts, t("first_allowed", map[string]string{"date": day(r.FirstAllowed)}))
+	}
+	out := Explanation{Text: strings.Join(parts, "; ")}
+	if r.UpwardOnly {
+		out.Warning = t("upward_only", nil)
+	}
+	return out
+}
+
+// thresholdText is the threshold part of the explanation.
+func thresholdText(t func(string, map[string]string) string, r Rule, num func(decimal.Decimal, int32) string) string {
+	if r.Threshold == nil {
+		return t("any_change", nil)
+	}
+	key := "threshold_" + r.Basis
+	if r.MoreThan {
+		key = "more_than_" + r.Basis
+	}
+	return t(key, map[string]string{"threshold": num(*r.Threshold, places(*r.Threshold))})
+}
+
+// places is the number of decimals d is written with (5 → 0, 2.5 → 1).
+func places(d decimal.Decimal) int32 {
+	s := d.String()
+	if _, frac, ok := strings.Cut(s, "."); ok {
+		return int32(len(frac))
+	}
+	return 0
+}
