@@ -48,6 +48,8 @@ type AttributeDefinition struct {
 	AttributeRegexpFailureMessage string `json:"attribute_regexp_failure_message"`
 	AttributeDatatypeHint         Kind   `json:"attribute_datatype_hint"`
 	AttributeDatatypeLen          int    `json:"attribute_datatype_len"`
+	// AttributeHelp is the help text the form shows under the field.
+	AttributeHelp string `json:"attribute_help,omitempty"`
 
 	Type           DataType       `json:"type"`
 	Required       bool           `json:"required"`
@@ -184,6 +186,9 @@ func (r *Registry) serveField(owner string, f *Field, lang string, label LabelFu
 		Sortable:                      f.Stored() && !f.WriteOnly,
 		Accept:                        f.Accept,
 		Generate:                      f.Generate,
+	}
+	if f.Help != "" {
+		a.AttributeHelp = firstNonEmpty(label(f.Name+".help", lang), f.Help)
 	}
 	if f.Ref != "" {
 		if t, ok := r.byName[f.Ref]; ok {
