@@ -105,7 +105,9 @@ func Explain(cat *i18n.Catalog, lang, stored string) Explanation {
 	if stored == "" || json.Unmarshal([]byte(stored), &r) != nil || r.Basis == "" {
 		return Explanation{Text: cat.T(lang, "server.indexation.rule.unknown", nil)}
 	}
-	t := func(key string, args map[string]string) string { return cat.T(lang, "server.indexation.rule."+key, args) }
+	t := func(key string, args map[string]string) string {
+		return cat.T(lang, "server.indexation.rule."+key, args)
+	}
 	num := func(d decimal.Decimal, places int32) string { return letter.Number(d, places, lang) }
 	signed := func(d decimal.Decimal, places int32) string {
 		if d.IsPositive() {

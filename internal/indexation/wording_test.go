@@ -102,8 +102,8 @@ func TestEvaluateWording(t *testing.T) {
 			// Any change, at least 12 months between changes: the first after the clause's begin (the amount
 			// took effect in 2024-01) may take effect in 2025-01, compared on December 2024... the series
 			// ends in October 2024, so the months below are a tiny series.
-			name:   "minimum months", series: tiny(t, "2023-01", "100", "2023-03", "103", "2023-12", "104", "2024-01", "104", "2024-06", "110", "2024-12", "112"),
-			ref:    "2023-01", amount: "1000.00", clause: Clause{Transmission: h, InPercent: true, MinPercent: dec("3"), MinMonths: 12},
+			name: "minimum months", series: tiny(t, "2023-01", "100", "2023-03", "103", "2023-12", "104", "2024-01", "104", "2024-06", "110", "2024-12", "112"),
+			ref: "2023-01", amount: "1000.00", clause: Clause{Transmission: h, InPercent: true, MinPercent: dec("3"), MinMonths: 12},
 			bounds: &Bounds{Since: month(t, "2023-01")},
 			// 2023-03 crosses 3 % but may take effect only in 2024-01: compared on December 2023 (104).
 			// Then 12 months since 2024-01: 2024-06 (+5.77 %) waits until 2024-12 (112, +7.69 %).
