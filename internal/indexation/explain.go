@@ -1,15 +1,20 @@
 package indexation
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"portfolio/internal/apperr"
+	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
 	"portfolio/internal/platform/letter"
+	"portfolio/internal/tables"
 )
 
 // Rule is how a clause produced one proposal: a code (Basis, the
@@ -178,4 +183,71 @@ func places(d decimal.Decimal) int32 {
 		return int32(len(frac))
 	}
 	return 0
+}
+
+// maxExplained bounds one explanations call (a screen's page of proposals).
+const maxExplained = 2000
+
+type explainBody struct {
+	IDs []int64 `json:"ids"`
+}
+
+// ExplainedAdjustment is one adjustment's explanation.
+type ExplainedAdjustment struct {
+	ID int64 `json:"indexadjustment_id"`
+	Explanation
+}
+
+// explanations serves POST /indexadjustments/explanations: the rule of
+// each named adjustment in words, in the caller's language.
+func (h *handler) explanations(w http.ResponseWriter, r *http.Request) error {
+	var body explainBody
+	if err := httpapi.DecodeJSON(r, &body, true); err != nil {
+		return err
+	}
+	if len(body.IDs) > maxExplained {
+		return apperr.Validation(apperr.FieldError{Loc: []any{"body", "ids"}, Key: "server.indexation.too_many_ids", Type: "value_error",
+			Args: map[string]string{"max": strconv.Itoa(maxExplained)}})
+	}
+	out, err := h.s.Explanations(r.Context(), body.IDs, i18n.LangFrom(r.Context()))
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"explanations": out})
+	return nil
+}
+
+// Explanations renders the rules of the adjustments ids in lang, those the
+// caller sees (others are left out, like a list leaves them out), in the
+// order of ids.
+func (s *Service) Explanations(ctx context.Context, ids []int64, lang string) ([]ExplainedAdjustment, error) {
+	out := []ExplainedAdjustment{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	in := make([]any, len(ids))
+	for i, id := range ids {
+		in[i] = id
+	}
+	cur, err := s.engine.ListIn(ctx, s.db, tables.ListQuery{Entity: entityAdjustment, Data: map[string]any{"indexadjustment_id": in},
+		PerPage: len(ids), Columns: []string{"indexadjustment_rule"}})
+	if err != nil {
+		return nil, err
+	}
+	defer cur.Close()
+	rules := map[int64]string{}
+	for cur.Next() {
+		rec := cur.Record()
+		rule, _ := rec["indexadjustment_rule"].(string)
+		rules[idOf(rec["indexadjustment_id"])] = rule
+	}
+	if err := cur.Err(); err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		if rule, ok := rules[id]; ok {
+			out = append(out, ExplainedAdjustment{ID: id, Explanation: Explain(s.catalog, lang, rule)})
+		}
+	}
+	return out, nil
 }

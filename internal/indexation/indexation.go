@@ -161,6 +161,7 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("POST /indexadjustments/{id}/reject", h.reject)
 	srv.Handle("GET /contracts/{id}/schedule", h.schedule)
 	srv.Handle("GET /indexadjustments/{id}/letter.pdf", h.letterFile)
+	srv.Handle("POST /indexadjustments/explanations", h.explanations)
 }
 
 type handler struct {
