@@ -89,6 +89,8 @@ export interface AttributeDefinition {
   attribute_regexp_failure_message: string;
   attribute_datatype_hint: FieldKind;
   attribute_datatype_len: number;
+  /** The help text the form shows under the field, in the user's language. */
+  attribute_help?: string;
   type: DataType;
   required: boolean;
   required_when?: Cond;

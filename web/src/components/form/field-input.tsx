@@ -184,7 +184,17 @@ export function FieldInput(props: FieldInputProps) {
     props;
   const [picked, setPicked] = useState<Record<string, string>>({});
   const label = attr.attribute_i18n;
-  const common = { label, error, required, readOnly, onBlur, 'data-field': attr.attribute, variant: readOnly ? 'filled' : undefined } as const;
+  // The field's help text (attribute_help) shows under its label.
+  const common = {
+    label,
+    description: attr.attribute_help,
+    error,
+    required,
+    readOnly,
+    onBlur,
+    'data-field': attr.attribute,
+    variant: readOnly ? 'filled' : undefined,
+  } as const;
   const kind = attr.attribute_datatype_hint;
   const notAvailable = t('form.not_available', { field: label });
 
