@@ -221,7 +221,7 @@ func fillPortfolio(ctx context.Context, d *db.DB, n int) error {
 					adjustments = append(adjustments, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 					aargs = append(aargs, id, id, a.Reference.String(), a.Current.String(), a.ReferenceValue.String(), a.CurrentValue.String(),
 						a.ChangePoints.String(), a.ChangePercent.String(), a.OldAmount.String(), a.NewAmount.String(), a.Effective.Format(time.DateOnly),
-						a.Rule.JSON())
+						clause.RuleOf(a).JSON())
 				}
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO indexclause (indexclause_id, indexclause_name, indexclause_adjustment_rule,

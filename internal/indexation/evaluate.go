@@ -223,8 +223,12 @@ type Proposal struct {
 	OldAmount, NewAmount        decimal.Decimal
 	// Effective is the first day of the month after Current.
 	Effective time.Time
-	// Rule is how the clause produced it, for the explanation.
-	Rule Rule
+	// rate, since and first are what Clause.RuleOf needs to say how the
+	// clause produced it: the rate as tested, the month the amount took
+	// effect, whether it takes effect in the first month the bounds allow.
+	rate  Rate
+	since Month
+	first bool
 }
 
 // ErrNoValue is returned for a series value that is not positive.
@@ -273,7 +277,7 @@ func EvaluateWithin(s *Series, c Clause, ref Month, amount decimal.Decimal, b Bo
 			continue
 		}
 		p := c.propose(ref, m, vr, vm, amount, rate)
-		p.Rule = c.rule(p, rate, since, b)
+		p.rate, p.since, p.first = rate, since, m+1 == b.From && b.From > ref+1
 		out = append(out, p)
 		ref, vr, amount, since = m, vm, p.NewAmount, m+1
 	}

@@ -3,6 +3,8 @@ package indexation
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"hash/fnv"
 	"net/http"
 	"strconv"
 	"strings"
@@ -23,6 +25,9 @@ import (
 // Explain in the reader's language, for the screen and the letter alike
 // (decision 0011).
 type Rule struct {
+	// Key fingerprints what the rule depends on besides the proposal's
+	// values and amounts (Clause.ruleKey): a run compares it, not the text.
+	Key string `json:"key"`
 	// Basis is "percent" or "points": what the threshold measures.
 	Basis string `json:"basis"`
 	// Change is the rate of change in percent (2 decimals), Points the
@@ -56,10 +61,10 @@ type Rule struct {
 	UpwardOnly bool `json:"upward_only,omitempty"`
 }
 
-// rule is the Rule of proposal p of the walk (rate as tested, since as
-// the walk had it, within b).
-func (c Clause) rule(p Proposal, rate Rate, since Month, b Bounds) Rule {
-	r := Rule{Basis: "points", Change: p.ChangePercent, Points: p.ChangePoints, MoreThan: c.MoreThan,
+// RuleOf is the Rule of proposal p of c's walk.
+func (c Clause) RuleOf(p Proposal) Rule {
+	rate, since := p.rate, p.since
+	r := Rule{Key: strconv.FormatUint(c.ruleKey(c.wordingKey(), p), 16), Basis: "points", Change: p.ChangePercent, Points: p.ChangePoints, MoreThan: c.MoreThan,
 		Transmission: c.Transmission, UpwardOnly: c.UpwardOnly}
 	threshold := c.MinPoints
 	if c.InPercent {
@@ -81,10 +86,69 @@ func (c Clause) rule(p Proposal, rate Rate, since Month, b Bounds) Rule {
 	if c.ScheduleMonths > 0 {
 		r.ScheduleMonths, r.ScheduleFrom = c.ScheduleMonths, c.Begin.First().Format(time.DateOnly)
 	}
-	if e := p.Current + 1; e == b.From && b.From > p.Reference+1 {
-		r.FirstAllowed = e.First().Format(time.DateOnly)
+	if p.first {
+		r.FirstAllowed = p.Effective.Format(time.DateOnly)
 	}
 	return r
+}
+
+// ruleVersion changes when the Rule's form changes: every stored
+// proposal is then replaced with its new rule.
+const ruleVersion = 1
+
+// wordingKey fingerprints the clause fields a Rule depends on (the same
+// for every proposal of the clause: a run computes it once per payment).
+func (c Clause) wordingKey() uint64 {
+	h := fnv.New64a()
+	text := func(d *decimal.Decimal) string {
+		if d == nil {
+			return "-"
+		}
+		return d.String() // trailing zeros trimmed: 5 and 5.0000 agree
+	}
+	fmt.Fprint(h, ruleVersion, c.InPercent, text(c.MinPercent), text(c.MinPoints), text(&c.Transmission), c.Rounds, c.Decimals,
+		c.MoreThan, c.MinMonths, c.ScheduleMonths, c.ScheduleMonths > 0 && c.Begin != 0, int(c.Begin), text(c.MaxPercent),
+		text(c.MinRentPercent), c.UpwardOnly)
+	return h.Sum64()
+}
+
+// ruleKey is the Rule's fingerprint of proposal p given the clause's
+// wordingKey: with equal values and amounts, equal keys give equal rules.
+func (c Clause) ruleKey(wording uint64, p Proposal) uint64 {
+	k := wording*1_000_003 ^ uint64(b2i(p.first))
+	if c.MinMonths > 0 {
+		k = k*1_000_003 ^ uint64(p.since)
+	}
+	if c.MaxPercent != nil || c.MinRentPercent != nil {
+		_, _, bound := c.rentRate(p.rate)
+		k = k*1_000_003 ^ map[string]uint64{"": 1, "max": 2, "min": 3}[bound]
+	}
+	return k
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// storedKey reads the key of a stored rule without decoding it (the run
+// compares every stored proposal): 0 when it has none.
+func storedKey(rule string) uint64 {
+	const prefix = `{"key":"`
+	if !strings.HasPrefix(rule, prefix) {
+		return 0
+	}
+	end := strings.IndexByte(rule[len(prefix):], '"')
+	if end < 0 {
+		return 0
+	}
+	k, err := strconv.ParseUint(rule[len(prefix):len(prefix)+end], 16, 64)
+	if err != nil {
+		return 0
+	}
+	return k
 }
 
 // JSON is the stored form of r.

@@ -88,6 +88,8 @@ type payment struct {
 	// contractBegin bound the chain (zero: not set).
 	begin, payBegin, payEnd, contractBegin time.Time
 	c                                      Clause
+	// key is c.wordingKey(), once per payment.
+	key uint64
 }
 
 // stored is an adjustment already stored for a payment.
@@ -108,7 +110,7 @@ type stored struct {
 func (st stored) follows(p payment, a Proposal) bool {
 	return st.clause == p.clause && st.refValue.Equal(a.ReferenceValue) && st.curValue.Equal(a.CurrentValue) &&
 		st.oldAmount.Equal(a.OldAmount) && st.newAmount.Equal(a.NewAmount) && st.effective.Equal(a.Effective) &&
-		st.rule == a.Rule.JSON()
+		storedKey(st.rule) == p.c.ruleKey(p.key, a)
 }
 
 // Run evaluates the index clauses of the payments ids (all the caller
@@ -287,6 +289,7 @@ func (s *Service) payments(ctx context.Context, q db.Querier, ids []int64, after
 		if minPoints.Valid {
 			x.c.MinPoints = &minPoints.Decimal
 		}
+		x.key = x.c.wordingKey()
 		out = append(out, x)
 	}
 	return out, rows.Err()
@@ -429,7 +432,7 @@ func proposalData(p payment, a Proposal) map[string]any {
 		"indexadjustment_change_points": a.ChangePoints.String(), "indexadjustment_change_percent": a.ChangePercent.String(),
 		"indexadjustment_old_amount": a.OldAmount.String(), "indexadjustment_new_amount": a.NewAmount.String(),
 		"indexadjustment_effective_date": a.Effective.Format(time.DateOnly),
-		"indexadjustment_rule":           a.Rule.JSON(),
+		"indexadjustment_rule":           p.c.RuleOf(a).JSON(),
 	}
 }
 

@@ -183,7 +183,7 @@ func TestEvaluateWording(t *testing.T) {
 				t.Errorf("chain\n%s\nwant\n%s", text, c.want)
 			}
 			if c.rule != "" && len(got) > 0 {
-				if e := Explain(cat, "en", got[0].Rule.JSON()); e.Text != c.rule {
+				if e := Explain(cat, "en", c.clause.RuleOf(got[0]).JSON()); e.Text != c.rule {
 					t.Errorf("rule %q\nwant %q", e.Text, c.rule)
 				}
 			}
