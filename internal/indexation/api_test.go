@@ -60,6 +60,15 @@ func one(t *testing.T, d *db.DB, query string, args ...any) int64 {
 // company; answers the payment's id.
 func indexedPayment(t *testing.T, d *db.DB, ta *apptest.TestApp, company int64, begin string, percent string) int64 {
 	t.Helper()
+	return indexedPaymentWith(t, d, ta, company, begin, obj{"indexclause_minimal_percent_change": percent}, nil)
+}
+
+// indexedPaymentWith is indexedPayment with the clause's and the payment's
+// fields set from clause and payment (over the defaults: base year 2020,
+// the clause's begin date as the payment's, 100 % passed on).
+func indexedPaymentWith(t *testing.T, d *db.DB, ta *apptest.TestApp, company int64, begin string, clause, payment obj) int64 {
+	t.Helper()
+	tag := begin + fmt.Sprint(len(clause), clause["indexclause_name"])
 	contract := one(t, d, `SELECT MIN(contract_id) FROM contract WHERE company_id = ?`, company)
 	ids := map[string]int64{}
 	create := func(name, entity string, data obj) {
@@ -71,13 +80,17 @@ func indexedPayment(t *testing.T, d *db.DB, ta *apptest.TestApp, company int64, 
 				ids[entity] = int64(out.Data[entity+"_id"].(float64))
 			}}})
 	}
-	create("a tax rate", "taxrate", obj{"company_id": company, "taxrate_code": "S" + begin, "taxrate_value": 19})
-	create("an account", "sachkonto", obj{"sachkonto_number": "47" + strings.ReplaceAll(begin, "-", "") + fmt.Sprint(company), "sachkonto_name": "Rent"})
-	create("a payment type", "recurringpaymenttype", obj{"recurringpaymenttype_name": "Rent " + begin})
-	create("a maturity type", "maturitytype", obj{"maturitytype_name": "Monthly " + begin})
-	create("an index clause", "indexclause", obj{"indexclause_name": "VPI " + begin, "indexclause_adjustment_rule": "5 %",
+	create("a tax rate", "taxrate", obj{"company_id": company, "taxrate_code": "S" + tag, "taxrate_value": 19})
+	create("an account", "sachkonto", obj{"sachkonto_number": "47" + strings.ReplaceAll(tag, "-", "") + fmt.Sprint(company), "sachkonto_name": "Rent"})
+	create("a payment type", "recurringpaymenttype", obj{"recurringpaymenttype_name": "Rent " + tag})
+	create("a maturity type", "maturitytype", obj{"maturitytype_name": "Monthly " + tag})
+	clauseRow := obj{"indexclause_name": "VPI " + begin, "indexclause_adjustment_rule": "5 %",
 		"indexclause_description": "Rent follows the VPI", "indexclause_baseyear": 2020, "indexclause_begin_date": begin,
-		"indextransmission_percent": 100, "change_in_percent": 1, "indexclause_minimal_percent_change": percent})
+		"indextransmission_percent": 100, "change_in_percent": 1}
+	for k, v := range clause {
+		clauseRow[k] = v
+	}
+	create("an index clause", "indexclause", clauseRow)
 	payType := ids["recurringpaymenttype"]
 	if payType != 1 {
 		// Only types 1 and 3-9 show a sum per month; use type 1 if it exists.
@@ -87,9 +100,12 @@ func indexedPayment(t *testing.T, d *db.DB, ta *apptest.TestApp, company int64, 
 		"taxrate_id": ids["taxrate"], "recurringpaymenttype_id": payType, "sachkonto_id": ids["sachkonto"],
 		"recurringpayment_sum_per_month": 1000, "recurringpayment_begin_date": begin, "recurringpayment_end_date": "2030-12-31",
 		"maturitytype_id": ids["maturitytype"], "recurringpayment_value_deposit": 1, "indexclause_id": ids["indexclause"]}
+	for k, v := range payment {
+		row[k] = v
+	}
 	switch ids["maturitytype"] {
 	case 1:
-		row["recurringpayment_maturity_date"] = begin
+		row["recurringpayment_maturity_date"] = row["recurringpayment_begin_date"]
 	case 2:
 		row["recurringpayment_maturity_daily_range"], row["recurringpayment_maturity_monthly_range"] = 1, 1
 	}

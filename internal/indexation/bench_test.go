@@ -33,7 +33,7 @@ func benchPayments() int {
 // benchPayments() payments with value deposit and an index clause on the
 // shipped series (January 1991 to October 2024): clauses begin in a month
 // between 1995 and 2024 (so a walk covers up to 30 years), in base year 2020
-// or every seventh in 2015 (rebased), with percent (3, 5 or 10 %) or point
+// or every seventh in 2015 (rebased for point clauses), with percent (3, 5 or 10 %) or point
 // (3) thresholds and transmissions of 60 to 100 %. Each payment's chain of
 // proposals up to October 2024 is stored by the setup (computed with
 // Evaluate, written by SQL), as after earlier runs.
@@ -105,6 +105,17 @@ func BenchmarkRun(b *testing.B) {
 	})
 }
 
+// dateOf reads a DATE column (text on SQLite).
+func dateOf(v any) (time.Time, error) {
+	switch d := v.(type) {
+	case time.Time:
+		return d, nil
+	case string:
+		return time.Parse(time.DateOnly, d[:min(len(d), 10)])
+	}
+	return time.Time{}, fmt.Errorf("bench: %T is not a date", v)
+}
+
 // fillPortfolio writes n index clauses and n recurring payments on the
 // demo contracts, by SQL (setup, not the product's path).
 func fillPortfolio(ctx context.Context, d *db.DB, n int) error {
@@ -113,6 +124,15 @@ func fillPortfolio(ctx context.Context, d *db.DB, n int) error {
 		if err := tx.QueryRowContext(ctx, `SELECT MIN(contract_id), MIN(company_id) FROM contract`).Scan(&contract, &company); err != nil {
 			return err
 		}
+		var contractBegin any
+		if err := tx.QueryRowContext(ctx, `SELECT contract_begin_date FROM contract WHERE contract_id = ?`, contract).Scan(&contractBegin); err != nil {
+			return err
+		}
+		contractDay, err := dateOf(contractBegin)
+		if err != nil {
+			return err
+		}
+		payEnd := time.Date(2040, 12, 31, 0, 0, 0, 0, time.UTC)
 		for _, stmt := range []string{
 			fmt.Sprintf(`INSERT INTO taxrate (company_id, taxrate_code, taxrate_value) VALUES (%d, 'BENCH', 19)`, company),
 			`INSERT INTO sachkonto (sachkonto_number, sachkonto_name) VALUES ('BENCH', 'Rent')`,
@@ -185,19 +205,23 @@ func fillPortfolio(ctx context.Context, d *db.DB, n int) error {
 					t := decimal.NewFromInt(3)
 					clause.MinPoints = &t
 				}
-				s, err := series(base)
+				s, err := series(indexation.ComparedBaseYear(inPercent, base, 2020))
 				if err != nil {
 					return err
 				}
 				ref, _ := indexation.ParseMonth(begin[:7])
-				chain, err := indexation.Evaluate(s, clause, ref, amount, nil)
+				clause.Begin = ref
+				day, _ := time.Parse(time.DateOnly, begin)
+				bounds := indexation.PaymentBounds(day, day, payEnd, contractDay, ref, false)
+				chain, err := indexation.EvaluateWithin(s, clause, ref, amount, bounds, nil)
 				if err != nil {
 					return err
 				}
 				for _, a := range chain {
-					adjustments = append(adjustments, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+					adjustments = append(adjustments, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 					aargs = append(aargs, id, id, a.Reference.String(), a.Current.String(), a.ReferenceValue.String(), a.CurrentValue.String(),
-						a.ChangePoints.String(), a.ChangePercent.String(), a.OldAmount.String(), a.NewAmount.String(), a.Effective.Format(time.DateOnly))
+						a.ChangePoints.String(), a.ChangePercent.String(), a.OldAmount.String(), a.NewAmount.String(), a.Effective.Format(time.DateOnly),
+						clause.RuleOf(a).JSON())
 				}
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO indexclause (indexclause_id, indexclause_name, indexclause_adjustment_rule,
@@ -214,11 +238,11 @@ func fillPortfolio(ctx context.Context, d *db.DB, n int) error {
 				k := min(len(adjustments), 2000)
 				if _, err := tx.ExecContext(ctx, `INSERT INTO indexadjustment (recurringpayment_id, indexclause_id, indexadjustment_reference_month,
 					indexadjustment_current_month, indexadjustment_reference_value, indexadjustment_current_value, indexadjustment_change_points,
-					indexadjustment_change_percent, indexadjustment_old_amount, indexadjustment_new_amount, indexadjustment_effective_date)
-					VALUES `+strings.Join(adjustments[:k], ", "), aargs[:k*11]...); err != nil {
+					indexadjustment_change_percent, indexadjustment_old_amount, indexadjustment_new_amount, indexadjustment_effective_date,
+					indexadjustment_rule) VALUES `+strings.Join(adjustments[:k], ", "), aargs[:k*12]...); err != nil {
 					return err
 				}
-				adjustments, aargs = adjustments[k:], aargs[k*11:]
+				adjustments, aargs = adjustments[k:], aargs[k*12:]
 			}
 		}
 		return nil

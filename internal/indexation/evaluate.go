@@ -166,7 +166,10 @@ func Rebase(s *Series, year int) (*Series, error) {
 	return out.withScaled(), nil
 }
 
-// Clause is what the evaluation reads of an index clause.
+// Clause is what the evaluation reads of an index clause. Its zero value
+// of every wording field (Rounds, MoreThan, MinMonths, ScheduleMonths,
+// MaxPercent, MinRentPercent, UpwardOnly) is the rule before the clause
+// could word them (decision 0011).
 type Clause struct {
 	// Transmission is indextransmission_percent.
 	Transmission decimal.Decimal
@@ -175,6 +178,38 @@ type Clause struct {
 	InPercent bool
 	// MinPercent and MinPoints are the thresholds; nil when empty.
 	MinPercent, MinPoints *decimal.Decimal
+	// Rounds says the rate of change is rounded half up to Decimals
+	// places before the threshold test and before it is applied
+	// (indexclause_percent_decimals).
+	Rounds   bool
+	Decimals int32
+	// MoreThan is indexclause_threshold_rule more_than: a change equal to
+	// the threshold does not adjust.
+	MoreThan bool
+	// MinMonths is indexclause_min_months: a change takes effect at least
+	// that many months after the last one (0: none).
+	MinMonths int
+	// ScheduleMonths is indexclause_schedule_months: changes take effect
+	// only every that many months from Begin (0: any month).
+	ScheduleMonths int
+	// Begin is the month of indexclause_begin_date (the schedule's start).
+	Begin Month
+	// MaxPercent and MinRentPercent bound the rent's change of one
+	// adjustment in percent (indexclause_max_percent, _min_percent); nil
+	// when empty.
+	MaxPercent, MinRentPercent *decimal.Decimal
+	// UpwardOnly is indexclause_upward_only: decreases are not applied
+	// (such a clause may be void, § 2 Abs. 3 PrKlG).
+	UpwardOnly bool
+}
+
+// Bounds are what limits a chain besides its clause, in months a change
+// takes effect in (the 1st of the month after the compared month): Since
+// is when the amount the walk starts from took effect (MinMonths count
+// from it), From and To the first and last month a change may take effect
+// in (To 0: no end), the payment's and its contract's life.
+type Bounds struct {
+	Since, From, To Month
 }
 
 // Proposal is one adjustment of a chain (rule 4).
@@ -182,24 +217,37 @@ type Proposal struct {
 	Reference, Current           Month
 	ReferenceValue, CurrentValue decimal.Decimal
 	// ChangePoints and ChangePercent are rounded to 2 decimals for
-	// storage; the computation used the unrounded values.
+	// storage; the computation used the unrounded values (or the rate
+	// rounded as the clause says).
 	ChangePoints, ChangePercent decimal.Decimal
 	OldAmount, NewAmount        decimal.Decimal
 	// Effective is the first day of the month after Current.
 	Effective time.Time
+	// rate, since and first are what Clause.RuleOf needs to say how the
+	// clause produced it: the rate as tested, the month the amount took
+	// effect, whether it takes effect in the first month the bounds allow.
+	rate  Rate
+	since Month
+	first bool
 }
 
 // ErrNoValue is returned for a series value that is not positive.
 var ErrNoValue = errors.New("indexation: an index value must be positive")
 
-// Evaluate is rules 2–4 of decision 0011, a pure function: it walks the
-// published months of s (already in the clause's base year, see Rebase)
-// after the reference month ref, starting from amount, and answers the
-// chain of adjustments the clause yields. skip, when not nil, names
-// months that count as threshold not met from a reference (a rejected
-// proposal: decision 0011). The reference month must be published
-// (MissingMonthError otherwise).
+// Evaluate is EvaluateWithin without bounds: the amount took effect in
+// the reference month and changes may take effect in any month.
 func Evaluate(s *Series, c Clause, ref Month, amount decimal.Decimal, skip func(ref, current Month) bool) ([]Proposal, error) {
+	return EvaluateWithin(s, c, ref, amount, Bounds{Since: ref}, skip)
+}
+
+// EvaluateWithin is rules 2–5 of decision 0011, a pure function: it walks
+// the published months of s (as the clause compares them, see
+// ComparedBaseYear) after the reference month ref, starting from amount,
+// and answers the chain of adjustments the clause yields within b. skip,
+// when not nil, names months that count as threshold not met from a
+// reference (a rejected proposal: decision 0011). The reference month must
+// be published (MissingMonthError otherwise).
+func EvaluateWithin(s *Series, c Clause, ref Month, amount decimal.Decimal, b Bounds, skip func(ref, current Month) bool) ([]Proposal, error) {
 	vr, ok := s.Value(ref)
 	if !ok {
 		return nil, &MissingMonthError{Month: ref, Why: "reference"}
@@ -208,61 +256,115 @@ func Evaluate(s *Series, c Clause, ref Month, amount decimal.Decimal, skip func(
 		return nil, ErrNoValue
 	}
 	last, _ := s.Last()
+	if b.To != 0 {
+		last = min(last, b.To-1)
+	}
 	threshold, fast := c.scaledThreshold()
 	fast = fast && s.scaled != nil
+	since := b.Since
 	var out []Proposal
 	for m := ref + 1; m <= last; m++ {
 		i := int(m - s.First)
-		if !s.Has[i] {
-			continue // not published: the walk goes on with the next month
+		if !s.Has[i] || !c.allows(m+1, since, b) {
+			continue // not published or not allowed: the walk goes on with the next month
 		}
 		if fast && !c.metScaled(s.scaled[i]-s.scaled[ref-s.First], s.scaled[ref-s.First], threshold) {
 			continue
 		}
 		vm := s.Values[i]
-		diff := vm.Sub(vr)
-		if !c.met(diff, vr) || (skip != nil && skip(ref, m)) {
+		rate, ok := c.test(vm.Sub(vr), vr)
+		if !ok || (skip != nil && skip(ref, m)) {
 			continue
 		}
-		denominator := vr.Mul(hundred)
-		// new = old × (1 + t/100 × Q/100) with Q/100 = (vm − vr)/vr, as one
-		// exact quotient rounded to cents half away from zero.
-		newAmount := amount.Mul(denominator.Add(c.Transmission.Mul(diff))).DivRound(denominator, 2)
-		out = append(out, Proposal{
-			Reference: ref, Current: m, ReferenceValue: vr, CurrentValue: vm,
-			ChangePoints:  diff.Round(2),
-			ChangePercent: diff.Mul(hundred).DivRound(vr, 2),
-			OldAmount:     amount, NewAmount: newAmount,
-			Effective: (m + 1).First(),
-		})
-		ref, vr, amount = m, vm, newAmount
+		p := c.propose(ref, m, vr, vm, amount, rate)
+		p.rate, p.since, p.first = rate, since, m+1 == b.From && b.From > ref+1
+		out = append(out, p)
+		ref, vr, amount, since = m, vm, p.NewAmount, m+1
 	}
 	return out, nil
 }
 
-// met is rule 3's threshold: |Q| ≥ minimal percent change (Q = diff/vr ×
-// 100, compared without dividing: |diff| × 100 ≥ threshold × vr) or |P| ≥
-// minimal point change; an empty or zero threshold is met by any change
-// other than zero.
-func (c Clause) met(diff, vr decimal.Decimal) bool {
-	if diff.IsZero() {
+// allows reports whether a change may take effect in month e: within the
+// bounds, MinMonths after since, on the schedule.
+func (c Clause) allows(e, since Month, b Bounds) bool {
+	if e < b.From || (c.MinMonths > 0 && e < since+Month(c.MinMonths)) {
 		return false
+	}
+	return c.ScheduleMonths <= 0 || (e > c.Begin && int(e-c.Begin)%c.ScheduleMonths == 0)
+}
+
+// Rate is a rate of change as the clause applies it: Num/Den percent,
+// exact (Den positive); Rounded when the clause rounds it.
+type Rate struct {
+	Num, Den decimal.Decimal
+	Rounded  bool
+}
+
+// test is rule 3's threshold on diff = v(m) − v(ref): whether the change
+// adjusts, and the rate of change it is applied with (the percentage,
+// rounded as the clause says). An empty or zero threshold is met by any
+// change other than zero (after rounding); an upward-only clause ignores
+// decreases.
+func (c Clause) test(diff, vr decimal.Decimal) (Rate, bool) {
+	rate := Rate{Num: diff.Mul(hundred), Den: vr}
+	if c.Rounds {
+		rate = Rate{Num: rate.Num.DivRound(vr, c.Decimals), Den: one, Rounded: true}
+	}
+	if rate.Num.IsZero() || (c.UpwardOnly && rate.Num.IsNegative()) {
+		return rate, false
 	}
 	threshold := c.MinPoints
 	if c.InPercent {
 		threshold = c.MinPercent
 	}
 	if threshold == nil || threshold.IsZero() {
-		return true
+		return rate, true
 	}
-	if c.InPercent {
-		return diff.Abs().Mul(hundred).GreaterThanOrEqual(threshold.Abs().Mul(vr))
+	// |Q| against the threshold without dividing: |Num| against t × Den.
+	have, want := rate.Num.Abs(), threshold.Abs().Mul(rate.Den)
+	if !c.InPercent {
+		have, want = diff.Abs(), threshold.Abs()
 	}
-	return diff.Abs().GreaterThanOrEqual(threshold.Abs())
+	cmp := have.Cmp(want)
+	return rate, cmp > 0 || (cmp == 0 && !c.MoreThan)
+}
+
+var one = decimal.NewFromInt(1)
+
+// propose is rule 4: new = old × (1 + r/100) with r = transmission × Q /
+// 100, bounded by the clause's cap and floor, as one exact quotient
+// rounded to cents half away from zero.
+func (c Clause) propose(ref, m Month, vr, vm, amount decimal.Decimal, q Rate) Proposal {
+	num, den, _ := c.rentRate(q)
+	diff := vm.Sub(vr)
+	return Proposal{
+		Reference: ref, Current: m, ReferenceValue: vr, CurrentValue: vm,
+		ChangePoints:  diff.Round(2),
+		ChangePercent: diff.Mul(hundred).DivRound(vr, 2),
+		OldAmount:     amount,
+		NewAmount:     amount.Mul(den.Mul(hundred).Add(num)).DivRound(den.Mul(hundred), 2),
+		Effective:     (m + 1).First(),
+	}
+}
+
+// rentRate is the rent's change of rate q in percent, num/den: the
+// transmitted share (transmission × Q / 100), set to the cap or the floor
+// when beyond it (bound "max" or "min").
+func (c Clause) rentRate(q Rate) (num, den decimal.Decimal, bound string) {
+	num, den = c.Transmission.Mul(q.Num), q.Den.Mul(hundred)
+	if c.MaxPercent != nil && num.GreaterThan(c.MaxPercent.Mul(den)) {
+		return *c.MaxPercent, one, "max"
+	}
+	if c.MinRentPercent != nil && num.LessThan(c.MinRentPercent.Mul(den)) {
+		return *c.MinRentPercent, one, "min"
+	}
+	return num, den, ""
 }
 
 // scaledThreshold is the clause's threshold × 10⁴ (0: any change), and
-// whether it fits the integer test.
+// whether it fits the integer test. A rounding clause is tested against
+// the threshold less one unit of its last decimal: a rate rounded up to
+// the threshold is at least that.
 func (c Clause) scaledThreshold() (int64, bool) {
 	threshold := c.MinPoints
 	if c.InPercent {
@@ -271,14 +373,19 @@ func (c Clause) scaledThreshold() (int64, bool) {
 	if threshold == nil {
 		return 0, true
 	}
-	n, ok := scaleOf(threshold.Abs())
+	t := threshold.Abs()
+	if c.Rounds && c.InPercent {
+		t = decimal.Max(decimal.Zero, t.Sub(decimal.New(1, -c.Decimals)))
+	}
+	n, ok := scaleOf(t)
 	return n, ok && n <= 100*maxScaled/scale
 }
 
-// metScaled is met on values and threshold × 10⁴: |d| × 100 × 10⁴ ≥ t × vr
-// for percent, |d| ≥ t for points (at most 10¹⁵ on either side).
+// metScaled is a necessary condition of test on values and threshold ×
+// 10⁴: |d| × 100 × 10⁴ ≥ t × vr for percent, |d| ≥ t for points (at most
+// 10¹⁵ on either side).
 func (c Clause) metScaled(d, vr, t int64) bool {
-	if d == 0 {
+	if d == 0 || (c.UpwardOnly && d < 0) {
 		return false
 	}
 	if d < 0 {
@@ -291,4 +398,15 @@ func (c Clause) metScaled(d, vr, t int64) bool {
 		return d*100*scale >= t*vr
 	}
 	return d >= t
+}
+
+// ComparedBaseYear is the base year a clause compares the series in
+// (rule 1): a percent clause compares the published values whatever base
+// year it names (a percentage does not depend on the base); a point
+// clause its own base year.
+func ComparedBaseYear(inPercent bool, clauseYear, seriesYear int) int {
+	if inPercent {
+		return seriesYear
+	}
+	return clauseYear
 }

@@ -90,11 +90,14 @@ func (s *Service) AfterChange(f func(ctx context.Context)) { s.changed = f }
 
 // clauseInputs are the fields of an index clause its evaluation reads.
 var clauseInputs = []string{"priceindex_id", "indexclause_baseyear", "indexclause_begin_date", "indextransmission_percent",
-	"change_in_percent", "indexclause_minimal_percent_change", "indexclause_minimal_point_change"}
+	"change_in_percent", "indexclause_minimal_percent_change", "indexclause_minimal_point_change",
+	"indexclause_percent_decimals", "indexclause_threshold_rule", "indexclause_min_months", "indexclause_schedule_months",
+	"indexclause_max_percent", "indexclause_min_percent", "indexclause_upward_only"}
 
 // paymentInputs are the fields of a recurring payment its evaluation
 // reads.
-var paymentInputs = []string{"recurringpayment_sum_per_month", "recurringpayment_value_deposit", "indexclause_id"}
+var paymentInputs = []string{"recurringpayment_sum_per_month", "recurringpayment_value_deposit", "indexclause_id",
+	"recurringpayment_begin_date", "recurringpayment_end_date"}
 
 // beforeClauseWrite fills an index clause's empty series with the default
 // series on every write (decision 0011), and has the proposals
@@ -159,6 +162,7 @@ func Bind(srv *httpapi.Server, s *Service) {
 	srv.Handle("POST /indexadjustments/{id}/reject", h.reject)
 	srv.Handle("GET /contracts/{id}/schedule", h.schedule)
 	srv.Handle("GET /indexadjustments/{id}/letter.pdf", h.letterFile)
+	srv.Handle("POST /indexadjustments/explanations", h.explanations)
 }
 
 type handler struct {

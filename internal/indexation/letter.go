@@ -94,10 +94,20 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 		Date:    letter.Date(s.now(), lang),
 		Body:    body,
 		Facts:   facts,
-		Closing: "<p>" + t("letter.index.closing") + "</p><p>" + letter.Escape(firstOr(sender, "")) + "</p>",
+		Closing: ruleParagraphs(t, vars) + "<p>" + t("letter.index.closing") + "</p><p>" + letter.Escape(firstOr(sender, "")) + "</p>",
 		Footer:  vars["index_source"], PageLabel: t("letter.page"),
 		Created: s.now(),
 	})
+}
+
+// ruleParagraphs say, below the figures, the rule that produced them and
+// the warning it carries (an upward-only clause may be void).
+func ruleParagraphs(t func(string) string, vars map[string]string) string {
+	out := "<p><b>" + letter.Escape(t("letter.index.rule")) + ":</b> " + letter.Escape(vars["rule"]) + "</p>"
+	if vars["rule_warning"] != "" {
+		out += "<p><b>" + letter.Escape(t("letter.index.warning")) + ":</b> " + letter.Escape(vars["rule_warning"]) + "</p>"
+	}
+	return out
 }
 
 // letterData reads what the letter says, each row through the engine as
@@ -107,7 +117,7 @@ func (s *Service) letterData(ctx context.Context, id int64, lang string) (map[st
 	adj, err := s.one(ctx, entityAdjustment, id, "recurringpayment_id", "indexclause_id",
 		"indexadjustment_reference_month", "indexadjustment_current_month", "indexadjustment_reference_value",
 		"indexadjustment_current_value", "indexadjustment_change_points", "indexadjustment_change_percent",
-		"indexadjustment_old_amount", "indexadjustment_new_amount", "indexadjustment_effective_date")
+		"indexadjustment_old_amount", "indexadjustment_new_amount", "indexadjustment_effective_date", "indexadjustment_rule")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -156,6 +166,8 @@ func (s *Service) letterData(ctx context.Context, id int64, lang string) (map[st
 		"recipient_name":       text(pay, "partnercompany_id__label"),
 		"index_source":         strings.TrimSpace(text(series, "priceindex_source") + " " + text(series, "priceindex_licence")),
 	}
+	why := Explain(s.catalog, lang, text(adj, "indexadjustment_rule"))
+	vars["rule"], vars["rule_warning"] = why.Text, why.Warning
 	vars["reference"] = vars["reference_month"] + ": " + vars["reference_value"]
 	vars["current"] = vars["current_month"] + ": " + vars["current_value"]
 	vars["change_percent_fact"] = vars["change_percent"] + " %"

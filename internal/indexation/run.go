@@ -84,8 +84,12 @@ type payment struct {
 	id, clause, series int64
 	amount             decimal.NullDecimal
 	baseYear           int
-	begin              time.Time
-	c                  Clause
+	// begin is the clause's begin date; payBegin, payEnd and
+	// contractBegin bound the chain (zero: not set).
+	begin, payBegin, payEnd, contractBegin time.Time
+	c                                      Clause
+	// key is c.wordingKey(), once per payment.
+	key uint64
 }
 
 // stored is an adjustment already stored for a payment.
@@ -98,13 +102,15 @@ type stored struct {
 	clause                                   int64
 	refValue, curValue, oldAmount, newAmount decimal.Decimal
 	effective                                time.Time
+	rule                                     string
 }
 
 // follows reports whether the stored proposal st is what evaluating
 // payment p gives now (a, for the same months).
 func (st stored) follows(p payment, a Proposal) bool {
 	return st.clause == p.clause && st.refValue.Equal(a.ReferenceValue) && st.curValue.Equal(a.CurrentValue) &&
-		st.oldAmount.Equal(a.OldAmount) && st.newAmount.Equal(a.NewAmount) && st.effective.Equal(a.Effective)
+		st.oldAmount.Equal(a.OldAmount) && st.newAmount.Equal(a.NewAmount) && st.effective.Equal(a.Effective) &&
+		storedKey(st.rule) == p.c.ruleKey(p.key, a)
 }
 
 // Run evaluates the index clauses of the payments ids (all the caller
@@ -229,8 +235,12 @@ func (s *Service) payments(ctx context.Context, q db.Querier, ids []int64, after
 	if err != nil {
 		return nil, err
 	}
+	k, err := s.engine.Scoped(ctx, entityContract, "k")
+	if err != nil {
+		return nil, err
+	}
 	where := "p.recurringpayment_value_deposit = 1 AND p.recurringpayment_id > ?"
-	args := append(append(append([]any{}, p.Args...), c.Args...), after)
+	args := append(append(append(append([]any{}, p.Args...), c.Args...), k.Args...), after)
 	if len(ids) > 0 {
 		where += " AND p.recurringpayment_id IN (" + strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",") + ")"
 		for _, id := range ids {
@@ -239,8 +249,10 @@ func (s *Service) payments(ctx context.Context, q db.Querier, ids []int64, after
 	}
 	rows, err := q.QueryContext(ctx, `SELECT p.recurringpayment_id, p.recurringpayment_sum_per_month, c.indexclause_id, c.priceindex_id,
 		c.indexclause_baseyear, c.indexclause_begin_date, c.indextransmission_percent, c.change_in_percent,
-		c.indexclause_minimal_percent_change, c.indexclause_minimal_point_change
+		c.indexclause_minimal_percent_change, c.indexclause_minimal_point_change, `+clauseWordingColumns+`,
+		p.recurringpayment_begin_date, p.recurringpayment_end_date, k.contract_begin_date
 		FROM `+p.SQL+` JOIN `+c.SQL+` ON c.indexclause_id = p.indexclause_id
+		LEFT JOIN `+k.SQL+` ON k.contract_id = p.contract_id
 		WHERE `+where+` ORDER BY p.recurringpayment_id LIMIT `+strconv.Itoa(runBatch), args...)
 	if err != nil {
 		return nil, fmt.Errorf("indexation: read payments: %w", err)
@@ -250,11 +262,12 @@ func (s *Service) payments(ctx context.Context, q db.Querier, ids []int64, after
 	for rows.Next() {
 		var x payment
 		var series sql.NullInt64
-		var begin any
+		var begin, payBegin, payEnd, contractBegin any
 		var inPercent int64
 		var minPercent, minPoints decimal.NullDecimal
-		if err := rows.Scan(&x.id, &x.amount, &x.clause, &series, &x.baseYear, &begin, &x.c.Transmission, &inPercent,
-			&minPercent, &minPoints); err != nil {
+		var w wording
+		if err := rows.Scan(append([]any{&x.id, &x.amount, &x.clause, &series, &x.baseYear, &begin, &x.c.Transmission, &inPercent,
+			&minPercent, &minPoints}, append(w.targets(), &payBegin, &payEnd, &contractBegin)...)...); err != nil {
 			return nil, fmt.Errorf("indexation: read payments: %w", err)
 		}
 		x.series = defaultSeriesID
@@ -264,6 +277,11 @@ func (s *Service) payments(ctx context.Context, q db.Querier, ids []int64, after
 		if x.begin, err = dateOf(begin); err != nil {
 			return nil, err
 		}
+		if x.payBegin, x.payEnd, x.contractBegin, err = optionalDates(payBegin, payEnd, contractBegin); err != nil {
+			return nil, err
+		}
+		w.apply(&x.c)
+		x.c.Begin = MonthOf(x.begin)
 		x.c.InPercent = inPercent == 1
 		if minPercent.Valid {
 			x.c.MinPercent = &minPercent.Decimal
@@ -271,6 +289,7 @@ func (s *Service) payments(ctx context.Context, q db.Querier, ids []int64, after
 		if minPoints.Valid {
 			x.c.MinPoints = &minPoints.Decimal
 		}
+		x.key = x.c.wordingKey()
 		out = append(out, x)
 	}
 	return out, rows.Err()
@@ -287,6 +306,20 @@ func dateOf(v any) (time.Time, error) {
 		return time.Parse(time.DateOnly, string(d[:min(len(d), 10)]))
 	}
 	return time.Time{}, fmt.Errorf("indexation: %T is not a date", v)
+}
+
+// optionalDates reads DATE columns that may be empty (zero time).
+func optionalDates(vs ...any) (a, b, c time.Time, err error) {
+	out := make([]time.Time, len(vs))
+	for i, v := range vs {
+		if v == nil {
+			continue
+		}
+		if out[i], err = dateOf(v); err != nil {
+			return a, b, c, err
+		}
+	}
+	return out[0], out[1], out[2], nil
 }
 
 // runBatch evaluates one batch of payments inside tx.
@@ -306,7 +339,7 @@ func (s *Service) runBatch(ctx context.Context, tx *db.Tx, batch []payment, cach
 			fail("", "server.indexation.no_amount", nil)
 			continue
 		}
-		series, err := s.series(ctx, tx, p.series, p.baseYear, cache)
+		series, err := s.series(ctx, tx, p.series, p.baseYear, p.c.InPercent, cache)
 		var missing *MissingMonthError
 		if errors.As(err, &missing) {
 			fail(missing.Month.String(), "server.indexation.missing_rebase", map[string]string{"month": missing.Month.String(), "year": strconv.Itoa(p.baseYear)})
@@ -315,18 +348,19 @@ func (s *Service) runBatch(ctx context.Context, tx *db.Tx, batch []payment, cach
 		if err != nil {
 			return err
 		}
-		ref := MonthOf(p.begin)
+		ref, approved := MonthOf(p.begin), false
 		rejected := map[[2]Month]bool{}
 		existing := map[[2]Month]bool{}
 		for _, a := range known[p.id] {
 			switch a.status {
 			case StatusApproved:
-				ref = max(ref, a.current)
+				ref, approved = max(ref, a.current), true
 			case StatusRejected:
 				rejected[[2]Month{a.reference, a.current}] = true
 			}
 		}
-		chain, err := Evaluate(series, p.c, ref, p.amount.Decimal, func(r, c Month) bool { return rejected[[2]Month{r, c}] })
+		bounds := PaymentBounds(p.begin, p.payBegin, p.payEnd, p.contractBegin, ref, approved)
+		chain, err := EvaluateWithin(series, p.c, ref, p.amount.Decimal, bounds, func(r, c Month) bool { return rejected[[2]Month{r, c}] })
 		if errors.As(err, &missing) {
 			fail(missing.Month.String(), "server.indexation.missing_reference", map[string]string{"month": missing.Month.String()})
 			continue
@@ -398,6 +432,7 @@ func proposalData(p payment, a Proposal) map[string]any {
 		"indexadjustment_change_points": a.ChangePoints.String(), "indexadjustment_change_percent": a.ChangePercent.String(),
 		"indexadjustment_old_amount": a.OldAmount.String(), "indexadjustment_new_amount": a.NewAmount.String(),
 		"indexadjustment_effective_date": a.Effective.Format(time.DateOnly),
+		"indexadjustment_rule":           p.c.RuleOf(a).JSON(),
 	}
 }
 
@@ -410,7 +445,8 @@ func (s *Service) adjustments(ctx context.Context, q db.Querier, first, last int
 	}
 	rows, err := q.QueryContext(ctx, `SELECT a.recurringpayment_id, a.indexadjustment_id, a.row_version, a.indexadjustment_reference_month,
 		a.indexadjustment_current_month, a.indexadjustment_status, a.indexclause_id, a.indexadjustment_reference_value,
-		a.indexadjustment_current_value, a.indexadjustment_old_amount, a.indexadjustment_new_amount, a.indexadjustment_effective_date
+		a.indexadjustment_current_value, a.indexadjustment_old_amount, a.indexadjustment_new_amount, a.indexadjustment_effective_date,
+		a.indexadjustment_rule
 		FROM `+a.SQL+` WHERE a.recurringpayment_id BETWEEN ? AND ?`, append(a.Args, first, last)...)
 	if err != nil {
 		return nil, fmt.Errorf("indexation: read adjustments: %w", err)
@@ -424,11 +460,12 @@ func (s *Service) adjustments(ctx context.Context, q db.Querier, first, last int
 		var clause sql.NullInt64
 		var values [4]decimal.NullDecimal
 		var effective any
+		var rule sql.NullString
 		if err := rows.Scan(&id, &x.id, &x.version, &ref, &cur, &x.status, &clause,
-			&values[0], &values[1], &values[2], &values[3], &effective); err != nil {
+			&values[0], &values[1], &values[2], &values[3], &effective, &rule); err != nil {
 			return nil, fmt.Errorf("indexation: read adjustments: %w", err)
 		}
-		x.clause = clause.Int64
+		x.clause, x.rule = clause.Int64, rule.String
 		x.refValue, x.curValue, x.oldAmount, x.newAmount = values[0].Decimal, values[1].Decimal, values[2].Decimal, values[3].Decimal
 		if effective != nil {
 			if x.effective, err = dateOf(effective); err != nil {
@@ -487,9 +524,11 @@ func (s *Service) openProposals(ctx context.Context, q db.Querier, first, last i
 	return nil
 }
 
-// series reads series id in base year year, once per run.
-func (s *Service) series(ctx context.Context, q db.Querier, id int64, year int, cache map[[2]int64]*Series) (*Series, error) {
-	if got, ok := cache[[2]int64{id, int64(year)}]; ok {
+// series reads series id as a clause in base year year compares it
+// (ComparedBaseYear: a percent clause the published values), once per
+// run.
+func (s *Service) series(ctx context.Context, q db.Querier, id int64, year int, inPercent bool, cache map[[2]int64]*Series) (*Series, error) {
+	if got, ok := cache[[2]int64{id, int64(year)}]; ok && !inPercent {
 		return got, nil
 	}
 	published, ok := cache[[2]int64{id, 0}]
@@ -509,6 +548,9 @@ func (s *Service) series(ctx context.Context, q db.Querier, id int64, year int, 
 		}
 		published = NewSeries(int(base), values)
 		cache[[2]int64{id, 0}] = published
+	}
+	if year = ComparedBaseYear(inPercent, year, published.BaseYear); year == published.BaseYear {
+		return published, nil
 	}
 	rebased, err := Rebase(published, year)
 	if err != nil {

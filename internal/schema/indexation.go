@@ -59,6 +59,10 @@ func indexation() ([]Entity, []Link) {
 				decimal("indexadjustment_old_amount").label("Old amount"),
 				decimal("indexadjustment_new_amount").label("New amount"),
 				day("indexadjustment_effective_date").label("Effective date").index(),
+				// The rule that produced the proposal, as JSON (a code with its
+				// figures, internal/indexation.Rule), rendered in the reader's
+				// language by the module (issue 39).
+				memo("indexadjustment_rule").optional().label("Rule"),
 				enum("indexadjustment_status", opt("proposed", "Proposed"), opt("approved", "Approved"), opt("rejected", "Rejected")).
 					def(Text("proposed")).readOnly().index().label("Status"),
 			},

@@ -10,13 +10,14 @@ import { i18n } from '../../../lib/i18n-instance';
 import type { Row } from '../../../lib/table-definition';
 import { uploadError, uploadWithProgress } from '../../../lib/upload';
 import { tableKeys } from '../../tables/api/keys';
-import type { Adjustment, ImportSummary, RunAnswer, Schedule } from '../model/types';
+import type { Adjustment, Explanation, ImportSummary, RunAnswer, Schedule } from '../model/types';
 
 export const indexKeys = {
   all: ['indexation'] as const,
   values: (id: number) => ['indexation', 'values', id] as const,
   adjustments: (filter: unknown) => ['indexation', 'adjustments', i18n.language, filter] as const,
   schedule: (contract: number, from: string, to: string) => ['indexation', 'schedule', contract, from, to] as const,
+  explanations: (ids: number[]) => ['indexation', 'explanations', i18n.language, ids] as const,
 };
 
 /** Every value of a series, oldest first (a series has a few hundred months). */
@@ -64,6 +65,23 @@ export function useAdjustments(filter: FilterNode[], data?: Record<string, unkno
       return answer.data.data as unknown as Adjustment[];
     },
     enabled,
+  });
+}
+
+/**
+ * POST /indexadjustments/explanations: the rule of each adjustment in words, in
+ * the user's language, rendered by the server from the rule stored with the
+ * adjustment (the same text the letter prints), by adjustment id.
+ */
+export function useExplanations(ids: number[]) {
+  return useQuery({
+    queryKey: indexKeys.explanations(ids),
+    queryFn: async ({ signal }) => {
+      const answer = await api.post<{ explanations: Explanation[] | null }>('/indexadjustments/explanations', { ids }, { signal, silent: true });
+      return new Map((answer.explanations ?? []).map((e) => [e.indexadjustment_id, e]));
+    },
+    enabled: ids.length > 0,
+    staleTime: 60_000,
   });
 }
 

@@ -1,15 +1,15 @@
 import { ActionIcon, Badge, Button, Group, Menu, ScrollArea, Table, Text, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconCheck, IconFileTypePdf, IconX } from '@tabler/icons-react';
-import { useState } from 'react';
+import { IconAlertTriangle, IconCheck, IconFileTypePdf, IconX } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAbility } from '../../../lib/ability-context';
 import { formatDate } from '../../../lib/dates';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { downloadLetter, useDecideAdjustment } from '../api/indexation';
+import { downloadLetter, useDecideAdjustment, useExplanations } from '../api/indexation';
 import { decisionFailure, failureDetail, formatMoney, formatMonth, formatNumber, isNextInChain } from '../model/logic';
-import type { Adjustment, AdjustmentStatus } from '../model/types';
+import type { Adjustment, AdjustmentStatus, Explanation } from '../model/types';
 
 const STATUS_COLOR: Record<AdjustmentStatus, string> = { proposed: 'yellow', approved: 'green', rejected: 'gray' };
 /** The letter's languages. */
@@ -30,6 +30,8 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
   const canDecide = ability.can('update', 'indexadjustment');
   const decide = useDecideAdjustment();
   const [downloading, setDownloading] = useState<number | null>(null);
+  const ids = useMemo(() => rows.map((r) => r.indexadjustment_id), [rows]);
+  const explanations = useExplanations(ids);
 
   const ask = (adj: Adjustment, decision: 'approve' | 'reject') => {
     const payment = adj.recurringpayment_id__label ?? `#${adj.recurringpayment_id}`;
@@ -76,7 +78,7 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
   if (rows.length === 0) return null;
   return (
     <ScrollArea type="auto">
-      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} miw={820} data-testid="adjustment-table">
+      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} miw={1040} data-testid="adjustment-table">
         <Table.Thead>
           <Table.Tr>
             {showPayment && <Table.Th>{t('indexation.payment')}</Table.Th>}
@@ -84,6 +86,7 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
             <Table.Th ta="right">{t('indexation.change')}</Table.Th>
             <Table.Th ta="right">{t('indexation.new_amount')}</Table.Th>
             <Table.Th style={{ whiteSpace: 'nowrap' }}>{t('indexation.effective')}</Table.Th>
+            <Table.Th>{t('indexation.rule')}</Table.Th>
             {showStatus && <Table.Th>{t('indexation.status')}</Table.Th>}
             <Table.Th ta="right">{t('indexation.actions')}</Table.Th>
           </Table.Tr>
@@ -132,6 +135,9 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
                   </Text>
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(adj.indexadjustment_effective_date, lang)}</Table.Td>
+                <Table.Td maw={320}>
+                  <RuleText explanation={explanations.data?.get(adj.indexadjustment_id)} />
+                </Table.Td>
                 {showStatus && (
                   <Table.Td>
                     <Badge
@@ -199,5 +205,25 @@ export function AdjustmentTable({ rows, showPayment }: { rows: Adjustment[]; sho
         </Table.Tbody>
       </Table>
     </ScrollArea>
+  );
+}
+
+/** The rule that produced an adjustment, in words, with the warning it carries (an upward-only clause may be void). */
+function RuleText({ explanation }: { explanation?: Explanation }) {
+  if (!explanation) return null;
+  return (
+    <>
+      <Text size="xs" data-testid="adjustment-rule">
+        {explanation.text}
+      </Text>
+      {explanation.warning && (
+        <Group gap={4} wrap="nowrap" align="flex-start" mt={2}>
+          <IconAlertTriangle size={14} color="var(--mantine-color-orange-7)" style={{ flexShrink: 0 }} aria-hidden />
+          <Text size="xs" c="orange.8" data-testid="adjustment-warning">
+            {explanation.warning}
+          </Text>
+        </Group>
+      )}
+    </>
   );
 }

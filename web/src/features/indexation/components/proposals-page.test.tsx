@@ -42,6 +42,13 @@ function server(decide: (call: RecordedCall) => Response) {
   return (call: RecordedCall) => {
     if (call.url.startsWith('/api/?indexadjustment')) return json(200, { data: { data: rows, current_page: 1, per_page: 2000, from: 1, to: 2, has_more: false }, attributes: [] });
     if (/\/indexadjustments\/\d+\/(approve|reject)$/.test(call.url)) return decide(call);
+    if (call.url === '/indexadjustments/explanations')
+      return json(200, {
+        explanations: [
+          { indexadjustment_id: 1, text: '+7.03 %, threshold 5 % reached' },
+          { indexadjustment_id: 2, text: '+5.18 %, threshold 5 % reached', warning: 'The clause adjusts upwards only: such a clause may be void (§ 2 (3) PrKlG).' },
+        ],
+      });
     if (call.url === '/indexadjustments/run') return json(200, { proposals: rows, created: 2, evaluated: 3, errors: [{ recurringpayment_id: 9, month: '2019-01', detail: 'No index value for 2019-01.' }] });
     return undefined;
   };
@@ -66,6 +73,20 @@ describe('ProposalsPage', () => {
     expect(screen.getByText(/an earlier one is still open/)).toBeInTheDocument();
     const approve = fake.calls.find((c) => c.url === '/indexadjustments/2/approve');
     expect(approve?.method).toBe('POST');
+  });
+
+  it('states the rule of each proposal and the warning of an upward-only clause, as the server words them', async () => {
+    loginAs(reader);
+    const { server: fake } = renderApp('/app/index-adjustments', reader, server(() => json(200, {})));
+    const table = await screen.findByTestId('adjustment-table', {}, { timeout: 5000 });
+    const first = within(table).getByTestId('adjustment-1');
+    expect(await within(first).findByTestId('adjustment-rule')).toHaveTextContent('+7.03 %, threshold 5 % reached');
+    expect(within(first).queryByTestId('adjustment-warning')).toBeNull();
+    const second = within(table).getByTestId('adjustment-2');
+    expect(within(second).getByTestId('adjustment-warning')).toHaveTextContent('may be void (§ 2 (3) PrKlG)');
+    const asked = fake.calls.find((c) => c.url === '/indexadjustments/explanations');
+    expect(asked?.method).toBe('POST');
+    expect(asked?.body).toEqual({ ids: [1, 2] });
   });
 
   it('runs the evaluation and reports what it created and what it could not evaluate', async () => {

@@ -37,6 +37,14 @@ export interface Adjustment {
   row_version?: number;
 }
 
+/** The rule that produced an adjustment, in words (POST /indexadjustments/explanations). */
+export interface Explanation {
+  indexadjustment_id: number;
+  text: string;
+  /** Set for an upward-only clause: such a clause may be void (§ 2 Abs. 3 PrKlG). */
+  warning?: string;
+}
+
 /** A payment a run could not evaluate. */
 export interface RunError {
   recurringpayment_id: number;
