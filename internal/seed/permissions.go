@@ -190,8 +190,13 @@ var tableAccess = []tableRule{
 	// adjustment (its limits).
 	{[]string{"indexadjustment"}, "create,update,remove", []string{"team_lead"}, mvmFM},
 	// Every external user reports tickets for their points of sale and
-	// comments on them; moving them on a board is the staff's.
+	// comments on them.
 	{[]string{"ticket"}, readActions + ",create,note", externalClient, ""},
+	// The external facility management works its board (the board rule
+	// of decision 0027 keeps it to the boards of its teams): it moves the
+	// tickets and adds and signs their documents.
+	{[]string{"ticket"}, "update", []string{"ext_team_member"}, "FM extern"},
+	{[]string{"document"}, "create", []string{"ext_team_member"}, "FM extern"},
 }
 
 // accessRow is one default row of the access table.

@@ -133,8 +133,9 @@ func Base(ctx context.Context, d *db.DB) error {
 // ApplyRights writes the current default rights (RightsVersion) into a
 // database that was seeded with older ones: the default rows take their
 // default flags and teams again, missing ones are added, rows an
-// administrator added stay (decision 0059). migrate and serve run it after
-// the migrations; a database not seeded yet is left to Base.
+// administrator added stay (decision 0059). A database at the current
+// version is left alone, and one not seeded yet is left to Base. migrate
+// and serve run it after the migrations.
 func ApplyRights(ctx context.Context, d *db.DB) error {
 	return d.InTx(ctx, func(tx *db.Tx) error {
 		var seeded int
@@ -144,6 +145,10 @@ func ApplyRights(ctx context.Context, d *db.DB) error {
 		if seeded == 0 {
 			return nil
 		}
+		version, err := rightsVersion(ctx, tx)
+		if err != nil || version >= RightsVersion {
+			return err // rows an administrator deleted stay deleted
+		}
 		return applyRights(ctx, tx)
 	})
 }
@@ -151,9 +156,9 @@ func ApplyRights(ctx context.Context, d *db.DB) error {
 // applyRights writes the default rights, resetting the default rows when
 // the database holds an older version of them, and records the version.
 func applyRights(ctx context.Context, tx *db.Tx) error {
-	var version int
-	if err := tx.QueryRowContext(ctx, `SELECT defaults_version FROM rights_generation WHERE rights_generation_id = 1`).Scan(&version); err != nil {
-		return fmt.Errorf("seed rights: version: %w", err)
+	version, err := rightsVersion(ctx, tx)
+	if err != nil {
+		return err
 	}
 	if err := seedPermissions(ctx, tx, version < RightsVersion); err != nil {
 		return err
@@ -165,6 +170,15 @@ func applyRights(ctx context.Context, tx *db.Tx) error {
 		return fmt.Errorf("seed rights: record version: %w", err)
 	}
 	return nil
+}
+
+// rightsVersion is the version of the default rights the database holds.
+func rightsVersion(ctx context.Context, tx *db.Tx) (int, error) {
+	var version int
+	if err := tx.QueryRowContext(ctx, `SELECT defaults_version FROM rights_generation WHERE rights_generation_id = 1`).Scan(&version); err != nil {
+		return 0, fmt.Errorf("seed rights: version: %w", err)
+	}
+	return version, nil
 }
 
 // CreateAdmin makes sure the base data exists and creates a verified
