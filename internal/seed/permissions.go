@@ -140,7 +140,7 @@ var (
 	// contractParts are the rows of the contract flow (steps 0, 2 and 7,
 	// the contract's tabs). The parts a contract replaces as a whole
 	// (step 2 saves every payment at once) may be removed too.
-	contractParts    = []string{"contract", "contractaction", "recurringpayment", "indexclause", "specialright", "serviceobject", "criteria", "costtype"}
+	contractParts    = []string{"contract", "contractaction", "recurringpayment", "indexclause", "specialright", "service_object", "criteria", "costtype"}
 	contractRemovals = []string{"contractaction", "recurringpayment", "indexclause", "specialright", "criteria", "costtype"}
 	// invoiceParts are the rows of the invoice review flow; the generator
 	// replaces its own points and positions are corrected by removing them.
