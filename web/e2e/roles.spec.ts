@@ -114,6 +114,17 @@ test('lead: reads the contract, its steps and its deadlines without offers to ch
   await page.goto(`${CONTRACT}?edit=true&step=payments`);
   await expect(page).toHaveURL(/\/not-authorized$/, { timeout: 30_000 });
   await expect(page.getByRole('form', { name: 'Recurring payments' })).toHaveCount(0);
+
+  // The board (the lead's through MVM extern, decision 0027) is read-only:
+  // the cards open but do not drag, the drawer has no Save and no upload.
+  await openBoard(page, 'lead@demo.test');
+  await expect(page.locator('[data-movable="true"]')).toHaveCount(0);
+  await expect(page.locator('[data-movable="false"]').first()).toBeVisible();
+  const drawer = await openTicket(page);
+  await expect(drawer.getByRole('textbox', { name: /^Title/ })).toBeDisabled();
+  await expect(drawer.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  await expect(drawer.getByTestId('ticket-upload')).toHaveCount(0);
+  await snap(page, 'roles-lead-drawer');
 });
 
 test('store_manager: reads the points of sale without offers to change them', async ({ page }) => {
