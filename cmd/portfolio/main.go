@@ -73,7 +73,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case "serve":
 		return cmdServe(ctx, args[1:], stderr)
 	case "migrate":
-		return withApp(ctx, "migrate", args[1:], stderr, nil, func(a *app.App) error { return a.Migrate(ctx) })
+		return withApp(ctx, "migrate", args[1:], stderr, nil, func(a *app.App) error { return migrate(ctx, a) })
 	case "seed":
 		return cmdSeed(ctx, args[1:], stdout, stderr)
 	case "user":
@@ -160,11 +160,20 @@ func withApp(ctx context.Context, name string, args []string, stderr io.Writer, 
 
 func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	return withApp(ctx, "serve", args, stderr, nil, func(a *app.App) error {
-		if err := a.Migrate(ctx); err != nil {
+		if err := migrate(ctx, a); err != nil {
 			return err
 		}
 		return a.Serve(ctx, nil)
 	})
+}
+
+// migrate applies the migrations, then brings a seeded database's default
+// rights to the current ones (seed.ApplyRights, decision 0059).
+func migrate(ctx context.Context, a *app.App) error {
+	if err := a.Migrate(ctx); err != nil {
+		return err
+	}
+	return seed.ApplyRights(ctx, a.DB)
 }
 
 func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"portfolio/internal/access"
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
 	"portfolio/internal/tables"
@@ -83,6 +84,11 @@ type ClassifyCommand struct {
 // read (409 otherwise), the caller's tenant scope (404); a sent mail or a
 // mail processed already answers 422. Nothing is written on any refusal.
 func (s *Service) Classify(ctx context.Context, cmd ClassifyCommand) (json.RawMessage, error) {
+	// Deciding on a mail changes it: a caller without the right hears 403
+	// before anything about the mail (its state, its links) is told.
+	if err := s.engine.Require(ctx, access.ActionUpdate, emailEntity); err != nil {
+		return nil, err
+	}
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		rec, err := s.toProcess(ctx, tx, cmd.ID)
 		if err != nil {
@@ -185,6 +191,11 @@ const maxTicketName = 255
 // documents, the mail in the ticket's timeline). Any refusal writes
 // nothing. Answers the new ticket's id.
 func (s *Service) CreateTicket(ctx context.Context, cmd TicketFromMail) (int64, error) {
+	for _, need := range [][2]string{{access.ActionCreate, "ticket"}, {access.ActionUpdate, emailEntity}} {
+		if err := s.engine.Require(ctx, need[0], need[1]); err != nil {
+			return 0, err
+		}
+	}
 	var ticket int64
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		rec, err := s.toProcess(ctx, tx, cmd.ID)

@@ -112,7 +112,7 @@ func Base(ctx context.Context, d *db.DB) error {
 				return fmt.Errorf("seed team %s: %w", t.name, err)
 			}
 		}
-		if err := seedPermissions(ctx, tx); err != nil {
+		if err := applyRights(ctx, tx); err != nil {
 			return err
 		}
 		if err := seedTextTemplates(ctx, tx); err != nil {
@@ -128,6 +128,57 @@ func Base(ctx context.Context, d *db.DB) error {
 		}
 		return nil
 	})
+}
+
+// ApplyRights writes the current default rights (RightsVersion) into a
+// database that was seeded with older ones: the default rows take their
+// default flags and teams again, missing ones are added, rows an
+// administrator added stay (decision 0059). A database at the current
+// version is left alone, and one not seeded yet is left to Base. migrate
+// and serve run it after the migrations.
+func ApplyRights(ctx context.Context, d *db.DB) error {
+	return d.InTx(ctx, func(tx *db.Tx) error {
+		var seeded int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM role WHERE role_code = 'team_lead'`).Scan(&seeded); err != nil {
+			return fmt.Errorf("seed rights: roles: %w", err)
+		}
+		if seeded == 0 {
+			return nil
+		}
+		version, err := rightsVersion(ctx, tx)
+		if err != nil || version >= RightsVersion {
+			return err // rows an administrator deleted stay deleted
+		}
+		return applyRights(ctx, tx)
+	})
+}
+
+// applyRights writes the default rights, resetting the default rows when
+// the database holds an older version of them, and records the version.
+func applyRights(ctx context.Context, tx *db.Tx) error {
+	version, err := rightsVersion(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if err := seedPermissions(ctx, tx, version < RightsVersion); err != nil {
+		return err
+	}
+	if version >= RightsVersion {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE rights_generation SET defaults_version = ? WHERE rights_generation_id = 1`, RightsVersion); err != nil {
+		return fmt.Errorf("seed rights: record version: %w", err)
+	}
+	return nil
+}
+
+// rightsVersion is the version of the default rights the database holds.
+func rightsVersion(ctx context.Context, tx *db.Tx) (int, error) {
+	var version int
+	if err := tx.QueryRowContext(ctx, `SELECT defaults_version FROM rights_generation WHERE rights_generation_id = 1`).Scan(&version); err != nil {
+		return 0, fmt.Errorf("seed rights: version: %w", err)
+	}
+	return version, nil
 }
 
 // CreateAdmin makes sure the base data exists and creates a verified

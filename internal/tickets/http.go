@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"portfolio/internal/access"
 	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
@@ -161,6 +162,11 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
+	// A move needs the update right before its place is looked up, so a
+	// caller who may only read the board hears 403, as the board shows.
+	if err := h.s.engine.Require(ctx, access.ActionUpdate, entity); err != nil {
+		return err
+	}
 	var out json.RawMessage
 	err = h.s.db.InTx(ctx, func(tx *db.Tx) error {
 		var opts []tables.WriteOption

@@ -76,7 +76,8 @@ export const ROUTE_PERMISSIONS = {
   import: [menu('import')],
   masterData: [menu('master_data')],
   documentPreview: [{ action: 'read', subject: 'document' }],
-  signDocument: [{ action: 'read', subject: 'document' }],
+  // Signing writes the signed copy as a new document (POST /documents/{id}/sign).
+  signDocument: [{ action: 'create', subject: 'document' }],
   // GET /invoices/savings reads the points and the inspection results.
   invoiceSavings: [
     menu('invoice'),

@@ -3,11 +3,12 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { UnsavedChangesGuard } from '../../../components/form/unsaved-changes-guard';
+import { useAbility } from '../../../lib/ability-context';
 import { errorMessage } from '../../../lib/api-client';
 import { rowLabel } from '../../../lib/data-provider';
 import { type Contract, useContract } from '../api/get-contract';
 import { useEntityDefinition } from '../api/get-definition';
-import { canOpen, nextStep, openStep, previousStep, STEPS, type StepKey, stepIndex, stepPath } from '../model/steps';
+import { canOpen, canSaveStep, nextStep, openStep, previousStep, STEPS, type StepKey, stepIndex, stepPath } from '../model/steps';
 import { BasicDataStep } from './basic-data-step';
 import { DocumentsStep } from './documents-step';
 import { PaymentsStep } from './payments-step';
@@ -26,6 +27,8 @@ export default function ContractStepsPage() {
   const [search] = useSearchParams();
   const step = openStep(search.get('step'), contractId);
   const navigate = useNavigate();
+  const ability = useAbility();
+  const writable = canSaveStep(ability, step, contractId);
   const contract = useContract(contractId);
   const contractDef = useEntityDefinition('contract');
   const paymentDef = useEntityDefinition('recurringpayment');
@@ -106,6 +109,18 @@ export default function ContractStepsPage() {
           <Loader m="xl" aria-label={t('general.loading')} />
         ) : failed || !contractDef.data || !paymentDef.data || !documentDef.data ? (
           <Alert color="red">{errorMessage(failed)}</Alert>
+        ) : !writable ? (
+          // The server would refuse the step's save: no form is offered.
+          <Alert color="gray" data-testid="step-read-only">
+            <Stack gap="xs" align="flex-start">
+              {t('contracts.step_read_only')}
+              {contractId !== null && (
+                <Anchor component={Link} to={`/app/table/contract/view/${contractId}`}>
+                  {t('contracts.back_to_contract')}
+                </Anchor>
+              )}
+            </Stack>
+          </Alert>
         ) : step === 'basic' ? (
           <BasicDataStep key={`basic-${String(saved?.row_version ?? 'new')}`} def={contractDef.data} {...stepProps} />
         ) : step === 'payments' ? (

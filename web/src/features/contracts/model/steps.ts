@@ -1,3 +1,5 @@
+import type { AppAbility } from '../../../lib/ability';
+
 /**
  * The steps of the contract create and edit page, in order, with the server
  * step each one saves through (0 basic data, 2 recurring payments, 7
@@ -43,4 +45,21 @@ export function previousStep(step: StepKey): StepKey | null {
 /** Where the page goes to show `step` of contract `id` (create stays on /create until saved). */
 export function stepPath(id: number | null, step: StepKey): string {
   return id === null ? '/app/table/contract/create' : `/app/table/contract/view/${id}?edit=true&step=${step}`;
+}
+
+/**
+ * Whether the user may save a step, by the rights its call checks: step 0
+ * creates or changes the contract, step 2 creates, changes and removes its
+ * recurring payments, step 7 uploads documents and links them to the
+ * contract (its documents tab).
+ */
+export function canSaveStep(ability: AppAbility, step: StepKey, contractId: number | null): boolean {
+  switch (step) {
+    case 'basic':
+      return ability.can(contractId === null ? 'create' : 'update', 'contract');
+    case 'payments':
+      return ability.can('create', 'recurringpayment') && ability.can('update', 'recurringpayment');
+    default:
+      return ability.can('create', 'document') && ability.can('update', 'contract_document_rel');
+  }
 }

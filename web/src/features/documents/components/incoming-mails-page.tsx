@@ -14,6 +14,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RemoteSelect } from '../../../components/form/remote-select';
+import { useAbility } from '../../../lib/ability-context';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/dates';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -46,6 +47,11 @@ function Classification({ mail, onDone }: { mail: StoredMail; onDone: () => void
     setFailure(null);
   }, [mail]);
   const processed = Boolean(Number(mail.email_processed));
+  // Deciding changes the mail (update on email); a ticket from it is also a
+  // new ticket. Without the rights the suggestion is shown read-only.
+  const ability = useAbility();
+  const canDecide = ability.can('update', 'email');
+  const canCreateTicket = canDecide && ability.can('create', 'ticket');
   const run = async (kind: 'confirm' | 'archive') => {
     setBusy(kind);
     setFailure(null);
@@ -82,7 +88,7 @@ function Classification({ mail, onDone }: { mail: StoredMail; onDone: () => void
             knownLabels={value && labels[field] ? { [String(value)]: labels[field] as string } : undefined}
             source={{ entity: 'email', field }}
             record={{ ...decision }}
-            readOnly={processed}
+            readOnly={processed || !canDecide}
             nothingFound={t('mailbox.incoming.nothing_found')}
             data-field={field}
           />
@@ -93,11 +99,13 @@ function Classification({ mail, onDone }: { mail: StoredMail; onDone: () => void
           {failure}
         </Alert>
       )}
-      {!processed && (
+      {!processed && canDecide && (
         <Group justify="flex-end">
-          <Button variant="light" leftSection={<IconTicket size={16} />} disabled={busy !== null} onClick={() => setCreating(true)}>
-            {t('mailbox.incoming.create_ticket')}
-          </Button>
+          {canCreateTicket && (
+            <Button variant="light" leftSection={<IconTicket size={16} />} disabled={busy !== null} onClick={() => setCreating(true)}>
+              {t('mailbox.incoming.create_ticket')}
+            </Button>
+          )}
           <Button variant="default" leftSection={<IconArchive size={16} />} loading={busy === 'archive'} disabled={busy !== null} onClick={() => void run('archive')}>
             {t('mailbox.incoming.archive')}
           </Button>

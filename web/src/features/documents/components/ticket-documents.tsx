@@ -26,6 +26,10 @@ export function TicketDocuments({ ticketId }: { ticketId: number }) {
   const docs = useRecordDocuments('ticket_id', ticketId);
   const [composing, setComposing] = useState<number[] | null>(null);
   const canMail = ability.can('create', 'email');
+  // Signing writes a signed copy (a new document); uploading also links it
+  // to the ticket, which the server checks as a change of the ticket.
+  const canSign = ability.can('create', 'document');
+  const canUpload = canSign && ability.can('update', 'ticket');
   return (
     <Stack gap={6} data-testid="ticket-documents">
       {docs.isLoading && <Loader size="sm" aria-label={t('kanban.loading')} />}
@@ -55,7 +59,7 @@ export function TicketDocuments({ ticketId }: { ticketId: number }) {
                   </ActionIcon>
                 </Tooltip>
               )}
-              {pdf && (
+              {pdf && canSign && (
                 <Tooltip label={t('documents.sign_action')}>
                   <ActionIcon
                     variant="subtle"
@@ -78,7 +82,7 @@ export function TicketDocuments({ ticketId }: { ticketId: number }) {
           </Group>
         );
       })}
-      {ability.can('create', 'document') && <TicketUpload ticketId={ticketId} />}
+      {canUpload && <TicketUpload ticketId={ticketId} />}
       {canMail && (
         <Group>
           <Button size="xs" variant="light" leftSection={<IconMail size={14} />} onClick={() => setComposing([])}>

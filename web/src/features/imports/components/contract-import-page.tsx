@@ -2,6 +2,7 @@ import { Alert, Badge, Button, FileInput, Group, Paper, Stack, Table, Text, Titl
 import { IconAlertTriangle, IconCheck, IconDownload, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAbility } from '../../../lib/ability-context';
 import { errorMessage } from '../../../lib/api-client';
 import { downloadContractTemplate, useCommitContractWorkbook, useValidateContractWorkbook } from '../api/contract-workbook';
 import { useUndoImport } from '../api/imports';
@@ -25,6 +26,9 @@ export default function ContractImportPage() {
   const check = useValidateContractWorkbook();
   const commit = useCommitContractWorkbook();
   const undoCall = useUndoImport();
+  // Undoing removes the imported contracts, deadlines and payments.
+  const ability = useAbility();
+  const canUndo = ['contract', 'contractaction', 'recurringpayment'].every((e) => ability.can('remove', e));
   const [undone, setUndone] = useState(false);
 
   const choose = (f: File | null) => {
@@ -118,7 +122,7 @@ export default function ContractImportPage() {
               <Alert color="green" icon={<IconCheck size={16} />}>
                 {t('import_contract.done', { count: Object.keys(done.contracts ?? {}).length })}
               </Alert>
-              {done.import_id !== undefined && (
+              {done.import_id !== undefined && canUndo && (
                 <Group>
                   <Text size="sm" c="dimmed">
                     {t('import_contract.undo_hint', { id: done.import_id })}

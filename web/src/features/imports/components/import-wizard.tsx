@@ -2,6 +2,7 @@ import { Alert, Badge, Button, FileInput, Group, Paper, Progress, Select, Stack,
 import { IconAlertTriangle, IconCheck, IconDownload, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAbility } from '../../../lib/ability-context';
 import { errorMessage } from '../../../lib/api-client';
 import { downloadTemplate, useCommitImport, useImport, useUndoImport, useUploadImport, useValidateImport } from '../api/imports';
 import { chosenTwice, mappingToSend, missingRequired, percentDone } from '../model/mapping';
@@ -27,6 +28,8 @@ export function ImportWizard({ entity, parentId, onCommitted }: { entity: string
   const validateCall = useValidateImport();
   const commitCall = useCommitImport();
   const undoCall = useUndoImport();
+  // Undoing removes the imported rows: the server asks for remove on them.
+  const canUndo = useAbility().can('remove', entity);
   const current = useImport(upload?.import_id ?? null, committing);
   const record = current.data ?? commitCall.data;
 
@@ -249,9 +252,11 @@ export function ImportWizard({ entity, parentId, onCommitted }: { entity: string
         <Alert color="green" icon={<IconCheck size={16} />}>
           <Group justify="space-between">
             <Text>{t('import.committed', { count: record.created })}</Text>
-            <Button variant="light" color="red" onClick={undo} loading={undoCall.isPending}>
-              {t('import.undo')}
-            </Button>
+            {canUndo && (
+              <Button variant="light" color="red" onClick={undo} loading={undoCall.isPending}>
+                {t('import.undo')}
+              </Button>
+            )}
           </Group>
         </Alert>
       )}

@@ -117,7 +117,13 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
   const unlink = useUnlinkRelation();
   const many = relation.kind === 'many_to_many';
   const canLink = many && !relation.read_only && ability.can('update', relation.subject ?? ownerSubject);
-  const canCreate = !many && !relation.read_only && Boolean(relation.foreign_key) && ability.can('create', relation.target);
+  // The server asks the entity's subject or its access subject (spelt
+  // differently for a few, service_object): either allows.
+  const canCreate =
+    !many &&
+    !relation.read_only &&
+    Boolean(relation.foreign_key) &&
+    (ability.can('create', relation.target) || Boolean(target.data?.access_subject && ability.can('create', target.data.access_subject)));
   const attrs: AttributeDefinition[] = list.data?.attributes ?? target.data?.attributes ?? [];
   const targetPk = target.data?.primary_key ?? relation.target_key ?? `${relation.target}_id`;
   const linkKey = relation.target_key ?? targetPk;

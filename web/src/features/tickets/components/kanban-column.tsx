@@ -16,6 +16,8 @@ export interface KanbanColumnProps {
   /** A card is being carried over this column. */
   targeted: boolean;
   canCreate: boolean;
+  /** The user may move tickets (update on ticket): without it the cards only open. */
+  canMove: boolean;
   onCreate: (column: BoardColumn) => void;
   onOpen: (ticket: Ticket) => void;
 }
@@ -32,14 +34,16 @@ const SortableCard = memo(function SortableCard({
   column,
   priority,
   onOpen,
+  canMove,
 }: {
   ticket: Ticket;
   column: number;
   priority: Priority | undefined;
   onOpen: (ticket: Ticket) => void;
+  canMove: boolean;
 }) {
   const data = useMemo<DragData>(() => ({ type: 'card', ticket, column }), [ticket, column]);
-  const { setNodeRef, attributes, listeners, transform, transition, isDragging } = useSortable({ id: ticket.ticket_id, data });
+  const { setNodeRef, attributes, listeners, transform, transition, isDragging } = useSortable({ id: ticket.ticket_id, data, disabled: !canMove });
   return (
     <TicketCard
       ticket={ticket}
@@ -47,7 +51,7 @@ const SortableCard = memo(function SortableCard({
       lifted={isDragging}
       onOpen={onOpen}
       nodeRef={setNodeRef}
-      dragProps={{ ...attributes, ...listeners }}
+      dragProps={canMove ? { ...attributes, ...listeners } : undefined}
       dragStyle={transform ? { transform: CSS.Translate.toString(transform), transition } : undefined}
     />
   );
@@ -58,7 +62,7 @@ const CARD_ESTIMATE = 104;
 
 /** A list of cards drawing only those in view: for columns with many cards. */
 function VirtualCards(props: Omit<KanbanColumnProps, 'targeted' | 'canCreate' | 'onCreate'>) {
-  const { column, tickets, priorities, onOpen } = props;
+  const { column, tickets, priorities, onOpen, canMove } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({
     count: tickets.length,
@@ -79,7 +83,7 @@ function VirtualCards(props: Omit<KanbanColumnProps, 'targeted' | 'canCreate' | 
               ref={v.measureElement}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)`, paddingBottom: 8, paddingInline: 2 }}
             >
-              <SortableCard ticket={ticket} column={column.columnx_id} priority={priorities.get(ticket.priority_id)} onOpen={onOpen} />
+              <SortableCard ticket={ticket} column={column.columnx_id} priority={priorities.get(ticket.priority_id)} onOpen={onOpen} canMove={canMove} />
             </Box>
           );
         })}
@@ -94,7 +98,7 @@ function VirtualCards(props: Omit<KanbanColumnProps, 'targeted' | 'canCreate' | 
  * than VIRTUALIZE_FROM cards draws only those in view.
  */
 export const KanbanColumn = memo(function KanbanColumn(props: KanbanColumnProps) {
-  const { column, tickets, priorities, targeted, canCreate, onCreate, onOpen } = props;
+  const { column, tickets, priorities, targeted, canCreate, canMove, onCreate, onOpen } = props;
   const { t } = useTranslation();
   const headingId = `kanban-column-${column.columnx_id}`;
   const data = useMemo<DragData>(() => ({ type: 'column', column: column.columnx_id }), [column.columnx_id]);
@@ -148,11 +152,11 @@ export const KanbanColumn = memo(function KanbanColumn(props: KanbanColumnProps)
       </Group>
       <SortableContext id={columnDropId(column.columnx_id)} items={ids} strategy={verticalListSortingStrategy}>
       {tickets.length > VIRTUALIZE_FROM ? (
-        <VirtualCards column={column} tickets={tickets} priorities={priorities} onOpen={onOpen} />
+        <VirtualCards column={column} tickets={tickets} priorities={priorities} onOpen={onOpen} canMove={canMove} />
       ) : (
         <Stack gap={8} style={{ overflowY: 'auto', flex: 1, minHeight: 40, padding: 2 }}>
           {tickets.map((ticket) => (
-            <SortableCard key={ticket.ticket_id} ticket={ticket} column={column.columnx_id} priority={priorities.get(ticket.priority_id)} onOpen={onOpen} />
+            <SortableCard key={ticket.ticket_id} ticket={ticket} column={column.columnx_id} priority={priorities.get(ticket.priority_id)} onOpen={onOpen} canMove={canMove} />
           ))}
           {tickets.length === 0 && (
             <Text size="xs" c="dimmed" ta="center" py="md">

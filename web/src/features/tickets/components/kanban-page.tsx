@@ -231,6 +231,9 @@ export default function KanbanPage() {
     );
   }
   const canCreate = ability.can('create', 'ticket');
+  // Moving is an update of the ticket (PUT /tickets/update): a user who may
+  // only read the board gets cards that open, not cards that drag.
+  const canMove = ability.can('update', 'ticket');
   const visible = [...grouped.values()].reduce((n, l) => n + l.length, 0);
 
   return (
@@ -320,6 +323,7 @@ export default function KanbanPage() {
                 priorities={priorityMap}
                 targeted={active !== null && overColumn === column.columnx_id}
                 canCreate={canCreate}
+                canMove={canMove}
                 onCreate={setCreateIn}
                 onOpen={onOpen}
               />

@@ -40,7 +40,8 @@ export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, o
       tabIndex={overlay ? -1 : 0}
       role={overlay ? undefined : 'button'}
       aria-roledescription={overlay ? undefined : t('kanban.card_role')}
-      aria-describedby={overlay ? undefined : 'kanban-drag-help'}
+      aria-describedby={overlay || !dragProps ? undefined : 'kanban-drag-help'}
+      data-movable={overlay ? undefined : Boolean(dragProps)}
       data-ticket-id={overlay ? undefined : ticket.ticket_id}
       onKeyDown={(e: KeyboardEvent<HTMLDivElement>) => {
         // Enter opens the ticket; Space, the arrows and Escape are dnd-kit's.
@@ -54,7 +55,7 @@ export const TicketCard = memo(function TicketCard({ ticket, priority, lifted, o
       onClick={onOpen ? () => onOpen(ticket) : undefined}
       style={{
         borderLeft: `4px solid ${color}`,
-        cursor: overlay ? 'grabbing' : 'grab',
+        cursor: overlay ? 'grabbing' : dragProps ? 'grab' : 'pointer',
         opacity: lifted ? 0.45 : 1,
         userSelect: 'none',
         touchAction: 'manipulation',

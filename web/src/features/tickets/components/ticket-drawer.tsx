@@ -162,7 +162,11 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
   // A comment goes on the timeline; the live stream reloads everyone's.
   // The server asks for the note right (spec section 6); without it the
   // box is not offered.
-  const canComment = useAbility().can('note', 'ticket');
+  const ability = useAbility();
+  const canComment = ability.can('note', 'ticket');
+  // Changing the fields is an update of the ticket; a user who may only
+  // read it sees them read-only and no Save.
+  const canEdit = ability.can('update', 'ticket');
   const [comment, setComment] = useState('');
   const [commentError, setCommentError] = useState<string | undefined>();
   const [commenting, setCommenting] = useState(false);
@@ -222,6 +226,7 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
               void save();
             }}
           >
+            <fieldset disabled={!canEdit} data-testid="ticket-fields" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
             <Stack gap="sm">
               <TextInput label={t('kanban.field_title')} required value={draft.ticket_name} onChange={(e) => set('ticket_name', e.currentTarget.value)} error={errors.ticket_name} />
               <Textarea label={t('kanban.field_description')} autosize minRows={3} value={draft.ticket_description} onChange={(e) => set('ticket_description', e.currentTarget.value)} error={errors.ticket_description} />
@@ -261,15 +266,18 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
                 <NumberInput label={t('kanban.field_progress')} min={0} max={100} step={10} suffix=" %" value={draft.ticket_progress} onChange={(v) => set('ticket_progress', Number(v) || 0)} error={errors.ticket_progress} />
                 <Checkbox label={t('kanban.field_closed')} checked={draft.ticket_closed} onChange={(e) => set('ticket_closed', e.currentTarget.checked)} mb={8} />
               </Group>
-              <Group justify="flex-end">
-                <Button variant="default" disabled={!dirty || busy} onClick={() => form && setDraft(draftOf(form.base))}>
-                  {t('kanban.reset')}
-                </Button>
-                <Button type="submit" disabled={!dirty} loading={busy}>
-                  {t('kanban.save')}
-                </Button>
-              </Group>
+              {canEdit && (
+                <Group justify="flex-end">
+                  <Button variant="default" disabled={!dirty || busy} onClick={() => form && setDraft(draftOf(form.base))}>
+                    {t('kanban.reset')}
+                  </Button>
+                  <Button type="submit" disabled={!dirty} loading={busy}>
+                    {t('kanban.save')}
+                  </Button>
+                </Group>
+              )}
             </Stack>
+            </fieldset>
           </form>
           <Divider label={t('kanban.documents')} labelPosition="left" />
           <TicketDocuments ticketId={current.ticket_id} />
