@@ -171,8 +171,6 @@ func (f Field) index() Field { f.Indexed = true; return f }
 
 func (f Field) label(s string) Field { f.Label = s; return f }
 
-func (f Field) help(s string) Field { f.Help = s; return f }
-
 // derive marks a computed field: read-only, never required.
 func (f Field) derive(d *Derivation) Field {
 	f.Derived, f.ReadOnly = d, true

@@ -105,21 +105,21 @@ func contracts() ([]Entity, []Link) {
 				// How the contract words the clause (issue 39, decision 0011);
 				// empty is the rule before these fields existed.
 				integer("indexclause_percent_decimals").optional().minValue(0).maxValue(4).label("Rate rounded to decimals").
-					help("The rate of change is rounded half up to this many decimals before the threshold test and before it is applied (e.g. 1: 4.95 % becomes 5.0 %). Empty: not rounded."),
+					withHelp(),
 				enum("indexclause_threshold_rule", opt("at_least", "At least the threshold"), opt("more_than", "More than the threshold")).
 					def(Text("at_least")).label("Threshold rule").
-					help("\"At least\": a change equal to the threshold adjusts. \"More than\" (\"um mehr als 5 %\"): exactly the threshold does not."),
+					withHelp(),
 				integer("indexclause_min_months").optional().minValue(1).maxValue(240).label("Unchanged for at least (months)").
-					help("The rent stays unchanged at least this many months after the last adjustment took effect; a threshold crossed earlier takes effect in the first month allowed, compared on the index of the month before."),
+					withHelp(),
 				integer("indexclause_schedule_months").optional().minValue(1).maxValue(240).label("Fixed schedule (months)").
-					help("The rent is compared and adjusted only every this many months from the clause's start date (e.g. 24), whatever happened between."),
+					withHelp(),
 				decimal("indexclause_max_percent").optional().minValue(-100).maxValue(1000).label("Cap per adjustment (%)").
-					help("The most the rent may change by in one adjustment, in percent (e.g. 10). Empty: no cap."),
+					withHelp(),
 				decimal("indexclause_min_percent").optional().minValue(-100).maxValue(1000).label("Floor per adjustment (%)").
 					rules(Lower("indexclause_max_percent")).
-					help("The least the rent changes by in one adjustment, in percent; negative for a decrease (e.g. -5: a decrease of at most 5 %). Must not exceed the cap."),
+					withHelp(),
 				flag("indexclause_upward_only").label("Upward only").
-					help("Decreases of the index are not passed on. Such a clause may be void (§ 2 (3) PrKlG): the product warns on every proposal and in the letter."),
+					withHelp(),
 			},
 			Relations: []Relation{
 				hasMany("recurring_payment", "recurringpayment", "indexclause_id"),

@@ -189,9 +189,6 @@ func (r *Registry) serveField(owner string, f *Field, lang string, label LabelFu
 		Accept:                        f.Accept,
 		Generate:                      f.Generate,
 	}
-	if f.Help != "" {
-		a.AttributeHelp = firstNonEmpty(label(f.Name+".help", lang), f.Help)
-	}
 	if f.Ref != "" {
 		if t, ok := r.byName[f.Ref]; ok {
 			a.Ref = &RefDefinition{Table: t.Name, Key: t.PK, Label: t.Label, Where: f.OptionsWhere}

@@ -215,9 +215,6 @@ type Field struct {
 	Kind Kind
 	// Label is the English nice name used when no attribute_i18n text exists.
 	Label string
-	// Help is the English help text the form shows under the field (its
-	// attribute_i18n key is <field>.help); empty: none.
-	Help string
 	// MaxLen is the maximum length in characters; 0 means unlimited.
 	MaxLen int
 	// Regexp must match a non-empty value (Go RE2 and JavaScript compatible
