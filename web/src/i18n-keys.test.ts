@@ -37,6 +37,7 @@ const KEY_PREFIXES = [
   'kanban',
   'invoices',
   'mailbox',
+  'history',
 ];
 const KEY_PATTERN = new RegExp(`['"\`]((?:${KEY_PREFIXES.join('|')})\\.[a-z0-9_]+(?:\\.[a-z0-9_]+)*)['"\`]`, 'g');
 
