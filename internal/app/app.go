@@ -194,7 +194,7 @@ func (a *App) bindRoutes() {
 	a.errors.UseEngine(engine, a.Catalog)
 	tables.Bind(a.Server, engine)
 	users.Bind(a.Server, users.MustNew(users.Deps{DB: a.DB, Auth: a.Auth, Engine: engine, Catalog: a.Catalog, Outbox: a.Outbox, Log: a.Log}))
-	a.documentService = documents.New(a.DB, engine, a.Documents, a.Log)
+	a.documentService = documents.New(a.DB, engine, a.Documents, a.Catalog, a.Log)
 	documents.Bind(a.Server, a.documentService)
 	jobs.Bind(a.Server, a.Jobs)
 	errorboard.Bind(a.Server, a.errors)

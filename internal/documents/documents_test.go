@@ -92,6 +92,15 @@ func exec(t *testing.T, d *db.DB, q string, args ...any) {
 	}
 }
 
+func queryText(t *testing.T, d *db.DB, q string, args ...any) string {
+	t.Helper()
+	var s string
+	if err := d.QueryRowContext(context.Background(), q, args...).Scan(&s); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return s
+}
+
 func queryInt(t *testing.T, d *db.DB, q string, args ...any) int64 {
 	t.Helper()
 	var n int64

@@ -271,6 +271,9 @@ func TestLinksStampsAndSignatures(t *testing.T) {
 			if text := pdftext(t, copyRes.Body); !strings.Contains(text, "Signed by Anna Admin") || !strings.Contains(text, "Mietvertrag Heizung") {
 				t.Errorf("signed copy:\n%s", text)
 			}
+			if name := queryText(t, d, `SELECT document_name FROM document WHERE document_id = ?`, signed.ID); !strings.HasSuffix(name, " (signed)") {
+				t.Errorf("the signed copy of an English request is named %q", name)
+			}
 			if img := ta.Do("GET", signedLinks.SignImage, "", nil); img.Status != 200 || img.Header.Get("Content-Type") != "image/png" {
 				t.Errorf("signature image: %d %v", img.Status, img.Header)
 			}

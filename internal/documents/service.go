@@ -21,6 +21,7 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
+	"portfolio/internal/i18n"
 	"portfolio/internal/platform/mailbox"
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/schema"
@@ -42,10 +43,13 @@ var owners = map[string]string{
 
 // Service uploads and serves documents.
 type Service struct {
-	db       *db.DB
-	engine   *tables.Engine
-	store    *Store
-	log      *slog.Logger
+	db     *db.DB
+	engine *tables.Engine
+	store  *Store
+	log    *slog.Logger
+	// catalog words what the service writes into documents (a signed
+	// copy's name and mark) in the caller's language.
+	catalog  *i18n.Catalog
 	maxBytes int64
 	now      func() time.Time
 	// linkKey signs link tokens; principals builds a link's user (UseLinks).
@@ -59,8 +63,8 @@ type Service struct {
 }
 
 // New returns a service storing files in store.
-func New(d *db.DB, engine *tables.Engine, store *Store, log *slog.Logger) *Service {
-	return &Service{db: d, engine: engine, store: store, log: log, maxBytes: schema.MaxDocumentKB * 1024, now: time.Now}
+func New(d *db.DB, engine *tables.Engine, store *Store, catalog *i18n.Catalog, log *slog.Logger) *Service {
+	return &Service{db: d, engine: engine, store: store, catalog: catalog, log: log, maxBytes: schema.MaxDocumentKB * 1024, now: time.Now}
 }
 
 // Upload is one stored file with the document's fields: document_name

@@ -14,6 +14,7 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
+	"portfolio/internal/i18n"
 	"portfolio/internal/platform/pdfmark"
 	"portfolio/internal/tables"
 	"portfolio/internal/validate"
@@ -97,9 +98,10 @@ func (s *Service) Sign(ctx context.Context, cmd SignCommand) (*Signed, error) {
 		name = p.Email
 	}
 	now := s.now().UTC().Truncate(time.Second)
+	lang := i18n.LangFrom(ctx) // the signer's language names the copy and words its mark
 	var out bytes.Buffer
 	if err := pdfmark.Sign(bytes.NewReader(original), &out, signature,
-		[]string{"Signed by " + name, now.Format("2006-01-02 15:04:05") + " UTC"}); err != nil {
+		[]string{s.catalog.T(lang, "server.documents.signed_by", map[string]string{"name": name}), now.Format("2006-01-02 15:04:05") + " UTC"}); err != nil {
 		return nil, fmt.Errorf("documents: sign document %d: %w", r.id, err)
 	}
 	imgKey, _, err := s.store.PutBytes(ctx, signature, "png")
@@ -113,7 +115,7 @@ func (s *Service) Sign(ctx context.Context, cmd SignCommand) (*Signed, error) {
 	}
 	ans := &Signed{OriginalSHA256: origSum, SignedSHA256: signedSum}
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
-		data := map[string]any{"document_name": signedName(r.name), "documenttype_id": r.typeID}
+		data := map[string]any{"document_name": s.signedName(lang, r.name), "documenttype_id": r.typeID}
 		if r.subtypeID != 0 {
 			data["subdocumenttype_id"] = r.subtypeID
 		}
@@ -140,11 +142,11 @@ func (s *Service) Sign(ctx context.Context, cmd SignCommand) (*Signed, error) {
 	return ans, nil
 }
 
-// signedName is the signed copy's name, within the name field's length.
-func signedName(name string) string {
-	const suffix = " (signiert)"
+// signedName is the signed copy's name in lang ("Mietvertrag (signiert)",
+// "Lease (signed)"), within the name field's length.
+func (s *Service) signedName(lang, name string) string {
 	if r := []rune(name); len(r) > 200 {
 		name = string(r[:200])
 	}
-	return name + suffix
+	return s.catalog.T(lang, "server.documents.signed_name", map[string]string{"name": name})
 }

@@ -48,7 +48,8 @@ func (h *handler) letterFile(w http.ResponseWriter, r *http.Request) error {
 // the sums, its left text as the closing, and its right-hand blocks as the
 // information block beside the address. Placeholders: {{pos_name}},
 // {{package_name}}, {{company_name}}, {{recipient}}, {{count}},
-// {{points}}, {{sum}}, {{date}}. Whoever may read the package may have its
+// {{points}}, {{statement_count}} and {{point_count}} (the counts with
+// their noun, "1 Abrechnung", "3 Punkte"), {{sum}}, {{date}}. Whoever may read the package may have its
 // letter (404 outside the caller's tenant).
 func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, error) {
 	if !i18n.Supported(lang) {
@@ -108,6 +109,9 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 	}
 	facts = append(facts, letter.Fact{Label: t("letter.contradiction.total"), Value: letter.Money(total, lang)})
 	vars["count"], vars["points"], vars["sum"] = strconv.Itoa(len(contras)), strconv.Itoa(count), letter.Money(total, lang)
+	// The counts with their noun in the language's plural form ("1 Abrechnung").
+	vars["statement_count"] = s.catalog.N(lang, "letter.contradiction.statements", int64(len(contras)), nil)
+	vars["point_count"] = s.catalog.N(lang, "letter.contradiction.points", int64(count), nil)
 
 	m, err := s.module(ctx, s.db, LetterModule, lang, map[string]textModule{})
 	if err != nil {

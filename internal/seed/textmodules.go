@@ -22,7 +22,8 @@ type textModule struct {
 // {{units_customer}}, {{total_units}}, {{expected}}, {{previous_amount}},
 // {{previous_year}}, {{period_from}}, {{period_to}}, {{period_months}}.
 // Of the letter: {{pos_name}}, {{package_name}}, {{company_name}},
-// {{recipient}}, {{count}}, {{points}}, {{sum}}, {{date}}.
+// {{recipient}}, {{count}}, {{points}}, {{statement_count}}, {{point_count}},
+// {{sum}}, {{date}}.
 var textModules = []textModule{
 	// costtype_not_agreed
 	{code: "contradiction_rule_costtype_not_agreed", lang: "de", name: "Kostenart nicht vereinbart",
@@ -77,17 +78,17 @@ var textModules = []textModule{
 	// the objection letter of a contradiction package
 	{code: "contradiction_letter", lang: "de", name: "Widerspruch gegen die Nebenkostenabrechnungen – {{pos_name}}",
 		description: "Brief eines Widerspruchspakets: Einleitung, Schluss (linker Text) und Informationsblock (rechte Blöcke).",
-		template:    `<p>Sehr geehrte Damen und Herren,</p><p>namens und im Auftrag unserer Mandantin {{company_name}} widersprechen wir für den Standort {{pos_name}} den folgenden Abrechnungen ({{count}} Abrechnungen, {{points}} Punkte, insgesamt {{sum}}):</p>`,
+		template:    `<p>Sehr geehrte Damen und Herren,</p><p>namens und im Auftrag unserer Mandantin {{company_name}} widersprechen wir für den Standort {{pos_name}} den folgenden Abrechnungen ({{statement_count}}, {{point_count}}, insgesamt {{sum}}):</p>`,
 		left:        `<p>Wir bitten Sie, die beanstandeten Beträge zu prüfen und uns binnen vier Wochen eine berichtigte Abrechnung zu übersenden. Zahlungen auf die beanstandeten Beträge erfolgen nur unter Vorbehalt.</p><p>Mit freundlichen Grüßen</p>`,
 		right:       []string{`<p>Unser Zeichen: {{package_name}}</p>`, `<p>Standort: {{pos_name}}</p>`, `<p>Datum: {{date}}</p>`}},
 	{code: "contradiction_letter", lang: "fr", name: "Contestation des décomptes de charges – {{pos_name}}",
 		description: "Lettre d’un dossier de contestations : introduction, conclusion (texte de gauche) et bloc d’informations (blocs de droite).",
-		template:    `<p>Madame, Monsieur,</p><p>au nom et pour le compte de notre cliente {{company_name}}, nous contestons pour le point de vente {{pos_name}} les décomptes suivants ({{count}} décomptes, {{points}} points, au total {{sum}}) :</p>`,
+		template:    `<p>Madame, Monsieur,</p><p>au nom et pour le compte de notre cliente {{company_name}}, nous contestons pour le point de vente {{pos_name}} les décomptes suivants ({{statement_count}}, {{point_count}}, au total {{sum}}) :</p>`,
 		left:        `<p>Nous vous prions d’examiner les montants contestés et de nous adresser un décompte rectifié sous quatre semaines. Tout paiement des montants contestés est effectué sous réserve.</p><p>Veuillez agréer, Madame, Monsieur, nos salutations distinguées.</p>`,
 		right:       []string{`<p>Notre référence : {{package_name}}</p>`, `<p>Point de vente : {{pos_name}}</p>`, `<p>Date : {{date}}</p>`}},
 	{code: "contradiction_letter", lang: "en", name: "Objection to the service charge statements – {{pos_name}}",
 		description: "Letter of a contradiction package: opening, closing (left text) and information block (right-hand blocks).",
-		template:    `<p>Dear Sir or Madam,</p><p>on behalf of our client {{company_name}} we object, for the point of sale {{pos_name}}, to the following statements ({{count}} statements, {{points}} points, {{sum}} in total):</p>`,
+		template:    `<p>Dear Sir or Madam,</p><p>on behalf of our client {{company_name}} we object, for the point of sale {{pos_name}}, to the following statements ({{statement_count}}, {{point_count}}, {{sum}} in total):</p>`,
 		left:        `<p>Please review the amounts objected to and send us a corrected statement within four weeks. Any payment of the amounts objected to is made under reserve.</p><p>Yours faithfully</p>`,
 		right:       []string{`<p>Our reference: {{package_name}}</p>`, `<p>Point of sale: {{pos_name}}</p>`, `<p>Date: {{date}}</p>`}},
 }

@@ -72,8 +72,9 @@ func TestSyncAttributeLabels(t *testing.T) {
 		}
 
 		// An administrator edits one label; another drifts from the shipped
-		// text without being edited; a third and a UI text disappear; a key
-		// no longer shipped stays.
+		// text without being edited; a third and a UI text disappear; a label
+		// no longer shipped stays; a UI text no longer shipped (a key split
+		// into plural forms), edited or not, goes.
 		for _, stmt := range []struct {
 			sql  string
 			args []any
@@ -83,6 +84,8 @@ func TestSyncAttributeLabels(t *testing.T) {
 			{`DELETE FROM attribute_i18n WHERE attribute_name = ? AND attribute_lang = ?`, []any{"contract_id", "en"}},
 			{`DELETE FROM translation WHERE translation_key = ? AND translation_lang = ?`, []any{"table.pos", "de"}},
 			{`INSERT INTO attribute_i18n (attribute_name, attribute_lang, attribute_nice_name) VALUES (?, ?, ?)`, []any{"retired_field", "en", "Retired"}},
+			{`INSERT INTO translation (translation_key, translation_lang, translation_text) VALUES (?, ?, ?)`, []any{"grid.row_count", "en", "{{count}} rows"}},
+			{`INSERT INTO translation (translation_key, translation_lang, translation_text, translation_edited) VALUES (?, ?, ?, 1)`, []any{"grid.row_count", "de", "{{count}} Datensätze"}},
 		} {
 			if _, err := d.ExecContext(ctx, stmt.sql, stmt.args...); err != nil {
 				t.Fatalf("%s: %v", stmt.sql, err)
@@ -92,8 +95,15 @@ func TestSyncAttributeLabels(t *testing.T) {
 		if err != nil {
 			t.Fatalf("second sync: %v", err)
 		}
-		if n != 3 {
-			t.Errorf("second sync wrote %d rows, want 3 (one restored, two re-added)", n)
+		if n != 5 {
+			t.Errorf("second sync wrote %d rows, want 5 (one restored, two re-added, two removed)", n)
+		}
+		var retired int
+		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM translation WHERE translation_key = ?`, "grid.row_count").Scan(&retired); err != nil {
+			t.Fatal(err)
+		}
+		if retired != 0 {
+			t.Errorf("%d rows of the retired UI text grid.row_count stay", retired)
 		}
 		if got, edited := label(t, d, "pos", "de"); got != "Filialen" || edited != 1 {
 			t.Errorf("edited label overwritten: %q (edited %d)", got, edited)

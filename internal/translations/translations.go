@@ -20,10 +20,15 @@ import (
 // the UI texts of c into translation and the attribute labels
 // (i18n.LoadAttributes) into attribute_i18n. New keys are added and shipped
 // changes update texts nobody edited; texts an administrator changed
-// (translation_edited or attribute_edited = 1) are kept, and rows whose key
-// is no longer shipped are left alone. It runs at every start, so it reads
-// each table once and writes only the differences, in multi-row statements.
-// It returns the number of rows inserted or updated.
+// (translation_edited or attribute_edited = 1) are kept. A UI text whose key
+// is no longer shipped is removed, edited or not: no screen asks for it any
+// more, and a key split into plural forms ("grid.row_count" into
+// "grid.row_count_one" and "_other") would otherwise linger in the Back
+// office without a shipped text to revert to. Attribute labels of keys no
+// longer shipped stay (they may name fields an administrator added). It
+// runs at every start, so it reads each table once and writes only the
+// differences, in multi-row statements. It returns the number of rows
+// inserted, updated or removed.
 func Sync(ctx context.Context, d *db.DB, c *i18n.Catalog) (int, error) {
 	labels, err := i18n.LoadAttributes()
 	if err != nil {
@@ -50,11 +55,13 @@ func Sync(ctx context.Context, d *db.DB, c *i18n.Catalog) (int, error) {
 // and language. The names are constants of this package, never input.
 type textTable struct {
 	table, key, lang, text, edited string
+	// dropRetired removes the rows of keys the binary no longer ships.
+	dropRetired bool
 }
 
 var (
-	uiTexts         = textTable{"translation", "translation_key", "translation_lang", "translation_text", "translation_edited"}
-	attributeLabels = textTable{"attribute_i18n", "attribute_name", "attribute_lang", "attribute_nice_name", "attribute_edited"}
+	uiTexts         = textTable{"translation", "translation_key", "translation_lang", "translation_text", "translation_edited", true}
+	attributeLabels = textTable{"attribute_i18n", "attribute_name", "attribute_lang", "attribute_nice_name", "attribute_edited", false}
 )
 
 // syncBatch is the number of rows per multi-row upsert (three parameters
@@ -92,6 +99,7 @@ func syncTable(ctx context.Context, tx *db.Tx, t textTable, c *i18n.Catalog) (in
 	}
 
 	var changes []textRow
+	shipped := map[[2]string]bool{}
 	for _, lang := range i18n.Languages {
 		texts := c.UITexts(lang)
 		keys := make([]string, 0, len(texts))
@@ -100,6 +108,7 @@ func syncTable(ctx context.Context, tx *db.Tx, t textTable, c *i18n.Catalog) (in
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
+			shipped[[2]string{k, lang}] = true
 			cur, ok := have[[2]string{k, lang}]
 			if !ok || (!cur.edited && cur.text != texts[k]) {
 				changes = append(changes, textRow{key: k, lang: lang, text: texts[k]})
@@ -108,6 +117,12 @@ func syncTable(ctx context.Context, tx *db.Tx, t textTable, c *i18n.Catalog) (in
 	}
 
 	n := 0
+	if t.dropRetired {
+		var err error
+		if n, err = dropRetired(ctx, tx, t, have, shipped); err != nil {
+			return n, err
+		}
+	}
 	for start := 0; start < len(changes); start += syncBatch {
 		batch := changes[start:min(start+syncBatch, len(changes))]
 		var q strings.Builder
@@ -130,6 +145,32 @@ func syncTable(ctx context.Context, tx *db.Tx, t textTable, c *i18n.Catalog) (in
 		}
 		if affected, err := res.RowsAffected(); err == nil {
 			n += int(affected)
+		}
+	}
+	return n, nil
+}
+
+// dropRetired removes the rows of t whose key and language are in have but
+// not shipped, and returns how many it removed.
+func dropRetired[V any](ctx context.Context, tx *db.Tx, t textTable, have map[[2]string]V, shipped map[[2]string]bool) (int, error) {
+	retired := map[string][]any{}
+	for kl := range have {
+		if !shipped[kl] {
+			retired[kl[1]] = append(retired[kl[1]], kl[0])
+		}
+	}
+	n := 0
+	for lang, keys := range retired {
+		for start := 0; start < len(keys); start += syncBatch {
+			batch := keys[start:min(start+syncBatch, len(keys))]
+			q := fmt.Sprintf(`DELETE FROM %s WHERE %s = ? AND %s IN (?%s)`, t.table, t.lang, t.key, strings.Repeat(", ?", len(batch)-1))
+			res, err := tx.ExecContext(ctx, q, append([]any{lang}, batch...)...)
+			if err != nil {
+				return n, fmt.Errorf("translations: remove retired %s: %w", t.table, err)
+			}
+			if affected, err := res.RowsAffected(); err == nil {
+				n += int(affected)
+			}
 		}
 	}
 	return n, nil

@@ -165,6 +165,16 @@ export const dataProvider = {
   },
 
   /**
+   * The rows of `entity` whose `key` is one of `ids`, to name them (a
+   * history's references). Silent: a table the caller may not list names
+   * nothing, without a notice.
+   */
+  rowsByKey(entity: string, key: string, ids: readonly number[], signal?: AbortSignal, data?: Record<string, unknown>): Promise<ListAnswer> {
+    const body = listBody(entity, { filter: [{ field: key, op: 'in', value: [...ids] }], perPage: ids.length, data });
+    return api.post<ListAnswer>(API_PATH(entity), body, { signal, silent: true });
+  },
+
+  /**
    * The options of list field `field` of `entity` (the entity being edited,
    * or listed for a filter): the server applies the field's narrowing by the
    * record's sibling fields and the caller's limits, and allows it to anyone

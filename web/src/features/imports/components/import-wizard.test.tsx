@@ -57,8 +57,8 @@ describe('ImportWizard', () => {
     expect(screen.getByText('No column fills: Name')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Validate' }));
     expect(await screen.findByText('“Nirgendwo” names no record you can see.')).toBeInTheDocument();
-    expect(screen.getByText('1 rows with errors')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Import 1 rows' })).toBeDisabled();
+    expect(screen.getByText('1 row with errors')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Import 1 row' })).toBeDisabled();
     expect(sent.find((s) => s.path === '/imports/7/validate')?.body).toEqual({ mapping: { Gesellschaft: 'company_id' } });
   });
 
@@ -99,7 +99,7 @@ describe('ImportWizard', () => {
     await user.click(await screen.findByRole('button', { name: 'Import 2 rows' }));
     expect(await screen.findByLabelText('Import progress')).toBeInTheDocument();
     expect(await screen.findByText('“Nordhandel” names no record you can see.', {}, { timeout: 5000 })).toBeInTheDocument();
-    expect(screen.getByText(/Nothing was imported: 1 rows were refused/)).toBeInTheDocument();
+    expect(screen.getByText(/Nothing was imported: 1 row was refused/)).toBeInTheDocument();
     expect(screen.queryByLabelText('Import progress')).not.toBeInTheDocument();
   });
 });

@@ -123,7 +123,7 @@ export function ImportWizard({ entity, parentId, onCommitted }: { entity: string
       {upload && (
         <Paper withBorder p="md">
           <Stack gap="sm">
-            <Title order={4}>{t('import.mapping_title', { rows: upload.rows })}</Title>
+            <Title order={4}>{t('import.mapping_title', { count: upload.rows })}</Title>
             <Table striped>
               <Table.Thead>
                 <Table.Tr>
@@ -171,7 +171,7 @@ export function ImportWizard({ entity, parentId, onCommitted }: { entity: string
                 loading={commitCall.isPending}
                 disabled={!result || result.invalid > 0 || committed || running}
               >
-                {t('import.commit', { rows: result?.valid ?? 0 })}
+                {t('import.commit', { count: result?.valid ?? 0 })}
               </Button>
             </Group>
           </Stack>

@@ -29,7 +29,11 @@ export function RunResult({ answer, error, onClose }: { answer: RunAnswer | null
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <div>
           <Text size="sm">
-            {t('indexation.run_summary', { created: answer.created, evaluated: answer.evaluated, open: answer.proposals?.length ?? 0 })}
+            {t('indexation.run_summary', {
+              evaluated: t('indexation.run_evaluated', { count: answer.evaluated }),
+              created: t('indexation.run_created', { count: answer.created }),
+              open: t('indexation.run_open', { count: answer.proposals?.length ?? 0 }),
+            })}
           </Text>
           {errors.length > 0 && (
             <>

@@ -330,3 +330,41 @@ describe('relation tabs', () => {
     expect(changeLines({ costtype: [null, 4] }, def)).toEqual([{ key: 'costtype', label: 'Cost types', from: null, to: 4 }]);
   });
 });
+
+describe('the history tab', () => {
+  it('names the action, the referenced rows and the text of rich text, not keys, ids or markup', async () => {
+    const user = makeUser([
+      { action: 'read', subject: 'customergroup' },
+      { action: 'list', subject: 'pos' },
+    ]);
+    loginAs(user);
+    const withPos = fakeTables({
+      customergroup: { def: company, rows: [{ company_id: 1, company_name: 'Nordhandel Retail GmbH', row_version: 1 }] },
+      pos: { def: fakeDefinition('pos', { label: ['pos_name'] }), rows: [] },
+      company_pos_rel: { def: fakeDefinition('pos', { label: ['pos_name'] }), rows: [{ pos_id: 12, pos_name: 'Filiale Innenstadt' }] },
+      taxrate: { def: fakeDefinition('taxrate'), rows: [] },
+    });
+    const rows = [
+      { trackrecord_timestamp: '2026-11-20T10:00:00Z', trackrecord_type: 'link', user_id__label: 'Anna Admin', trackrecord_changes: JSON.stringify({ pos: [null, 12] }) },
+      {
+        trackrecord_timestamp: '2026-11-19T10:00:00Z',
+        trackrecord_type: 'update',
+        user_id__label: 'Anna Admin',
+        trackrecord_changes: JSON.stringify({ company_name: ['<p>Nordhandel</p>', '<p>Nordhandel <b>Retail</b> GmbH</p>'] }),
+      },
+    ];
+    renderApp('/app/table/customergroup/view/1?tab=history', user, (call) => {
+      const body = call.body as { action?: string } | undefined;
+      if (call.url.startsWith('/api/?') && body?.action === 'history') {
+        return json(200, { data: { data: rows, current_page: 1, per_page: 100, from: 1, to: 2, has_more: false } });
+      }
+      return withPos(call);
+    });
+    const table = await screen.findByRole('table', { name: 'History' }, { timeout: 10_000 });
+    expect(await within(table).findByText('→ Filiale Innenstadt', undefined, { timeout: 5_000 })).toBeInTheDocument();
+    expect(within(table).getByText('Linked')).toBeInTheDocument();
+    expect(within(table).getByText('Changed')).toBeInTheDocument();
+    expect(table).toHaveTextContent('Name: Nordhandel → Nordhandel Retail GmbH');
+    for (const technical of ['link', 'update', '<p>', '→ 12']) expect(table.textContent).not.toContain(technical);
+  });
+});

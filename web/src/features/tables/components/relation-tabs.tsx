@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
+import { historyTypeText, labelAsks, useRowLabels, valueText } from '../../../components/history/history-text';
 import { RecordForm } from '../../../components/form/record-form';
 import { RemoteSelect } from '../../../components/form/remote-select';
 import { useRecordForm } from '../../../components/form/use-record-form';
@@ -361,14 +362,6 @@ function LinkModal({
   );
 }
 
-function displayValue(value: unknown, lang: string): string {
-  if (value === null || value === undefined || value === '') return '—';
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) return formatDate(value, lang);
-  if (Array.isArray(value)) return value.join(', ');
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
 /** One line of a history entry: a field (or a link's attribute) with its old and new value. */
 export interface ChangeLine {
   key: string;
@@ -411,6 +404,9 @@ export function changeLines(changes: Record<string, unknown>, def: TableDefiniti
 function HistoryPanel({ table, id, def }: { table: string; id: string; def: TableDefinition }) {
   const { t, i18n } = useTranslation();
   const history = useHistory(table, id);
+  const labels = useRowLabels(useMemo(() => labelAsks(def, (history.data ?? []).map((e) => e.changes), Number(id)), [def, history.data, id]));
+  // A line's field: the field itself, or the attribute of a link (the part after the relation name).
+  const shown = (line: ChangeLine, value: unknown) => valueText(value, line.key.split('.').pop() ?? line.key, def, labels, t, i18n.language);
   if (history.isPending) return <Loader size="sm" />;
   if (history.isError) return <Alert color="red">{serverDetail(history.error)}</Alert>;
   if (history.data.length === 0) {
@@ -435,7 +431,7 @@ function HistoryPanel({ table, id, def }: { table: string; id: string; def: Tabl
           <Table.Tr key={`${entry.timestamp}-${i}`}>
             <Table.Td>{formatDate(entry.timestamp, i18n.language)}</Table.Td>
             <Table.Td>
-              <Badge variant="light">{entry.type}</Badge>
+              <Badge variant="light">{historyTypeText(entry.type, t)}</Badge>
             </Table.Td>
             <Table.Td>{entry.user}</Table.Td>
             <Table.Td>
@@ -445,9 +441,9 @@ function HistoryPanel({ table, id, def }: { table: string; id: string; def: Tabl
                     {line.label}:
                   </Text>{' '}
                   <Text span c="dimmed" td="line-through">
-                    {displayValue(line.from, i18n.language)}
+                    {shown(line, line.from)}
                   </Text>{' '}
-                  → {displayValue(line.to, i18n.language)}
+                  → {shown(line, line.to)}
                 </div>
               ))}
             </Table.Td>

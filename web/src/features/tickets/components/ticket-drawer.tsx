@@ -1,21 +1,21 @@
-import { Alert, Badge, Button, Checkbox, Divider, Drawer, Group, Loader, NumberInput, Select, Stack, Text, Textarea, TextInput, Timeline, Title } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Divider, Drawer, Group, Loader, NumberInput, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { formatDate } from '../../../lib/dates';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useAbility } from '../../../lib/ability-context';
 import { commentTicket } from '../api/comment-ticket';
 import { getTicket } from '../api/get-ticket';
 import { ticketKeys } from '../api/keys';
-import { type TimelineEntry, useTicketHistory } from '../api/ticket-history';
+import { useTicketHistory } from '../api/ticket-history';
 import { type TicketChanges, updateTicket } from '../api/update-ticket';
 import { BADGE_SHADE, deadlineColor, type Priority, type Ticket, upsertTicket } from '../model/board';
 import { TicketDocuments } from '../../documents/components/ticket-documents';
 import { TicketOptionSelect } from './ticket-option-select';
+import { TicketTimeline } from './ticket-timeline';
 
 export interface TicketDrawerProps {
   /** The ticket shown; null: closed. */
@@ -73,33 +73,6 @@ const toServer = (v: string | null) => (v ? dayjs(v).toISOString().replace(/\.\d
 const toPicker = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : null);
 
 /** One trackrecord row as a line of the timeline. */
-function TimelineLine({ entry }: { entry: TimelineEntry }) {
-  const { t, i18n } = useTranslation();
-  const known = ['create', 'update', 'move', 'stamp', 'delete', 'comment', 'email', 'sign'];
-  const title = known.includes(entry.type) ? t(`kanban.timeline_type.${entry.type}`) : entry.type;
-  let changed: string[] = [];
-  if (entry.type === 'update' && entry.changes) {
-    try {
-      changed = Object.keys(JSON.parse(entry.changes) as Record<string, unknown>);
-    } catch {
-      changed = [];
-    }
-  }
-  return (
-    <Timeline.Item title={title} data-timeline-type={entry.type}>
-      {entry.comment && <Text size="sm">{entry.comment}</Text>}
-      {changed.length > 0 && (
-        <Text size="xs" c="dimmed">
-          {t('kanban.changed_fields', { fields: changed.join(', ') })}
-        </Text>
-      )}
-      <Text size="xs" c="dimmed">
-        {[entry.user, formatDate(entry.timestamp, i18n.language)].filter(Boolean).join(' · ')}
-      </Text>
-    </Timeline.Item>
-  );
-}
-
 /**
  * The ticket drawer: edit the ticket's fields (title, description,
  * priority, deadlines, responsible user and team, progress, closed) with
@@ -315,11 +288,7 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
             </Text>
           )}
           {history.data && history.data.length > 0 && (
-            <Timeline bulletSize={12} lineWidth={2} aria-label={t('kanban.timeline')}>
-              {history.data.map((entry) => (
-                <TimelineLine key={entry.id} entry={entry} />
-              ))}
-            </Timeline>
+            <TicketTimeline ticketId={ticketId ?? 0} entries={history.data} />
           )}
         </Stack>
       )}
