@@ -146,7 +146,7 @@ func TestContractWorkbook(t *testing.T) {
 				t.Fatalf("payment error: %+v", e1)
 			}
 			if status, _, body := post(admin, "/imports-contract/commit", book("fortnight", "K9", company)); status != 422 ||
-				!strings.Contains(body, `"loc":["Deadlines",2,"contractaction_notice_period_unit"]`) {
+				!strings.Contains(body, `"loc":["body","Deadlines",2,"contractaction_notice_period_unit"]`) {
 				t.Fatalf("commit with errors: %d %s", status, body)
 			}
 			if counts() != before {
@@ -202,7 +202,7 @@ func TestContractWorkbook(t *testing.T) {
 				t.Fatalf("no contracts: %d %s", status, body)
 			}
 			unknown := multiWorkbook(t, sheets{{"Contracts", [][]any{{"Contract key", "contract_name", "Colour"}, {"K1", "X", "red"}}}})
-			if status, _, body := post(admin, "/imports-contract/validate", unknown); status != 422 || !strings.Contains(body, `"loc":["file","Contracts","C"]`) {
+			if status, _, body := post(admin, "/imports-contract/validate", unknown); status != 422 || !strings.Contains(body, `"loc":["body","file","Contracts","C"]`) {
 				t.Fatalf("unknown column: %d %s", status, body)
 			}
 			empty := multiWorkbook(t, sheets{{"Contracts", [][]any{{"Contract key", "contract_name"}}}})

@@ -464,6 +464,10 @@ func (s *sampler) value(ent *schema.Entity, f *schema.Field, freshRef bool) any 
 			return literal(f.Default)
 		}
 		return literal(f.Options[0].Value)
+	case f.Type == schema.TypeInt && !f.Default.IsZero():
+		// A count with a default (options exercised so far) starts at it:
+		// other values ask for fields only a later step fills.
+		return literal(f.Default)
 	}
 	return s.scalar(ent, f, s.seq)
 }

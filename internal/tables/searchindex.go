@@ -319,7 +319,7 @@ func renderSearchMigration(reg *schema.Registry, include func(table string) bool
 		if !include(e.Table) {
 			continue
 		}
-		for _, f := range sortIndexFields(e) {
+		for _, f := range notLater(e, sortIndexFields(e)) {
 			w("CREATE INDEX %s ON %s (%s);", q(e.Table+"_"+f+"_sort"), q(e.Table), q(f))
 		}
 	}

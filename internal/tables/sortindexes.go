@@ -135,6 +135,7 @@ func SortIndexMigration(reg *schema.Registry) string {
 	var sqlite, pg []string
 	for _, e := range bigEntitiesOf(reg) {
 		every, sqliteOnly, pgOnly := moreSortIndexFields(e)
+		every, sqliteOnly, pgOnly = notLater(e, every), notLater(e, sqliteOnly), notLater(e, pgOnly)
 		for _, f := range every {
 			sqlite = append(sqlite, fmt.Sprintf("CREATE INDEX %s ON %s (%s);", q(e.Table+"_"+f+"_sort"), q(e.Table), q(f)))
 			pg = append(pg, fmt.Sprintf("CREATE INDEX %s ON %s (%s, %s);", q(e.Table+"_"+f+"_sort"), q(e.Table), q(f), q(e.PK)))

@@ -19,7 +19,7 @@ func SortKeyMigration(reg *schema.Registry) string {
 	w("-- only: postgres")
 	q := db.QuoteIdent
 	for _, e := range bigEntitiesOf(reg) {
-		for _, f := range sortIndexFields(e) {
+		for _, f := range notLater(e, sortIndexFields(e)) {
 			name := q(e.Table + "_" + f + "_sort")
 			w("DROP INDEX %s;", name)
 			w("CREATE INDEX %s ON %s (%s, %s);", name, q(e.Table), q(f), q(e.PK))
