@@ -23,7 +23,9 @@ func TestGCBallastRaisesTheGoal(t *testing.T) {
 	if len(ballast) != gcBallastBytes {
 		t.Fatalf("ballast of %d bytes, want %d", len(ballast), gcBallastBytes)
 	}
-	if with < without+2*gcBallastBytes-(1<<20) {
+	// Twice the ballast, give or take what the test binary's own garbage
+	// moves the live heap between the two collections (once 2 MiB).
+	if with < without+2*gcBallastBytes-(4<<20) {
 		t.Errorf("heap goal %d MiB with the ballast, %d MiB without: want it %d MiB higher", with>>20, without>>20, 2*gcBallastBytes>>20)
 	}
 }
