@@ -7,7 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
 
-section() { printf '\n=== %s ===\n' "$*"; }
+# Each section says how long the run has taken so far, so a slow stage
+# shows in CI's log (the whole run must stay under 25 minutes).
+section() { printf '\n=== %s (at %dm%02ds) ===\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 ensure_postgres_url() {
   if [[ -z "${PORTFOLIO_TEST_POSTGRES_URL:-}" ]]; then

@@ -86,11 +86,11 @@ func planDeadline(ctx context.Context, tx *db.Tx, id int64, target time.Time, re
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE contractaction SET contractaction_resiliation_date = ?,
 			contractaction_notice_period_value = ?, contractaction_notice_period_unit = ?, contractaction_notice_date = ?,
-			contractaction_status = ?,
+			contractaction_effective_date = ?, contractaction_status = ?,
 			contractaction_responsible_user_id = (SELECT user_id FROM users WHERE user_email = ?),
 			row_version = row_version + 1
 		WHERE contractaction_id = ?`,
-		resiliation.Format(time.DateOnly), period.Value, period.Unit, n.Date.Format(time.DateOnly), contracts.StatusActive,
+		resiliation.Format(time.DateOnly), period.Value, period.Unit, n.Date.Format(time.DateOnly), n.End.Format(time.DateOnly), contracts.StatusActive,
 		responsible, id)
 	if err != nil {
 		return fmt.Errorf("seed demo deadline %d: %w", id, err)

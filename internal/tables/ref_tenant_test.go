@@ -76,6 +76,24 @@ func TestReferencesStayInTheRecordsTenant(t *testing.T) {
 			{Name: "a package of the group", As: admin, Body: contradiction(ownPackage), Status: 201},
 		})
 
+		// A ticket a group-1 user opened moves to a group-2 point of sale
+		// (the new-business flow): its creator is a fact, not a choice, and
+		// stays; a chosen reference to a group-1 user would be refused.
+		ticket := s.fresh("ticket", obj{"pos_id": s.fresh("pos", obj{"company_id": 1})})
+		var leadID int64
+		if err := d.QueryRowContext(t.Context(), `SELECT user_id FROM users WHERE user_email = ?`, lead).Scan(&leadID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.ExecContext(t.Context(), `UPDATE ticket SET ticket_created_by = ? WHERE ticket_id = ?`, leadID, ticket); err != nil {
+			t.Fatal(err)
+		}
+		e.run(t, []apptest.Scenario{
+			{Name: "a ticket moves to another group with its creator", As: admin, Status: 200,
+				Body: obj{"action": "update", "entity": "ticket", "id": ticket, "row_version": 1,
+					"data": obj{"pos_id": s.fresh("pos", obj{"company_id": 3})}},
+				Contains: []string{fmt.Sprintf(`"ticket_created_by":%d`, leadID)}},
+		})
+
 		// The choices are the contract company's rates, and only those.
 		// labelled with their company.
 		var got []int64

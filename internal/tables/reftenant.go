@@ -65,8 +65,12 @@ func (e *Engine) anchors(ch *change) []anchor {
 // lie in another customer group than the record (see above). Like
 // checkChoice, only the ids the write adds are checked, or all of them
 // when an anchor of the record changes.
+//
+// A derived reference (a ticket's creator) records a fact the server set,
+// not a choice: it stays what it was when the record moves to another
+// customer group.
 func (e *Engine) checkTenant(ctx context.Context, q db.Querier, c *caller, ch *change, f *schema.Field, target *schema.Entity) error {
-	if target.Tenant.Global || len(target.Tenant.Customer) == 0 {
+	if f.Derived != nil || target.Tenant.Global || len(target.Tenant.Customer) == 0 {
 		return nil
 	}
 	anchors := e.anchors(ch)

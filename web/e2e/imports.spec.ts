@@ -44,8 +44,8 @@ test('an administrator imports points of sale, sees the bad row, fixes the file,
   await expect(errors).toBeVisible();
   // The bad row is line 3 of the file, its first year out of range.
   await expect(errors.getByRole('row').filter({ hasText: 'First year' })).toContainText('3');
-  await expect(page.getByText('1 rows with errors')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Import 1 rows' })).toBeDisabled();
+  await expect(page.getByText('1 row with errors')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Import 1 row' })).toBeDisabled();
 
   await fileInput.setInputFiles(posCsv(2020, site));
   await page.getByRole('button', { name: 'Upload' }).click();
@@ -105,5 +105,5 @@ test('an administrator imports a contract workbook with its area, deadline and p
   await expect(page.getByText('Contracts: 1 of 1')).toBeVisible();
   await expect(page.getByText('Deadlines: 1 of 1')).toBeVisible();
   await page.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(page.getByText('Imported: 1 contracts with their areas, deadlines and payments.')).toBeVisible();
+  await expect(page.getByText('Imported: 1 contract with its areas, deadlines and payments.')).toBeVisible();
 });

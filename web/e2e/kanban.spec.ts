@@ -150,7 +150,7 @@ test('a move by drag and drop or keyboard, a new ticket and an edit arrive live 
   await drawer.getByLabel('Title').fill('Parkplatzmarkierung und Beschilderung erneuern');
   await drawer.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Ticket saved.')).toBeVisible();
-  await expect(page.getByRole('dialog', { name: /#10 Parkplatzmarkierung und Beschilderung erneuern/ }).getByText('Changed', { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('dialog', { name: /#10 Parkplatzmarkierung und Beschilderung erneuern/ }).getByText('Title: Parkplatzmarkierung und Beschilderung erneuern', { exact: true }).first()).toBeVisible();
   await expect(card(watcher, 10)).toContainText('Parkplatzmarkierung und Beschilderung erneuern');
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
@@ -159,11 +159,11 @@ test('a move by drag and drop or keyboard, a new ticket and an edit arrive live 
   // open, sees the comment arrive on the timeline without a reload.
   await card(watcher, 6).click();
   const sixB = watcher.getByRole('dialog', { name: /#6 Graffiti an der Fassade/ });
-  await expect(sixB.getByText('In Bearbeitung → Neu')).toBeVisible();
+  await expect(sixB.getByText('Moved to Neu', { exact: true })).toBeVisible();
   await card(page, 6).click();
   const six = page.getByRole('dialog', { name: /#6 Graffiti an der Fassade/ });
-  await expect(six.getByText('Neu → In Bearbeitung')).toBeVisible();
-  await expect(six.getByText('In Bearbeitung → Neu')).toBeVisible();
+  await expect(six.getByText('Moved to In Bearbeitung', { exact: true })).toBeVisible();
+  await expect(six.getByText('Moved to Neu', { exact: true })).toBeVisible();
   await six.getByLabel('Comment').fill('Gerüst ist bestellt, Reinigung am Montag.');
   await six.getByRole('button', { name: 'Add comment' }).click();
   await expect(six.locator('[data-timeline-type="comment"]').getByText('Gerüst ist bestellt, Reinigung am Montag.')).toBeVisible();

@@ -61,7 +61,7 @@ test('a mail with an attachment is sent from a ticket, the document is signed an
 
   // Compose: an invalid address is refused, a valid one becomes a tag.
   let drawer = await openTicket(page);
-  await expect(drawer.getByText('Wartungsvertrag')).toBeVisible();
+  await expect(drawer.getByRole('link', { name: 'Wartungsvertrag', exact: true })).toBeVisible();
   await drawer.getByRole('button', { name: 'Send Wartungsvertrag by email' }).click();
   const modal = page.getByRole('dialog', { name: 'Write an email' });
   await expect(modal).toBeVisible();
@@ -82,7 +82,7 @@ test('a mail with an attachment is sent from a ticket, the document is signed an
   await modal.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText('The email was sent.')).toBeVisible();
   await expect(modal).toBeHidden();
-  await expect(drawer.getByText('Email', { exact: true }).first()).toBeVisible();
+  await expect(drawer.getByText('Mail sent to vermieter@example.org: Wartungsvertrag Aufzug', { exact: true }).first()).toBeVisible();
   await expect
     .poll(async () => (await mailTo(request, mailUrl, 'vermieter@example.org')).map((m) => m.subject), { timeout: 20_000 })
     .toContain('Wartungsvertrag Aufzug');
@@ -120,7 +120,7 @@ test('a mail with an attachment is sent from a ticket, the document is signed an
 
   // The ticket's timeline has the signature; its documents the signed copy.
   drawer = await openTicket(page);
-  await expect(drawer.getByText('Signed', { exact: true }).first()).toBeVisible();
+  await expect(drawer.getByText(/^Signed by /).first()).toBeVisible();
   await expect(drawer.getByTestId('ticket-documents').getByRole('link', { name: /^Preview Wartungsvertrag/ })).toHaveCount(2);
 });
 

@@ -1,6 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { dataProvider, rowLabel } from '../../lib/data-provider';
+import { useAbility } from '../../lib/ability-context';
 import { formatDate } from '../../lib/dates';
 import type { AttributeDefinition, RelationDefinition, TableDefinition } from '../../lib/table-definition';
 
@@ -77,11 +78,14 @@ export function labelAsks(def: TableDefinition | undefined, entries: Array<Recor
 /**
  * The labels of the rows asked for, read through the lists the caller may
  * read (POST /api/ read-rich, filtered to the keys). A table the caller may
- * not list gives no labels; its values show as "#key".
+ * not list is not asked (the server would refuse it): its values show as
+ * "#key". A relation's list is asked; the server answers it by the owner.
  */
 export function useRowLabels(asks: LabelAsk[]): RowLabels {
+  const ability = useAbility();
   const results = useQueries({
     queries: asks.map((ask) => ({
+      enabled: ask.via !== undefined || ability.can('list', ask.table),
       queryKey: ['history-labels', ask.table, ask.key, ask.via ?? null, [...ask.ids].sort((a, b) => a - b)],
       queryFn: async ({ signal }: { signal: AbortSignal }) => {
         // A relation's other end names its rows by its definition's label fields.

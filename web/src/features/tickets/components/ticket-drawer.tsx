@@ -16,6 +16,7 @@ import { BADGE_SHADE, deadlineColor, type Priority, type Ticket, upsertTicket } 
 import { TicketDocuments } from '../../documents/components/ticket-documents';
 import { TicketOptionSelect } from './ticket-option-select';
 import { TicketTimeline } from './ticket-timeline';
+import { DRAWER_LABELS } from './timeline-text';
 
 export interface TicketDrawerProps {
   /** The ticket shown; null: closed. */
@@ -201,10 +202,10 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
           >
             <fieldset disabled={!canEdit} data-testid="ticket-fields" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
             <Stack gap="sm">
-              <TextInput label={t('kanban.field_title')} required value={draft.ticket_name} onChange={(e) => set('ticket_name', e.currentTarget.value)} error={errors.ticket_name} />
-              <Textarea label={t('kanban.field_description')} autosize minRows={3} value={draft.ticket_description} onChange={(e) => set('ticket_description', e.currentTarget.value)} error={errors.ticket_description} />
+              <TextInput label={t(DRAWER_LABELS.ticket_name)} required value={draft.ticket_name} onChange={(e) => set('ticket_name', e.currentTarget.value)} error={errors.ticket_name} />
+              <Textarea label={t(DRAWER_LABELS.ticket_description)} autosize minRows={3} value={draft.ticket_description} onChange={(e) => set('ticket_description', e.currentTarget.value)} error={errors.ticket_description} />
               <Select
-                label={t('kanban.field_priority')}
+                label={t(DRAWER_LABELS.priority_id)}
                 allowDeselect={false}
                 data={priorities.map((p) => ({ value: String(p.priority_id), label: `${p.priority_smiley} ${p.priority_name}` }))}
                 value={draft.priority_id === null ? null : String(draft.priority_id)}
@@ -213,7 +214,7 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
               />
               <Group grow align="flex-start">
                 <DateTimePicker
-                  label={t('kanban.field_yellow')}
+                  label={t(DRAWER_LABELS.ticket_yellow_deadline)}
                   valueFormat="DD.MM.YYYY HH:mm"
                   firstDayOfWeek={1}
                   locale={i18n.language}
@@ -222,7 +223,7 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
                   error={errors.ticket_yellow_deadline}
                 />
                 <DateTimePicker
-                  label={t('kanban.field_red')}
+                  label={t(DRAWER_LABELS.ticket_red_deadline)}
                   valueFormat="DD.MM.YYYY HH:mm"
                   firstDayOfWeek={1}
                   locale={i18n.language}
@@ -232,12 +233,12 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
                 />
               </Group>
               <Group grow align="flex-start">
-                <TicketOptionSelect field="user_id" label={t('kanban.field_user')} value={draft.user_id} valueLabel={current.user_id__label} onChange={(v) => set('user_id', v)} record={record} error={errors.user_id} />
-                <TicketOptionSelect field="team_id" label={t('kanban.field_team')} value={draft.team_id} valueLabel={current.team_id__label} onChange={(v) => set('team_id', v)} record={record} error={errors.team_id} />
+                <TicketOptionSelect field="user_id" label={t(DRAWER_LABELS.user_id)} value={draft.user_id} valueLabel={current.user_id__label} onChange={(v) => set('user_id', v)} record={record} error={errors.user_id} />
+                <TicketOptionSelect field="team_id" label={t(DRAWER_LABELS.team_id)} value={draft.team_id} valueLabel={current.team_id__label} onChange={(v) => set('team_id', v)} record={record} error={errors.team_id} />
               </Group>
               <Group grow align="flex-end">
-                <NumberInput label={t('kanban.field_progress')} min={0} max={100} step={10} suffix=" %" value={draft.ticket_progress} onChange={(v) => set('ticket_progress', Number(v) || 0)} error={errors.ticket_progress} />
-                <Checkbox label={t('kanban.field_closed')} checked={draft.ticket_closed} onChange={(e) => set('ticket_closed', e.currentTarget.checked)} mb={8} />
+                <NumberInput label={t(DRAWER_LABELS.ticket_progress)} min={0} max={100} step={10} suffix=" %" value={draft.ticket_progress} onChange={(v) => set('ticket_progress', Number(v) || 0)} error={errors.ticket_progress} />
+                <Checkbox label={t(DRAWER_LABELS.ticket_closed)} checked={draft.ticket_closed} onChange={(e) => set('ticket_closed', e.currentTarget.checked)} mb={8} />
               </Group>
               {canEdit && (
                 <Group justify="flex-end">

@@ -1,3 +1,4 @@
+import { AbilityProvider } from '@casl/react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
@@ -6,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import de from '../../../../../internal/i18n/locales/de.json';
 import en from '../../../../../internal/i18n/locales/en.json';
 import fr from '../../../../../internal/i18n/locales/fr.json';
+import { buildAbility } from '../../../lib/ability';
 import { i18n } from '../../../lib/i18n-instance';
 import { createQueryClient } from '../../../lib/query-client';
 import { fakeDefinition, fakeTables, textAttr } from '../../../test/fake-tables';
@@ -69,21 +71,26 @@ const entries: TimelineEntry[] = [
   entry(8, 'email', { status: 'received', comment: 'Mail 12 from hausverwaltung@example.com: Heizung' }),
 ];
 
-async function renderTimeline(lang: string) {
+const ADMIN = [{ action: 'manage', subject: 'all' }];
+
+async function renderTimeline(lang: string, rules: { action: string; subject: string; inverted?: boolean }[] = ADMIN) {
   for (const [l, texts] of Object.entries({ en, de, fr })) i18n.addResourceBundle(l, 'translation', texts, true, true);
   await i18n.changeLanguage(lang);
-  mockFetch((call) => server(call) ?? new Response(null, { status: 404 }));
+  const calls = mockFetch((call) => server(call) ?? new Response(null, { status: 404 }));
   render(
     <MantineProvider env="test">
       <QueryClientProvider client={createQueryClient()}>
         <I18nextProvider i18n={i18n}>
-          <TicketTimeline ticketId={9} entries={entries} />
+          <AbilityProvider value={buildAbility(rules)}>
+            <TicketTimeline ticketId={9} entries={entries} />
+          </AbilityProvider>
         </I18nextProvider>
       </QueryClientProvider>
     </MantineProvider>,
   );
   // The referenced rows' labels arrive after the definitions.
   await screen.findByText(/: Mietvertrag\.pdf$/, undefined, { timeout: 5_000 });
+  return calls;
 }
 
 describe('the ticket timeline', () => {
@@ -103,7 +110,8 @@ describe('the ticket timeline', () => {
       'Dem Team FM zugewiesen',
       'Dokument verknüpft: Mietvertrag.pdf',
       'Unterschrieben von Anna Admin',
-      'Description: Heizung fällt aus seit Montag',
+      // The drawer's label of the field, not the table's.
+      'Beschreibung: Heizung fällt aus seit Montag',
       'E-Mail von hausverwaltung@example.com erhalten: Heizung',
     ],
     fr: [
@@ -127,4 +135,13 @@ describe('the ticket timeline', () => {
       expect(within(document.body).getAllByText(/Quality check/)).toHaveLength(1);
     });
   }
+
+  it('asks no labels of a table the reader may not list: its rows show by key', async () => {
+    const { calls } = await renderTimeline('en', [
+      { action: 'manage', subject: 'all' },
+      { action: 'list', subject: 'team', inverted: true },
+    ]);
+    expect(calls.some((c) => c.url.includes('?team'))).toBe(false);
+    expect(document.body.textContent).toContain('Assigned to team #3');
+  });
 });

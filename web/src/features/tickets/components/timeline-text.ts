@@ -25,6 +25,23 @@ export interface TimelineText {
  */
 const QUIET_FIELDS = new Set(['columnx_id', 'ticket_rank', 'ticket_updated']);
 
+/**
+ * The labels the ticket drawer gives its fields: the timeline beside it
+ * names a change the way the form above it does ("Title", not the table's
+ * "Name").
+ */
+export const DRAWER_LABELS: Readonly<Record<string, string>> = {
+  ticket_name: 'kanban.field_title',
+  ticket_description: 'kanban.field_description',
+  priority_id: 'kanban.field_priority',
+  ticket_yellow_deadline: 'kanban.field_yellow',
+  ticket_red_deadline: 'kanban.field_red',
+  user_id: 'kanban.field_user',
+  team_id: 'kanban.field_team',
+  ticket_progress: 'kanban.field_progress',
+  ticket_closed: 'kanban.field_closed',
+};
+
 export function changesOf(entry: TimelineEntry): Record<string, [unknown, unknown]> {
   if (!entry.changes) return {};
   try {
@@ -53,7 +70,7 @@ function changeLine(field: string, to: unknown, def: TableDefinition | undefined
   const value = valueText(to, field, def, labels, t, lang);
   if (field === 'team_id') return empty ? t('kanban.timeline.unassigned_team') : t('kanban.timeline.assigned_team', { team: value });
   if (field === 'user_id') return empty ? t('kanban.timeline.unassigned_user') : t('kanban.timeline.assigned_user', { user: value });
-  const label = fieldLabel(def, field);
+  const label = DRAWER_LABELS[field] ? t(DRAWER_LABELS[field]) : fieldLabel(def, field);
   return empty ? t('history.cleared', { field: label }) : t('history.changed', { field: label, value });
 }
 
