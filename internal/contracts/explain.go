@@ -100,8 +100,7 @@ func (s *Service) dayOf(lang, iso string) string {
 	if err != nil {
 		return ""
 	}
-	return s.catalog.T(lang, "deadline.date", map[string]string{"day": strconv.Itoa(d.Day()),
-		"month": s.catalog.T(lang, "deadline.month."+strconv.Itoa(int(d.Month())), nil), "year": strconv.Itoa(d.Year())})
+	return s.catalog.LongDate(lang, d)
 }
 
 // monthOf renders the month of a date (YYYY-MM-DD) in lang ("July 2027").

@@ -12,7 +12,9 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Languages are the supported language codes; the first is the default.
@@ -165,4 +167,12 @@ func LangFrom(ctx context.Context) string {
 		return l
 	}
 	return Default
+}
+
+// LongDate renders a day in lang the way letters and explanations write
+// it ("31 December 2027", "31. Dezember 2027", "31 décembre 2027"), from
+// the server catalogue's deadline.date and deadline.month.N texts.
+func (c *Catalog) LongDate(lang string, d time.Time) string {
+	return c.T(lang, "deadline.date", map[string]string{"day": strconv.Itoa(d.Day()),
+		"month": c.T(lang, "deadline.month."+strconv.Itoa(int(d.Month())), nil), "year": strconv.Itoa(d.Year())})
 }

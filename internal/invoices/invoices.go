@@ -51,13 +51,17 @@ type Deps struct {
 }
 
 // New returns the service and registers its rules with the engine: a
-// contradiction joins only a package of its own point of sale.
+// contradiction joins only a package of its own point of sale; an
+// invoice's statement deadlines follow its dates and its contract's
+// periods.
 func New(d Deps) *Service {
 	if d.Now == nil {
 		d.Now = clock.Now
 	}
 	s := &Service{db: d.DB, engine: d.Engine, catalog: d.Catalog, log: d.Log, now: d.Now}
 	s.engine.OnWrite(entityContra, packageRule{s: s})
+	s.engine.OnWrite(entityInvoice, deadlineHook{s: s})
+	s.engine.OnWrite(entityContract, contractHook{s: s})
 	return s
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/i18n"
 	"portfolio/internal/tables"
 	"portfolio/internal/validate"
 )
@@ -83,6 +84,14 @@ func (s *Service) Invoice(ctx context.Context, id int64) (map[string]any, error)
 		case !apperr.IsKind(err, apperr.KindForbidden) && !apperr.IsKind(err, apperr.KindNotFound):
 			return nil, err
 		}
+	}
+	contract, _ := rec["contract_id"].(int64)
+	p, err := s.contractPeriods(ctx, s.db, contract)
+	if err != nil {
+		return nil, err
+	}
+	if out["statement_deadlines"], err = s.explainDeadlines(i18n.LangFrom(ctx), rec, p); err != nil {
+		return nil, err
 	}
 	sums := map[string]decimal.Decimal{}
 	add := func(key string, v any) {

@@ -168,6 +168,11 @@ func contracts() ([]Entity, []Link) {
 				decimal("contract_rentalspace_sum").label("Rental space").derive(SumOver("area", "rentalspace_value")),
 				decimal("contract_allocationspace_sum").label("Allocation space").derive(SumOver("area", "allocationspace_value")),
 				day("contract_next_notice_date").label("Next notice date").derive(NextOver("deadlines", "contractaction_notice_date").OnlyWhere("contractaction_status", "active")),
+				// The periods of a service-charge statement the lease agrees
+				// (decision 0062); empty: twelve months each, as § 556 (3) BGB
+				// words them.
+				integer("contract_objection_months").optional().minValue(1).maxValue(60).withHelp().label("Objection period (months)"),
+				integer("contract_settlement_months").optional().minValue(1).maxValue(60).withHelp().label("Settlement period (months)"),
 			},
 			Relations: []Relation{
 				hasMany("invoice", "invoice", "contract_id"),

@@ -84,6 +84,12 @@ func invoices() ([]Entity, []Link) {
 				str("invoice_number", lenShort).search().index(),
 				day("invoice_billing_period_from").label("Billing period from").index(),
 				day("invoice_billing_period_to").label("Billing period to").after("invoice_billing_period_from"),
+				// A statement's deadlines (decision 0062): computed by
+				// internal/invoices from the date it was received, the end of
+				// its billing period and its contract's agreed periods.
+				day("invoice_received_date").optional().withHelp().label("Received on"),
+				day("invoice_objection_deadline").optional().readOnly().hideOnCreate().withHelp().label("Objection deadline"),
+				day("invoice_settlement_deadline").optional().readOnly().hideOnCreate().withHelp().label("Settlement deadline"),
 			},
 			Relations: []Relation{
 				manyToMany("value_types", "invoicevaluetype", "invoice_invoicevaluetype"),

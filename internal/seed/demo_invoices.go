@@ -96,6 +96,12 @@ func demoInvoiceReview(ctx context.Context, d *db.DB) error {
 			if err != nil {
 				return 0, fmt.Errorf("seed demo invoice %s: %w", number, err)
 			}
+			// An invoice is for areas of its contract (a required field:
+			// without them no one could save a change to it).
+			if _, err := tx.ExecContext(ctx, `INSERT INTO invoice_area (invoice_id, area_id)
+				SELECT DISTINCT CAST(? AS BIGINT), area_id FROM contract_area WHERE contract_id = ?`, id, contract); err != nil {
+				return 0, fmt.Errorf("seed demo invoice %s areas: %w", number, err)
+			}
 			return id, nil
 		}
 		position := func(invoice int64, name, costtypeName, total, units, amountTotal, amount string, flat, apportionable bool) error {

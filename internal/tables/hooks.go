@@ -76,12 +76,42 @@ func (w *WriteContext) runLater(ctx context.Context) error {
 	return nil
 }
 
-// OnWrite registers the write hook of entity (one per entity).
+// OnWrite registers a write hook of entity. Several modules may hook one
+// entity (the contracts module a contract's deadlines, the invoices module
+// its statements' periods): the hooks run in the order they were
+// registered, each seeing what the ones before it added to Values.
 func (e *Engine) OnWrite(entity string, h Hook) {
 	if e.hooks == nil {
 		e.hooks = map[string]Hook{}
 	}
+	if first, ok := e.hooks[entity]; ok {
+		h = hookChain{first, h}
+	}
 	e.hooks[entity] = h
+}
+
+// hookChain runs two hooks of one entity in order.
+type hookChain [2]Hook
+
+func (c hookChain) BeforeWrite(ctx context.Context, w *WriteContext) error {
+	for _, h := range c {
+		if err := h.BeforeWrite(ctx, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Prepare runs the Prepare of each hook that has one.
+func (c hookChain) Prepare(ctx context.Context, w *WriteContext) error {
+	for _, h := range c {
+		if p, ok := h.(Preparer); ok {
+			if err := p.Prepare(ctx, w); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // ChoiceRule limits what a caller may choose in one list field: the

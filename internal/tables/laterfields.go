@@ -22,6 +22,10 @@ var LaterFields = map[string][]string{
 		"contractaction.contractaction_options_exercised", "contractaction.contractaction_exercised_date",
 		"contractaction.contractaction_effective_date", "contractaction.contractaction_uses", "contractaction.contractaction_expired",
 	},
+	"0055_statement_deadlines.sql": {
+		"contract.contract_objection_months", "contract.contract_settlement_months",
+		"invoice.invoice_received_date", "invoice.invoice_objection_deadline", "invoice.invoice_settlement_deadline",
+	},
 }
 
 // LaterSortIndexMarker starts the generated tail of a migration in

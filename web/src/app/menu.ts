@@ -71,6 +71,7 @@ export const ROUTE_PERMISSIONS = {
     { action: 'list', subject: 'contract_criteria_rel' },
   ],
   deadlineList: [menu('contract'), { action: 'list', subject: 'contractaction' }],
+  statementDeadlines: [menu('invoice'), { action: 'list', subject: 'invoice' }],
   indexProposals: [menu('contract'), { action: 'list', subject: 'indexadjustment' }],
   backoffice: [menu('backoffice')],
   import: [menu('import')],
@@ -258,6 +259,7 @@ export const MENU: MenuSection[] = [
     requires: [menu('invoice')],
     entries: [
       table('invoice'),
+      { id: 'statement_deadlines', labelKey: 'menu.statement_deadlines', to: '/app/statement-deadlines', requires: ROUTE_PERMISSIONS.statementDeadlines },
       table('invoiceposition'),
       table('inspectionresult'),
       table('contradiction'),

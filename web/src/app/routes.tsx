@@ -50,6 +50,7 @@ function guardedPage(path: string, permissions: Permission[], screen: ReturnType
 /** The contract lists of the menu (features/tables/components/contract-lists). */
 const contractLists = () => import('../features/tables/components/contract-lists');
 const deadlineListPage = page(() => contractLists().then((m) => ({ default: m.DeadlineListPage })));
+const statementDeadlinesPage = page(() => contractLists().then((m) => ({ default: m.StatementDeadlineListPage })));
 const paymentsListPage = page(() => contractLists().then((m) => ({ default: m.PaymentsListPage })));
 /** The ticket dashboard (features/dashboard). */
 const ticketDashboardPage = page(() => import('../features/dashboard/components/ticket-dashboard-page'));
@@ -421,6 +422,7 @@ export const routes: RouteObject[] = [
                   },
                   guardedPage('import', ROUTE_PERMISSIONS.import, importPage),
                   guardedPage('invoice-savings', ROUTE_PERMISSIONS.invoiceSavings, savingsPage),
+                  guardedPage('statement-deadlines', ROUTE_PERMISSIONS.statementDeadlines, statementDeadlinesPage),
                   guardedPage('import-contract', ROUTE_PERMISSIONS.import, contractImportPage),
                   guardedPage('incoming-mails', ROUTE_PERMISSIONS.incomingMails, incomingMailsPage),
                   guardedPage('classification-summary', ROUTE_PERMISSIONS.incomingMails, incomingMailsPage),

@@ -14,6 +14,17 @@ export interface InvoiceSums {
   inspection_realised: string;
 }
 
+/** A deadline of the statement (decision 0062), with the rule in the reader's language. */
+export interface StatementDeadline {
+  kind: 'objection' | 'settlement';
+  date: string;
+  from: string;
+  months: number;
+  agreed: boolean;
+  passed: boolean;
+  explanation: string;
+}
+
 /** A contradiction of the invoice with its points. */
 export type InvoiceContradiction = Row & { contradiction_id: number; points: Row[] };
 
@@ -31,6 +42,7 @@ export type Invoice = Row & {
   positions?: Row[];
   contradictions?: InvoiceContradiction[];
   inspection_results?: Row[];
+  statement_deadlines?: StatementDeadline[];
   sums: InvoiceSums;
 };
 

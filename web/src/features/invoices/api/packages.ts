@@ -137,3 +137,34 @@ export async function downloadLetter(id: number, lang: Language): Promise<void> 
   link.click();
   URL.revokeObjectURL(url);
 }
+
+/** An invoice of a package whose objection deadline (decision 0062) has passed. */
+export interface LateInvoice {
+  invoiceId: number;
+  label: string;
+  deadline: string;
+}
+
+/**
+ * The invoices of `invoiceIds` whose objection deadline lies before
+ * `today` (YYYY-MM-DD): a letter objecting to them now may come too late.
+ */
+export async function lateInvoices(invoiceIds: number[], today: string, signal?: AbortSignal): Promise<LateInvoice[]> {
+  const rows = await rowsWhereIn('invoice', 'invoice_id', invoiceIds, signal);
+  return rows
+    .filter((r) => typeof r.invoice_objection_deadline === 'string' && r.invoice_objection_deadline < today)
+    .map((r) => ({
+      invoiceId: Number(r.invoice_id),
+      label: String(r.invoice_number ?? `#${String(r.invoice_id)}`),
+      deadline: String(r.invoice_objection_deadline),
+    }));
+}
+
+export function useLateInvoices(invoiceIds: number[], today: string) {
+  const ids = [...new Set(invoiceIds)].sort((a, b) => a - b);
+  return useQuery({
+    queryKey: ['invoices', 'late', ids, today],
+    queryFn: ({ signal }) => lateInvoices(ids, today, signal),
+    enabled: ids.length > 0,
+  });
+}

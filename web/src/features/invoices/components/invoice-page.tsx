@@ -10,7 +10,7 @@ import type { RelationDefinition, Row, TableDefinition } from '../../../lib/tabl
 import { useDefinition } from '../../tables/api/get-definition';
 import { DefinitionError } from '../../tables/components/table-common';
 import { serverDetail } from '../../tables/components/table-errors';
-import { type Invoice, useInvoice } from '../api/get-invoice';
+import { type Invoice, type StatementDeadline, useInvoice } from '../api/get-invoice';
 import { useRunGenerator } from '../api/run-generator';
 import { fieldLabel } from '../model/labels';
 import { findingsByPosition, formatAmount } from '../model/review';
@@ -174,7 +174,9 @@ function InvoiceFacts({ invoice, def }: { invoice: Invoice; def: TableDefinition
           <Fact label={label('invoice_billing_period_to')}>{date(invoice.invoice_billing_period_to)}</Fact>
           <Fact label={label('invoice_contract_year')}>{invoice.invoice_contract_year ? String(invoice.invoice_contract_year) : null}</Fact>
           <Fact label={label('invoice_allocationarea')}>{invoice.invoice_allocationarea ? String(invoice.invoice_allocationarea) : null}</Fact>
+          <Fact label={label('invoice_received_date')}>{date(invoice.invoice_received_date)}</Fact>
         </SimpleGrid>
+        <StatementDeadlines deadlines={invoice.statement_deadlines ?? []} />
       </Paper>
       <Paper withBorder p="md" radius="md">
         <Title order={2} size="h5" mb="xs">
@@ -205,6 +207,39 @@ function InvoiceFacts({ invoice, def }: { invoice: Invoice; def: TableDefinition
         </Stack>
       </Paper>
     </SimpleGrid>
+  );
+}
+
+/** The statement's objection and settlement deadlines, each with its rule in words. */
+function StatementDeadlines({ deadlines }: { deadlines: StatementDeadline[] }) {
+  const { t, i18n } = useTranslation();
+  if (deadlines.length === 0) {
+    return (
+      <Text size="xs" c="dimmed" mt="xs" data-testid="statement-deadlines-empty">
+        {t('invoices.deadlines_unknown')}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={6} mt="sm" data-testid="statement-deadlines">
+      {deadlines.map((d) => (
+        <div key={d.kind}>
+          <Group gap="xs">
+            <Text size="sm" fw={600}>
+              {t(`invoices.deadline_${d.kind}`)}: {formatDate(d.date, i18n.language)}
+            </Text>
+            {d.passed && (
+              <Badge color="red" variant="light" size="sm" tt="none">
+                {t('invoices.deadline_passed')}
+              </Badge>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed">
+            {d.explanation}
+          </Text>
+        </div>
+      ))}
+    </Stack>
   );
 }
 

@@ -1,5 +1,6 @@
 import { Alert, Anchor, Breadcrumbs, Button, Group, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconEdit, IconFileTypePdf } from '@tabler/icons-react';
+import { modals } from '@mantine/modals';
+import { IconAlertTriangle, IconArrowLeft, IconEdit, IconFileTypePdf } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -9,7 +10,9 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useDefinition } from '../../tables/api/get-definition';
 import { DefinitionError } from '../../tables/components/table-common';
 import { serverDetail, toastError } from '../../tables/components/table-errors';
-import { downloadLetter, usePackage, usePackageLanguage, usePosContradictions, useSetPackage } from '../api/packages';
+import { formatDate } from '../../../lib/dates';
+import { isoDay } from '../../tables/components/traffic-light';
+import { downloadLetter, useLateInvoices, usePackage, usePackageLanguage, usePosContradictions, useSetPackage } from '../api/packages';
 import { fieldLabel } from '../model/labels';
 import { formatAmount } from '../model/review';
 import { ContradictionPicker } from './contradiction-picker';
@@ -34,6 +37,8 @@ export default function PackageViewPage() {
   const [letterLang, setLetterLang] = useState<Language | null>(null);
   const [downloading, setDownloading] = useState(false);
   const setPackage = useSetPackage(packageId);
+  const packed = (contradictions.data ?? []).filter((r) => Number(r.contradictionpackage_id ?? 0) === packageId).map((r) => Number(r.invoice_id));
+  const lateOf = useLateInvoices(packed, isoDay(new Date()));
   useEffect(() => {
     if (language.data && letterLang === null) setLetterLang(language.data);
   }, [language.data, letterLang]);
@@ -50,8 +55,9 @@ export default function PackageViewPage() {
   const rows = contradictions.data ?? [];
   const inPackage = new Set(rows.filter((r) => Number(r.contradictionpackage_id ?? 0) === packageId).map((r) => Number(r.contradiction_id)));
   const chosenLang = letterLang ?? language.data ?? 'de';
+  const late = lateOf.data ?? [];
 
-  const letter = async () => {
+  const download = async () => {
     setDownloading(true);
     try {
       await downloadLetter(packageId, chosenLang);
@@ -60,6 +66,31 @@ export default function PackageViewPage() {
     } finally {
       setDownloading(false);
     }
+  };
+  // A letter objecting to a statement whose objection deadline passed may
+  // come too late (§ 556 (3) BGB, decision 0062): say so before it goes out.
+  const letter = () => {
+    if (late.length === 0) {
+      void download();
+      return;
+    }
+    modals.openConfirmModal({
+      title: t('invoices.late_title'),
+      children: (
+        <Stack gap="xs">
+          <Text size="sm">{t('invoices.late_text', { count: late.length })}</Text>
+          {late.map((l) => (
+            <Text size="sm" key={l.invoiceId}>
+              {t('invoices.late_line', { invoice: l.label, date: formatDate(l.deadline, lang) })}
+            </Text>
+          ))}
+        </Stack>
+      ),
+      labels: { confirm: t('invoices.late_confirm'), cancel: t('form.cancel') },
+      confirmProps: { color: 'orange' },
+      centered: true,
+      onConfirm: () => void download(),
+    });
   };
 
   return (
@@ -127,6 +158,11 @@ export default function PackageViewPage() {
               onChange={(v) => setLetterLang(v as Language)}
               data={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
             />
+            {late.length > 0 && (
+              <Text size="xs" c="orange.8" data-testid="letter-late">
+                <IconAlertTriangle size={12} style={{ verticalAlign: 'middle' }} /> {t('invoices.late_hint', { count: late.length })}
+              </Text>
+            )}
             <Button size="xs" leftSection={<IconFileTypePdf size={14} />} onClick={letter} loading={downloading}>
               {t('invoices.download_letter')}
             </Button>

@@ -1,6 +1,7 @@
 import { SegmentedControl } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { FilterCondition } from '../../../lib/data-provider';
 import type { Row } from '../../../lib/table-definition';
 import { useLightThresholds } from '../api/get-light-thresholds';
 import { lightColumn } from './light-column';
@@ -67,6 +68,60 @@ export function DeadlineListPage() {
     };
   }, [t, thresholds]);
   return <TableListPage table="contractaction" variant={variant} />;
+}
+
+const OBJECTION_FIELD = 'invoice_objection_deadline';
+/** Only statements with an objection deadline (their day of receipt is known). */
+const STATEMENT_BASE: FilterCondition[] = [{ field: OBJECTION_FIELD, op: 'not_null' }];
+
+const STATEMENT_COLUMNS = [
+  OBJECTION_FIELD,
+  'invoice_received_date',
+  'invoice_settlement_deadline',
+  'invoice_number',
+  'contract_id',
+  'invoice_billing_period_from',
+  'invoice_billing_period_to',
+  'company_id',
+];
+
+/**
+ * /app/statement-deadlines: the service-charge statements of the caller's
+ * contracts by their objection deadline (decision 0062), lit like contract
+ * deadlines, with the same quick windows; only statements whose day of
+ * receipt is known have one.
+ */
+export function StatementDeadlineListPage() {
+  const { t } = useTranslation();
+  const thresholds = useLightThresholds().data ?? DEFAULT_THRESHOLDS;
+  const variant = useMemo<ListVariant>(() => {
+    const today = new Date();
+    return {
+      title: t('menu.statement_deadlines'),
+      defaultColumns: STATEMENT_COLUMNS,
+      columnWidths: { contract_id: 360 },
+      defaultSort: { field: OBJECTION_FIELD, dir: 'ASC' },
+      baseFilter: STATEMENT_BASE,
+      extraFields: [OBJECTION_FIELD],
+      leadColumns: [lightColumn(t, thresholds, today, { date: OBJECTION_FIELD })],
+      toolbar: (state, update) => {
+        const now = new Date();
+        const current = activeWindow(state.filters, now, OBJECTION_FIELD);
+        return (
+          <SegmentedControl
+            aria-label={t('grid.window')}
+            value={current === null ? 'all' : String(current)}
+            onChange={(v) => update({ filters: withWindow(state.filters, v === 'all' ? null : Number(v), now, OBJECTION_FIELD) })}
+            data={[
+              { value: 'all', label: t('grid.window_all') },
+              ...NOTICE_WINDOWS.map((d) => ({ value: String(d), label: t('grid.window_days', { count: d }) })),
+            ]}
+          />
+        );
+      },
+    };
+  }, [t, thresholds]);
+  return <TableListPage table="invoice" variant={variant} />;
 }
 
 const PAYMENT_COLUMNS = [

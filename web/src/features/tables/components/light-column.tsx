@@ -13,9 +13,23 @@ export function lightText(t: TFunction, light: Light | null, days: number | null
   return `${t(`grid.light_${light}`)} · ${when}`;
 }
 
-/** The traffic-light column of a list of deadlines (rows with their notice date, status and used up). */
-export function lightColumn(t: TFunction, thresholds: LightThresholds, today: Date): DataTableColumn {
-  const light = (row: Row) => lightOf(row[NOTICE_FIELD], row[STATUS_FIELD], today, thresholds, row[EXPIRED_FIELD]);
+/**
+ * The fields a light reads: the date, and the status and used-up flag
+ * where the rows have them (a statement's deadline has neither: it lights
+ * while it has a date).
+ */
+export interface LightFields {
+  date: string;
+  status?: string;
+  expired?: string;
+}
+
+const DEADLINE_LIGHT: LightFields = { date: NOTICE_FIELD, status: STATUS_FIELD, expired: EXPIRED_FIELD };
+
+/** The traffic-light column of a list of deadlines (by default contract deadlines: notice date, status and used up). */
+export function lightColumn(t: TFunction, thresholds: LightThresholds, today: Date, fields: LightFields = DEADLINE_LIGHT): DataTableColumn {
+  const light = (row: Row) =>
+    lightOf(row[fields.date], fields.status ? row[fields.status] : 'active', today, thresholds, fields.expired ? row[fields.expired] : 0);
   return {
     id: 'traffic_light',
     header: t('grid.light'),
@@ -23,7 +37,7 @@ export function lightColumn(t: TFunction, thresholds: LightThresholds, today: Da
     width: 240,
     // The badge needs no more room; the spare room goes to the contract and point of sale.
     grow: false,
-    text: (row) => lightText(t, light(row), daysUntil(row[NOTICE_FIELD], today)),
+    text: (row) => lightText(t, light(row), daysUntil(row[fields.date], today)),
     render: (row, text) => {
       const l = light(row);
       if (!l) return null;

@@ -31,7 +31,7 @@ import { DataTable, type DataTableColumn } from '../../../components/data-table/
 import { FilterPanel } from '../../../components/data-table/filter-panel';
 import { ListHeading } from '../../../components/data-table/list-heading';
 import { useAbility } from '../../../lib/ability-context';
-import type { ListParams } from '../../../lib/data-provider';
+import type { FilterCondition, ListParams } from '../../../lib/data-provider';
 import { type Continuation, nextContinuation, withContinuation } from '../../../lib/keyset-paging';
 import type { ListState } from '../../../lib/list-state';
 import { pageSizesFor } from '../../../lib/list-state';
@@ -79,6 +79,8 @@ export interface ListVariant {
   toolbar?: (state: ListState, update: (patch: Partial<ListState>) => void) => ReactNode;
   /** Where a row leads (default: its own record page). */
   rowPath?: (row: Row) => string;
+  /** Conditions every page of the list meets besides the user's filters (not shown among them). */
+  baseFilter?: FilterCondition[];
 }
 
 /** /app/table/{table}: the generic index table. */
@@ -125,7 +127,7 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
   const continuation = useRef<Continuation | null>(null);
   const pageParams: ListParams = useMemo(
     () => ({
-      filter: state.filters,
+      filter: variant?.baseFilter ? [...variant.baseFilter, ...state.filters] : state.filters,
       search: state.search,
       orderBy: sort ? orderColumn(attrs, sort.field) : undefined,
       orderDir: sort?.dir,
@@ -134,7 +136,7 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
       count: state.perPage <= HEAD_ROWS,
       columns: [...new Set([...requestColumns(attrs, visible), ...(variant?.extraFields ?? [])])],
     }),
-    [state, sort, attrs, visible, variant?.extraFields],
+    [state, sort, attrs, visible, variant?.extraFields, variant?.baseFilter],
   );
   const params = useMemo(() => withContinuation(table, pageParams, continuation.current), [table, pageParams]);
   // Big pages come in two steps: the first rows (and the count) at once,

@@ -70,9 +70,9 @@ export function lightOf(
 /** The quick windows of the deadline list, in days from today. */
 export const NOTICE_WINDOWS = [30, 90, 365] as const;
 
-/** The filter that keeps notice dates from today to `days` ahead. */
-export function windowFilter(days: number, today: Date): FilterCondition {
-  return { field: NOTICE_FIELD, op: 'between', value: [isoDay(today), isoDay(today, days)] };
+/** The filter that keeps the dates of `field` (the notice date) from today to `days` ahead. */
+export function windowFilter(days: number, today: Date, field = NOTICE_FIELD): FilterCondition {
+  return { field, op: 'between', value: [isoDay(today), isoDay(today, days)] };
 }
 
 /**
@@ -80,14 +80,14 @@ export function windowFilter(days: number, today: Date): FilterCondition {
  * other condition on the notice date gives way to the window; the rest of
  * the filters stay, so the window combines with them and with saved views.
  */
-export function withWindow(filters: readonly FilterCondition[], days: number | null, today: Date): FilterCondition[] {
-  const others = filters.filter((f) => f.field !== NOTICE_FIELD);
-  return days === null ? others : [...others, windowFilter(days, today)];
+export function withWindow(filters: readonly FilterCondition[], days: number | null, today: Date, field = NOTICE_FIELD): FilterCondition[] {
+  const others = filters.filter((f) => f.field !== field);
+  return days === null ? others : [...others, windowFilter(days, today, field)];
 }
 
 /** The quick window the filters express as of today, if any. */
-export function activeWindow(filters: readonly FilterCondition[], today: Date): number | null {
-  const f = filters.find((c) => c.field === NOTICE_FIELD && c.op === 'between');
+export function activeWindow(filters: readonly FilterCondition[], today: Date, field = NOTICE_FIELD): number | null {
+  const f = filters.find((c) => c.field === field && c.op === 'between');
   if (!f || !Array.isArray(f.value) || f.value[0] !== isoDay(today)) return null;
   return NOTICE_WINDOWS.find((d) => f.value && (f.value as unknown[])[1] === isoDay(today, d)) ?? null;
 }
