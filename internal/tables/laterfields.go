@@ -22,6 +22,9 @@ var LaterFields = map[string][]string{
 		"contractaction.contractaction_options_exercised", "contractaction.contractaction_exercised_date",
 		"contractaction.contractaction_effective_date", "contractaction.contractaction_uses", "contractaction.contractaction_expired",
 	},
+	"0056_charge_rules.sql": {
+		"contract.contract_admin_cost_cap_percent", "contract.contract_maintenance_cap", "contract.contract_billing_period_months",
+	},
 }
 
 // LaterSortIndexMarker starts the generated tail of a migration in
