@@ -168,7 +168,7 @@ func TestGenerator(t *testing.T) {
 			t.Fatalf("first run = %+v, want invoice %d changed with 5 points", a, cur)
 		}
 		want := map[string]string{"flat_rate_changed": "180.00", "costtype_not_agreed": "2400.00", "not_apportionable": "640.00",
-			"share_exceeded": "150.50", "billing_period_over_12_months": "750.00"}
+			"share_exceeded": "150.50", "billing_period_over_12_months": "0.00"}
 		if got := f.points(cur); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("points = %v, want %v", got, want)
 		}
@@ -176,8 +176,8 @@ func TestGenerator(t *testing.T) {
 		if name := f.text(`SELECT contradiction_name FROM contradiction WHERE contradiction_id = ?`, contra); name != seed.DemoInvoiceNumbers[1] {
 			t.Errorf("contradiction name = %q", name)
 		}
-		if sum := f.text(`SELECT CAST(contradiction_sum AS TEXT) FROM contradiction WHERE contradiction_id = ?`, contra); !strings.HasPrefix(sum, "4120.5") {
-			t.Errorf("contradiction sum = %s, want 4120.50", sum)
+		if sum := f.text(`SELECT CAST(contradiction_sum AS TEXT) FROM contradiction WHERE contradiction_id = ?`, contra); !strings.HasPrefix(sum, "3370.5") {
+			t.Errorf("contradiction sum = %s, want 3370.50 (the billing period's warning claims nothing)", sum)
 		}
 		if title := f.text(`SELECT contradictionpoint_title FROM contradictionpoint WHERE contradictionpoint_rule = 'share_exceeded'`); title != "Anteil überschritten: Reinigung Mall" {
 			t.Errorf("title = %q", title)
@@ -225,10 +225,9 @@ func TestGenerator(t *testing.T) {
 		want["share_exceeded"] = "200.25"
 		want[""] = "12.34"
 		got := f.points(cur)
-		// 2000.25 raises the customer's amounts by 49.75 and the share claim by
-		// the same: what remains beyond the claims is still 3800.00, so the
-		// billing period claim stays 750.00.
-		want["billing_period_over_12_months"] = "750.00"
+		// The contract agrees no billing period: the period's point stays a
+		// warning without a claim (decision 0061).
+		want["billing_period_over_12_months"] = "0.00"
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("points after the re-run = %v, want %v", got, want)
 		}
@@ -238,8 +237,8 @@ func TestGenerator(t *testing.T) {
 		if title := f.text(`SELECT contradictionpoint_title FROM contradictionpoint WHERE contradictionpoint_rule = 'share_exceeded'`); title != "Quote-part dépassée: Reinigung Mall" {
 			t.Errorf("French title = %q", title)
 		}
-		if sum := f.text(`SELECT CAST(contradiction_sum AS TEXT) FROM contradiction WHERE contradiction_id = ?`, contra); !strings.HasPrefix(sum, "4182.59") {
-			t.Errorf("contradiction sum = %s, want 4182.59 (180 + 2400 + 640 + 200.25 + 750 + 12.34)", sum)
+		if sum := f.text(`SELECT CAST(contradiction_sum AS TEXT) FROM contradiction WHERE contradiction_id = ?`, contra); !strings.HasPrefix(sum, "3432.59") {
+			t.Errorf("contradiction sum = %s, want 3432.59 (180 + 2400 + 640 + 200.25 + 0 + 12.34)", sum)
 		}
 	})
 }
@@ -333,9 +332,9 @@ func TestPackagesAndLetters(t *testing.T) {
 			t.Fatal("the package does not hold the contradiction")
 		}
 		for lang, want := range map[string][]string{
-			"de": {"Widerspruch gegen die Nebenkostenabrechnungen", "Anteil überschritten: Reinigung Mall", "150,50 €", "4.120,50 €", "Beanstandet insgesamt", "Unser Zeichen: WP-2025-01", "Mit freundlichen Grüßen"},
-			"fr": {"Contestation des décomptes de charges", "Montant contesté", "4 120,50 €", "Notre référence : WP-2025-01", "salutations distinguées"},
-			"en": {"Objection to the service charge statements", "Amount objected to", "€4,120.50", "Our reference: WP-2025-01", "Yours faithfully"},
+			"de": {"Widerspruch gegen die Nebenkostenabrechnungen", "Anteil überschritten: Reinigung Mall", "150,50 €", "3.370,50 €", "Beanstandet insgesamt", "Hinweis: kein Betrag gefordert", "Unser Zeichen: WP-2025-01", "Mit freundlichen Grüßen"},
+			"fr": {"Contestation des décomptes de charges", "Montant contesté", "3 370,50 €", "Remarque : aucun montant réclamé", "Notre référence : WP-2025-01", "salutations distinguées"},
+			"en": {"Objection to the service charge statements", "Amount objected to", "€3,370.50", "Remark: no amount claimed", "Our reference: WP-2025-01", "Yours faithfully"},
 		} {
 			r := f.do(admin, "GET", fmt.Sprintf("/contradictionpackages/%d/letter.pdf?lang=%s", pkg, lang), nil)
 			if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" {
@@ -397,7 +396,7 @@ func TestPackagesAndLetters(t *testing.T) {
 			(SELECT MAX(rating_id) FROM rating), (SELECT MAX(resultcategorization_id) FROM resultcategorization))`, cur)
 		f.ta.Run(t, []apptest.Scenario{
 			{Name: "savings of 2024 by point of sale", Method: "GET", Path: "/invoices/savings?year=2024&group_by=pos", As: admin, Status: 200,
-				Contains: []string{fmt.Sprintf(`"key":%d`, pos), `"claimed":"4120.50"`, `"accepted":"1000.10"`, `"realised":"333.63"`}},
+				Contains: []string{fmt.Sprintf(`"key":%d`, pos), `"claimed":"3370.50"`, `"accepted":"1000.10"`, `"realised":"333.63"`}},
 			{Name: "savings by customer group", Method: "GET", Path: "/invoices/savings?group_by=customergroup", As: admin, Status: 200,
 				Contains: []string{`"label":"Nordhandel Gruppe"`, `"realised":"333.63"`}},
 			{Name: "another tenant sees none of it", Method: "GET", Path: "/invoices/savings?group_by=customergroup", As: leadB, Status: 200,
@@ -405,7 +404,7 @@ func TestPackagesAndLetters(t *testing.T) {
 			{Name: "an unknown grouping", Method: "GET", Path: "/invoices/savings?group_by=street", As: admin, Status: 422},
 			{Name: "a year that is no year", Method: "GET", Path: "/invoices/savings?year=twenty", As: admin, Status: 422},
 			{Name: "as CSV", Method: "GET", Path: "/invoices/savings?year=2024&group_by=pos&format=csv", As: admin, Status: 200,
-				Contains: []string{"Point of sale,Claimed,Accepted,Realised", "4120.50,1000.10,333.63"}},
+				Contains: []string{"Point of sale,Claimed,Accepted,Realised", "3370.50,1000.10,333.63"}},
 		})
 		r := f.do(admin, "GET", "/invoices/savings?year=2024&group_by=year&format=xlsx", nil)
 		if r.Status != 200 {

@@ -9,6 +9,7 @@ import (
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/db"
+	"portfolio/internal/schema"
 )
 
 // num reads a NUMERIC column as an exact decimal; NULL is zero.
@@ -52,11 +53,21 @@ func (s *Service) facts(ctx context.Context, q db.Querier, ids []int64, invs map
 	if err != nil {
 		return nil, err
 	}
+	terms, err := s.terms(ctx, q, contractIDs)
+	if err != nil {
+		return nil, err
+	}
+	rents, err := s.rents(ctx, q, contractIDs)
+	if err != nil {
+		return nil, err
+	}
 	for _, id := range ids {
 		inv, f := invs[id], out[id]
 		if a := agreed[inv.contract]; a != nil {
 			f.Agreed = a
 		}
+		f.Terms = terms[inv.contract]
+		f.NetRent, f.GrossRent = RentOfPeriod(rents[inv.contract], inv.from, inv.to)
 		f.Positions = positions[id]
 		if inv.year > 0 {
 			f.Previous = previous[[2]int64{inv.contract, int64(inv.year - 1)}]
@@ -92,6 +103,80 @@ func (s *Service) agreed(ctx context.Context, q db.Querier, contracts []int64) (
 			out[contract] = map[int64]bool{}
 		}
 		out[contract][costtype] = true
+	}
+	return out, rows.Err()
+}
+
+// terms reads what the contracts agree on their service charges.
+func (s *Service) terms(ctx context.Context, q db.Querier, contracts []int64) (map[int64]Terms, error) {
+	out := map[int64]Terms{}
+	if len(contracts) == 0 {
+		return out, nil
+	}
+	c, err := s.engine.Scoped(ctx, entityContract, "c")
+	if err != nil {
+		return nil, err
+	}
+	list, args := in(contracts)
+	rows, err := q.QueryContext(ctx, `SELECT c.contract_id, c.contract_admin_cost_cap_percent, c.contract_maintenance_cap,
+		c.contract_billing_period_months FROM `+c.SQL+` WHERE c.contract_id IN `+list, append(append([]any{}, c.Args...), args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("invoices: read contract terms: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var t Terms
+		var months sql.NullInt64
+		if err := rows.Scan(&id, &t.AdminCapPercent, &t.MaintenanceCap, &months); err != nil {
+			return nil, fmt.Errorf("invoices: read contract terms: %w", err)
+		}
+		t.BillingMonths = int(months.Int64)
+		out[id] = t
+	}
+	return out, rows.Err()
+}
+
+// rents reads the base-rent payments of the contracts with their tax
+// rates (none: 0 %).
+func (s *Service) rents(ctx context.Context, q db.Querier, contracts []int64) (map[int64][]RentPayment, error) {
+	out := map[int64][]RentPayment{}
+	if len(contracts) == 0 {
+		return out, nil
+	}
+	rp, err := s.engine.Scoped(ctx, entityPayment, "rp")
+	if err != nil {
+		return nil, err
+	}
+	tr, err := s.engine.Scoped(ctx, entityTaxRate, "tr")
+	if err != nil {
+		return nil, err
+	}
+	list, args := in(contracts)
+	rows, err := q.QueryContext(ctx, `SELECT rp.contract_id, rp.recurringpayment_sum_per_month, tr.taxrate_value,
+		rp.recurringpayment_begin_date, rp.recurringpayment_end_date
+		FROM `+rp.SQL+` LEFT JOIN `+tr.SQL+` ON tr.taxrate_id = rp.taxrate_id
+		WHERE rp.recurringpaymenttype_id = ? AND rp.contract_id IN `+list+` ORDER BY rp.recurringpayment_id`,
+		append(append(append(append([]any{}, rp.Args...), tr.Args...), schema.PaymentTypeBaseRent), args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("invoices: read rents: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var contract int64
+		var sum, tax decimal.NullDecimal
+		var begin, end any
+		if err := rows.Scan(&contract, &sum, &tax, &begin, &end); err != nil {
+			return nil, fmt.Errorf("invoices: read rents: %w", err)
+		}
+		p := RentPayment{PerMonth: num(sum), TaxPercent: num(tax)}
+		if p.Begin, err = dateOf(begin); err != nil {
+			return nil, err
+		}
+		if p.End, err = dateOf(end); err != nil {
+			return nil, err
+		}
+		out[contract] = append(out[contract], p)
 	}
 	return out, rows.Err()
 }
@@ -154,7 +239,7 @@ func (s *Service) positions(ctx context.Context, q db.Querier, ids []int64) (map
 	}
 	list, args := in(ids)
 	rows, err := q.QueryContext(ctx, `SELECT p.invoiceposition_id, p.invoice_id, p.invoiceposition_name, p.costtype_id, ct.costtype_name,
-		p.flat_rate, p.apportionable, p.total_units, p.units_customer, p.amount_total, p.amount_customer
+		ct.costtype_category, p.flat_rate, p.apportionable, p.total_units, p.units_customer, p.amount_total, p.amount_customer
 		FROM `+p.SQL+` LEFT JOIN `+ct.SQL+` ON ct.costtype_id = p.costtype_id
 		WHERE p.invoice_id IN `+list+` ORDER BY p.invoice_id, p.invoiceposition_id`,
 		append(append(append([]any{}, p.Args...), ct.Args...), args...)...)
@@ -166,14 +251,14 @@ func (s *Service) positions(ctx context.Context, q db.Querier, ids []int64) (map
 	for rows.Next() {
 		var x Position
 		var invoice int64
-		var name, costtype sql.NullString
+		var name, costtype, category sql.NullString
 		var costtypeID, flat, apportionable sql.NullInt64
 		var total, units, amountTotal, amountCustomer decimal.NullDecimal
-		if err := rows.Scan(&x.ID, &invoice, &name, &costtypeID, &costtype, &flat, &apportionable,
+		if err := rows.Scan(&x.ID, &invoice, &name, &costtypeID, &costtype, &category, &flat, &apportionable,
 			&total, &units, &amountTotal, &amountCustomer); err != nil {
 			return nil, fmt.Errorf("invoices: read positions: %w", err)
 		}
-		x.Name, x.CostTypeID, x.CostType = name.String, costtypeID.Int64, costtype.String
+		x.Name, x.CostTypeID, x.CostType, x.Category = name.String, costtypeID.Int64, costtype.String, category.String
 		x.FlatRate, x.Apportionable = flat.Int64 == 1, apportionable.Int64 == 1
 		x.TotalUnits, x.UnitsCustomer, x.AmountTotal, x.AmountCustomer = num(total), num(units), num(amountTotal), num(amountCustomer)
 		out[invoice] = append(out[invoice], x)

@@ -440,7 +440,7 @@ func (s *Service) wanted(ctx context.Context, q db.Querier, inv invoiceRow, f Fa
 		if err != nil {
 			return nil, err
 		}
-		vars := pointVars(inv, x)
+		vars := s.pointVars(inv, x)
 		text, err := letter.Fill(m.template, vars)
 		if err != nil {
 			return nil, apperr.Validation(apperr.FieldError{Field: "textmodule_templatetext", Key: "server.invoices.module_placeholders",
@@ -468,13 +468,16 @@ func truncate(s string, n int) string {
 	return string(r[:n])
 }
 
-// pointVars are the placeholders a rule's text may use.
-func pointVars(inv invoiceRow, x Finding) map[string]string {
+// pointVars are the placeholders a rule's text may use; every rule's
+// text may name each of them (empty when the rule has no such figure).
+func (s *Service) pointVars(inv invoiceRow, x Finding) map[string]string {
 	lang := inv.lang
 	v := map[string]string{
 		"invoice_number": inv.number, "claim": letter.Money(x.Claim, lang),
 		"position": "", "costtype": "", "amount_customer": "", "amount_total": "", "units_customer": "", "total_units": "",
 		"expected": "", "previous_amount": "", "previous_year": "", "period_from": "", "period_to": "", "period_months": "",
+		"period_length": "", "agreed_length": "", "charged": "", "position_count": "", "rent": "", "share_percent": "",
+		"limit_percent": "", "limit_amount": "", "cap_per_year": "",
 	}
 	if p := x.Position; p != nil {
 		v["position"], v["costtype"] = p.Name, p.CostType
@@ -492,6 +495,54 @@ func pointVars(inv invoiceRow, x Finding) map[string]string {
 	}
 	if x.Months > 0 {
 		v["period_months"] = strconv.Itoa(x.Months)
+		v["period_length"] = s.catalog.N(lang, "invoices.rule.months", int64(x.Months), nil)
 	}
+	s.measureVars(v, x, lang)
 	return v
+}
+
+// measureVars fills what the category and billing-period rules measured:
+// the amount charged and by how many positions, the rent, the share of
+// it, and the lease's or the decision's figure with its amount.
+func (s *Service) measureVars(v map[string]string, x Finding, lang string) {
+	switch x.Rule {
+	case RuleBillingPeriodAgreed, RuleBillingPeriodLong:
+		v["agreed_length"] = s.catalog.N(lang, "invoices.rule.months", x.Limit.IntPart(), nil)
+		return
+	case RuleAdminOverCap, RuleAdminAboveCustomary, RuleMaintenanceOverCap, RuleMaintenanceWithoutCap:
+	default:
+		return
+	}
+	v["charged"] = letter.Money(x.Charged, lang)
+	v["position_count"] = s.catalog.N(lang, "invoices.rule.positions", int64(x.Count), nil)
+	if x.Rule == RuleAdminOverCap || x.Rule == RuleAdminAboveCustomary {
+		v["rent"] = letter.Money(x.Base, lang)
+		v["share_percent"] = percentText(x.Percent, x.Limit, lang)
+		v["limit_percent"] = letter.Number(x.Limit, places(x.Limit), lang) + " %"
+	}
+	if x.Rule == RuleMaintenanceOverCap {
+		v["cap_per_year"] = letter.Money(x.Limit, lang)
+	}
+	if x.LimitAmount.IsPositive() {
+		v["limit_amount"] = letter.Money(x.LimitAmount, lang)
+	}
+}
+
+// percentText shows a share in percent with one decimal ("6,1 %"), or
+// two where one would not tell it from the limit (5.52 % over 5.5 %).
+func percentText(p, limit decimal.Decimal, lang string) string {
+	if p.Round(1).GreaterThan(limit) {
+		return letter.Number(p.Round(1), 1, lang) + " %"
+	}
+	return letter.Number(p, 2, lang) + " %"
+}
+
+// places is how many decimals d needs (4 → 0, 5.5 → 1, 4.25 → 2).
+func places(d decimal.Decimal) int32 {
+	for n := int32(0); n < 4; n++ {
+		if d.Equal(d.Round(n)) {
+			return n
+		}
+	}
+	return 4
 }

@@ -25,6 +25,8 @@ const (
 	entityContract   = "contract"
 	entityCompany    = "company"
 	entityCostType   = "costtype"
+	entityPayment    = "recurringpayment"
+	entityTaxRate    = "taxrate"
 	entityTextModule = "textmodule"
 	entityPoint      = "contradictionpoint"
 	entityContra     = "contradiction"

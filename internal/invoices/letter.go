@@ -101,8 +101,8 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 			}
 			sum = sum.Add(claim)
 			count++
-			fmt.Fprintf(&body, "<p><b>%s</b></p>%s<p>%s: <b>%s</b></p>", letter.Escape(str(p["contradictionpoint_title"])),
-				str(p["contradictionpoint_text"]), letter.Escape(t("letter.contradiction.claim")), letter.Escape(letter.Money(claim, lang)))
+			fmt.Fprintf(&body, "<p><b>%s</b></p>%s%s", letter.Escape(str(p["contradictionpoint_title"])),
+				str(p["contradictionpoint_text"]), claimLine(claim, lang, t))
 		}
 		facts = append(facts, letter.Fact{Label: name, Value: letter.Money(sum, lang)})
 		total = total.Add(sum)
@@ -153,6 +153,16 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 		Body: opening + body.String(), Facts: facts, Closing: closing,
 		PageLabel: t("letter.page"), Created: s.now(),
 	})
+}
+
+// claimLine closes a point in the letter: the amount objected to, or, for
+// a point that claims nothing (a warning, decision 0061), a remark that
+// no amount is claimed, so the letter asks rather than demands.
+func claimLine(claim decimal.Decimal, lang string, t func(string) string) string {
+	if !claim.IsPositive() {
+		return "<p><i>" + letter.Escape(t("letter.contradiction.remark")) + "</i></p>"
+	}
+	return "<p>" + letter.Escape(t("letter.contradiction.claim")) + ": <b>" + letter.Escape(letter.Money(claim, lang)) + "</b></p>"
 }
 
 // recipient names who receives the objection: the manager of the

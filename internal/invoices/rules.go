@@ -9,19 +9,43 @@ import (
 // The generator's rules (decision 0016), by the code stored in
 // contradictionpoint_rule. Each rule's title and text come from the text
 // module with code RuleModulePrefix+rule in the company's language.
+//
+// The plausibility rules of decision 0061 name their basis: a claim where
+// the lease caps or limits the charge, a warning (claim 0, not legally
+// clear) where only a statute or a decision speaks against it.
 const (
-	RuleCostTypeNotAgreed  = "costtype_not_agreed"
-	RuleNotApportionable   = "not_apportionable"
-	RuleShareExceeded      = "share_exceeded"
-	RuleFlatRateChanged    = "flat_rate_changed"
-	RuleBillingPeriodLong  = "billing_period_over_12_months"
-	RuleModulePrefix       = "contradiction_rule_"
-	LetterModule           = "contradiction_letter"
-	maxBillingPeriodMonths = 12
+	RuleCostTypeNotAgreed     = "costtype_not_agreed"
+	RuleNotApportionable      = "not_apportionable"
+	RuleShareExceeded         = "share_exceeded"
+	RuleFlatRateChanged       = "flat_rate_changed"
+	RuleAdminOverCap          = "admin_costs_over_cap"
+	RuleAdminAboveCustomary   = "admin_costs_above_customary"
+	RuleMaintenanceOverCap    = "maintenance_over_cap"
+	RuleMaintenanceWithoutCap = "maintenance_without_cap"
+	RuleBillingPeriodAgreed   = "billing_period_over_agreed"
+	RuleBillingPeriodLong     = "billing_period_over_12_months"
+	RuleModulePrefix          = "contradiction_rule_"
+	LetterModule              = "contradiction_letter"
+	maxBillingPeriodMonths    = 12
+)
+
+// Cost type categories (costtype_category) the plausibility rules read.
+const (
+	CategoryAdministration = "administration"
+	CategoryMaintenance    = "maintenance"
 )
 
 // Rules lists every rule in the order the generator applies them.
-var Rules = []string{RuleCostTypeNotAgreed, RuleNotApportionable, RuleShareExceeded, RuleFlatRateChanged, RuleBillingPeriodLong}
+var Rules = []string{RuleCostTypeNotAgreed, RuleNotApportionable, RuleShareExceeded, RuleFlatRateChanged,
+	RuleAdminOverCap, RuleAdminAboveCustomary, RuleMaintenanceOverCap, RuleMaintenanceWithoutCap,
+	RuleBillingPeriodAgreed, RuleBillingPeriodLong}
+
+// CustomaryAdminPercent is the share of the gross rent above which
+// administration costs without an agreed cap give a warning: the BGH
+// called 5.5 % (to 5.8 %) of the gross rent customary (judgment of 4 May
+// 2011, XII ZR 112/09, as cited in ZAP 22/2016; 5.5 % of the base rent
+// including VAT in the judgment of 9 December 2009, XII ZR 109/08).
+var CustomaryAdminPercent = decimal.RequireFromString("5.5")
 
 // cent is the tolerance of share_exceeded.
 var cent = decimal.New(1, -2)
@@ -39,6 +63,15 @@ type Position struct {
 	UnitsCustomer  decimal.Decimal
 	AmountTotal    decimal.Decimal
 	AmountCustomer decimal.Decimal
+	Category       string // the cost type's costtype_category
+}
+
+// Terms are what the lease agrees on its service charges (decision 0061);
+// a null figure means the lease agrees nothing.
+type Terms struct {
+	AdminCapPercent decimal.NullDecimal // of the net rent of the billing period
+	MaintenanceCap  decimal.NullDecimal // per year
+	BillingMonths   int                 // 0 when not agreed
 }
 
 // Facts are what the rules read of one invoice: its billing period, the
@@ -51,6 +84,11 @@ type Facts struct {
 	Agreed    map[int64]bool
 	Positions []Position
 	Previous  map[int64]Position
+	Terms     Terms
+	// NetRent and GrossRent are the base rent of the billing period
+	// (RentOfPeriod); zero when the invoice has no period or the
+	// contract no base rent.
+	NetRent, GrossRent decimal.Decimal
 }
 
 // Finding is one thing the rules object to: the rule, the position (0 for
@@ -61,17 +99,27 @@ type Finding struct {
 	Position     *Position
 	Claim        decimal.Decimal
 	LegallyClear bool
+	// Warning marks a finding that claims nothing: the point asks, it does
+	// not demand (Claim is zero, LegallyClear false).
+	Warning bool
 	// Expected is share_exceeded's fair share, Previous flat_rate_changed's
 	// amount of the previous year, Months billing_period's length.
 	Expected, Previous decimal.Decimal
 	Months             int
+	// What the category rules measured: the positions charged (Charged,
+	// Count of them), the base they were measured against (Base: the
+	// rent, or the cap pro rata), the share of the rent in percent
+	// (Percent), the figure of the lease or the decision (Limit: percent,
+	// amount per year or months) and the limit as an amount (LimitAmount).
+	Charged, Base, Percent, Limit, LimitAmount decimal.Decimal
+	Count                                      int
 }
 
 // Round2 rounds to cents, half away from zero.
 func Round2(d decimal.Decimal) decimal.Decimal { return d.Round(2) }
 
 // Check applies the rules to one invoice, in order, and answers its
-// findings: positions in their order, then the invoice-level finding.
+// findings: positions in their order, then the invoice-level findings.
 //
 //   - costtype_not_agreed: the cost type is not among the contract's;
 //     claim = amount_customer (legally clear).
@@ -85,15 +133,18 @@ func Round2(d decimal.Decimal) decimal.Decimal { return d.Round(2) }
 //     the same cost type's flat rate on the contract's invoice of the
 //     previous contract year; claim = the increase; only for positions no
 //     rule above found.
-//   - billing_period_over_12_months: the billing period is longer than
-//     twelve months; claim = what the positions charge beyond the claims
-//     above, pro rata for the days beyond twelve months.
+//   - the category rules (administration, maintenance; categoryFindings)
+//     over the positions no rule above found.
+//   - billing period: longer than the lease allows (claim, pro rata for
+//     the days beyond, on what the positions charge beyond the claims
+//     above) or, with nothing agreed, longer than twelve months (warning).
 //
 // A claim must be positive: an amount_customer of zero or a credit is
 // nothing to object to (the claim field holds no negative amounts).
 func Check(f Facts) []Finding {
 	var out []Finding
 	rest := decimal.Zero // what the positions charge beyond the claims
+	var open []Position  // the positions no position rule found
 	for i := range f.Positions {
 		p := &f.Positions[i]
 		found := finding(f, p)
@@ -101,7 +152,13 @@ func Check(f Facts) []Finding {
 		if found != nil {
 			rest = rest.Sub(found.Claim)
 			out = append(out, *found)
+		} else {
+			open = append(open, *p)
 		}
+	}
+	for _, c := range categoryFindings(f, open) {
+		rest = rest.Sub(c.Claim)
+		out = append(out, c)
 	}
 	if long := billingPeriod(f, rest); long != nil {
 		out = append(out, *long)
@@ -134,14 +191,25 @@ func finding(f Facts, p *Position) *Finding {
 	return nil
 }
 
-// billingPeriod finds a billing period longer than twelve months: the
-// claim is rest × (days beyond twelve months) / (days of the period),
-// both ends counted.
+// billingPeriod finds a billing period longer than the lease allows
+// (Terms.BillingMonths): the claim is rest × (days beyond the agreed
+// months) / (days of the period), both ends counted. With nothing agreed,
+// a period longer than twelve months is a warning: § 556 Abs. 3 S. 1 BGB
+// (annual settlement) binds residential leases; a commercial lease is
+// bound only by agreement, so there is nothing to claim.
 func billingPeriod(f Facts, rest decimal.Decimal) *Finding {
 	if f.From.IsZero() || f.To.IsZero() || f.To.Before(f.From) {
 		return nil
 	}
-	limit := f.From.AddDate(0, maxBillingPeriodMonths, 0) // first day beyond twelve months
+	allowed := f.Terms.BillingMonths
+	if allowed <= 0 {
+		if f.To.Before(f.From.AddDate(0, maxBillingPeriodMonths, 0)) {
+			return nil
+		}
+		return &Finding{Rule: RuleBillingPeriodLong, Warning: true, Months: periodMonths(f.From, f.To),
+			Limit: decimal.NewFromInt(maxBillingPeriodMonths)}
+	}
+	limit := f.From.AddDate(0, allowed, 0) // first day beyond the agreed months
 	if f.To.Before(limit) {
 		return nil
 	}
@@ -151,6 +219,11 @@ func billingPeriod(f Facts, rest decimal.Decimal) *Finding {
 	if !claim.IsPositive() {
 		return nil
 	}
-	months := (f.To.Year()-f.From.Year())*12 + int(f.To.Month()-f.From.Month()) + 1
-	return &Finding{Rule: RuleBillingPeriodLong, Claim: claim, Months: months}
+	return &Finding{Rule: RuleBillingPeriodAgreed, Claim: claim, Months: periodMonths(f.From, f.To),
+		Limit: decimal.NewFromInt(int64(allowed))}
+}
+
+// periodMonths is how many calendar months the period from..to touches.
+func periodMonths(from, to time.Time) int {
+	return (to.Year()-from.Year())*12 + int(to.Month()-from.Month()) + 1
 }

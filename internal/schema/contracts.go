@@ -12,6 +12,11 @@ const (
 	CriteriaWithValueB int64 = 39
 )
 
+// PaymentTypeBaseRent is the recurring payment type of the base rent (net
+// rent per month, Grundmiete): the plausibility rules of the invoice
+// review measure administration costs against it (decision 0061).
+const PaymentTypeBaseRent int64 = 1
+
 // Recurring payment type ids: the sum per month is shown for types 1, 3-9,
 // the percentage for types 2 and 10.
 var (
@@ -76,6 +81,13 @@ func contracts() ([]Entity, []Link) {
 				name("costtype_name"),
 				flag("costtype_maingroup").label("Main group"),
 				memo("costtype_description").optional(),
+				// What the generator's plausibility rules treat the cost type
+				// as (decision 0061): administration costs are checked against
+				// the contract's cap or the customary range, maintenance of
+				// common areas against the contract's cap.
+				enum("costtype_category", opt("administration", "Administration costs"),
+					opt("maintenance", "Maintenance and repair of common areas"), opt("other", "Other")).
+					def(Text("other")).label("Category").withHelp(),
 			},
 			Relations: []Relation{
 				manyToMany("externalcosttype", "externalcosttype", "costtype_externalcosttype"),
@@ -173,6 +185,15 @@ func contracts() ([]Entity, []Link) {
 				// words them.
 				integer("contract_objection_months").optional().minValue(1).maxValue(60).withHelp().label("Objection period (months)"),
 				integer("contract_settlement_months").optional().minValue(1).maxValue(60).withHelp().label("Settlement period (months)"),
+				// What the lease agrees on its service charges (issue 39,
+				// decision 0061): empty means the lease agrees nothing, and
+				// the generator warns instead of claiming.
+				decimal("contract_admin_cost_cap_percent").optional().minValue(0).maxValue(100).
+					label("Administration costs cap (% of net rent)").withHelp(),
+				decimal("contract_maintenance_cap").optional().minValue(0).
+					label("Maintenance cap of common areas (per year)").withHelp(),
+				integer("contract_billing_period_months").optional().minValue(1).maxValue(24).
+					label("Billing period at most (months)").withHelp(),
 			},
 			Relations: []Relation{
 				hasMany("invoice", "invoice", "contract_id"),

@@ -7,12 +7,39 @@ import (
 	"fmt"
 
 	"portfolio/internal/db"
+	"portfolio/internal/schema"
 )
 
-// DemoInvoiceNumbers are the numbers of the two demo invoices written for
-// the invoice review (issue 14): the previous year's statement with its
-// flat rate, and a statement that breaks every generator rule once.
-var DemoInvoiceNumbers = [2]string{"NK-DEMO-2023", "NK-DEMO-2024"}
+// DemoInvoiceNumbers are the numbers of the demo invoices written for the
+// invoice review (issue 14): the previous year's statement with its flat
+// rate, a statement over fifteen months that breaks every position rule
+// once, and (issue 39, decision 0061) a statement of another contract
+// whose administration costs exceed the lease's cap and whose
+// maintenance of common areas the lease does not cap.
+var DemoInvoiceNumbers = [3]string{"NK-DEMO-2023", "NK-DEMO-2024", "NK-DEMO-2025"}
+
+// Cost type categories of the demo (decision 0061): the management costs
+// are administration costs, the new cost type of common-area maintenance
+// is maintenance; the others stay "other".
+var demoCostTypeCategories = []struct{ name, category string }{
+	{"Verwaltungskosten", "administration"},
+	{demoMaintenanceCostType, "maintenance"},
+}
+
+const demoMaintenanceCostType = "Instandhaltung Gemeinschaftsflächen"
+
+// demoChargeTerms is what the contract of NK-DEMO-2025 agrees: a cap of
+// 4 % of the net rent on administration costs and no cap on maintenance,
+// with a base rent of 5,000.00 a month (60,000.00 a year). Its positions
+// charge 3,660.00 of administration costs (6.1 %: a claim of 1,260.00) and
+// 1,800.00 of maintenance (a warning).
+var demoChargeTerms = struct {
+	capPercent, rent string
+	positions        [2]struct{ name, costtype, amountTotal, amount string }
+}{"4", "5000.00", [2]struct{ name, costtype, amountTotal, amount string }{
+	{"Objektverwaltung", "Verwaltungskosten", "24400.00", "3660.00"},
+	{"Instandhaltung Mall", demoMaintenanceCostType, "12000.00", "1800.00"},
+}}
 
 // demoReviewPositions are the positions of the second demo invoice, by
 // cost type name (as the demo portfolio names them): each finds one rule
@@ -36,6 +63,33 @@ var demoReviewPositions = []struct {
 // two invoices (2023 with a flat rate; 2024 over fifteen months with one
 // position per rule). Nothing is written when the invoices exist.
 func demoInvoiceReview(ctx context.Context, d *db.DB) error {
+	if err := d.InTx(ctx, func(tx *db.Tx) error { return demoCategories(ctx, tx) }); err != nil {
+		return err
+	}
+	if err := demoPositionRules(ctx, d); err != nil {
+		return err
+	}
+	return d.InTx(ctx, func(tx *db.Tx) error { return demoChargeRules(ctx, tx) })
+}
+
+// demoCategories categorises the demo cost types, adding the maintenance
+// one; a cost type someone categorised already is left alone.
+func demoCategories(ctx context.Context, tx *db.Tx) error {
+	for _, c := range demoCostTypeCategories {
+		id, err := ensureNamed(ctx, tx, "costtype", c.name)
+		if err != nil {
+			return fmt.Errorf("seed demo cost type categories: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE costtype SET costtype_category = ? WHERE costtype_id = ? AND costtype_category = 'other'`,
+			c.category, id); err != nil {
+			return fmt.Errorf("seed demo cost type categories: %w", err)
+		}
+	}
+	return nil
+}
+
+// demoPositionRules writes NK-DEMO-2023 and NK-DEMO-2024, once.
+func demoPositionRules(ctx context.Context, d *db.DB) error {
 	return d.InTx(ctx, func(tx *db.Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM invoice WHERE invoice_number = ?`, DemoInvoiceNumbers[1]).Scan(&n); err != nil {
@@ -135,4 +189,75 @@ func demoInvoiceReview(ctx context.Context, d *db.DB) error {
 		}
 		return nil
 	})
+}
+
+// demoChargeRules writes NK-DEMO-2025 on the third contract of the first
+// demo customer group, once (the first two carry the index clauses'
+// rents of DemoIndexClauses): the contract's cap, base rent and cost
+// types, the invoice over 2025 and its two positions.
+func demoChargeRules(ctx context.Context, tx *db.Tx) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM invoice WHERE invoice_number = ?`, DemoInvoiceNumbers[2]).Scan(&n); err != nil {
+		return fmt.Errorf("seed demo charge rules: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	var contract, company, partnertype, taxrate, account, ext int64
+	err := tx.QueryRowContext(ctx, `SELECT c.contract_id, c.company_id FROM contract c JOIN company co ON co.company_id = c.company_id
+		WHERE co.customergroup_id = ? ORDER BY c.contract_id LIMIT 1 OFFSET 2`, demoGroupA).Scan(&contract, &company)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err == nil {
+		err = tx.QueryRowContext(ctx, `SELECT (SELECT MIN(partnertype_id) FROM partnertype), (SELECT MIN(taxrate_id) FROM taxrate WHERE company_id = ? AND taxrate_code = 'UST19'),
+			(SELECT MIN(sachkonto_id) FROM sachkonto), (SELECT MIN(externalcosttype_id) FROM externalcosttype)`, company).
+			Scan(&partnertype, &taxrate, &account, &ext)
+	}
+	if err != nil {
+		return fmt.Errorf("seed demo charge rules: %w", err)
+	}
+	t := demoChargeTerms
+	if _, err := tx.ExecContext(ctx, `UPDATE contract SET contract_admin_cost_cap_percent = ? WHERE contract_id = ?`, t.capPercent, contract); err != nil {
+		return fmt.Errorf("seed demo charge rules: contract cap: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO recurringpayment (recurringpayment_name, contract_id, taxrate_id, recurringpaymenttype_id,
+		sachkonto_id, recurringpayment_sum_per_month, recurringpayment_begin_date, recurringpayment_end_date, maturitytype_id,
+		recurringpayment_maturity_date, recurringpayment_value_deposit) VALUES ('Grundmiete', ?, ?, ?, ?, ?, '2024-01-01', '2033-12-31', ?, '2024-01-01', 0)`,
+		contract, taxrate, schema.PaymentTypeBaseRent, account, t.rent, schema.MaturityFixedDate); err != nil {
+		return fmt.Errorf("seed demo charge rules: base rent: %w", err)
+	}
+	var invoice int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO invoice (invoice_date, invoice_date_of_order, invoice_contract_year, company_id,
+		invoice_allocationarea, invoice_payment_date, contract_id, partnertype_id, invoice_description, invoice_number,
+		invoice_billing_period_from, invoice_billing_period_to)
+		VALUES ('2026-04-15', '2026-04-20', 2025, ?, 150, '2026-05-15', ?, ?, 'Nebenkostenabrechnung 2025', ?, '2025-01-01', '2025-12-31')
+		RETURNING invoice_id`, company, contract, partnertype, DemoInvoiceNumbers[2]).Scan(&invoice); err != nil {
+		return fmt.Errorf("seed demo invoice %s: %w", DemoInvoiceNumbers[2], err)
+	}
+	for _, p := range t.positions {
+		if err := demoChargePosition(ctx, tx, contract, invoice, ext, p.name, p.costtype, p.amountTotal, p.amount); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// demoChargePosition writes one position of NK-DEMO-2025 (150 of 1,000
+// units, its exact share) and lets the contract agree on its cost type.
+func demoChargePosition(ctx context.Context, tx *db.Tx, contract, invoice, ext int64, name, costtype, amountTotal, amount string) error {
+	var ct int64
+	if err := tx.QueryRowContext(ctx, `SELECT costtype_id FROM costtype WHERE costtype_name = ?`, costtype).Scan(&ct); err != nil {
+		return fmt.Errorf("seed demo invoice position %s: cost type: %w", name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO contract_costtype (contract_id, costtype_id) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+		contract, ct); err != nil {
+		return fmt.Errorf("seed demo contract cost types: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO invoiceposition (invoice_id, invoiceposition_name, externalcosttype_id, costtype_id,
+		unit_id, total_units, units_customer, flat_rate, amount_total, amount_customer, apportionable)
+		VALUES (?, ?, ?, ?, 1, 1000, 150, 0, ?, ?, 1)`, invoice, name, ext, ct, amountTotal, amount); err != nil {
+		return fmt.Errorf("seed demo invoice position %s: %w", name, err)
+	}
+	return nil
 }

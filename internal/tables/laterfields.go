@@ -26,6 +26,9 @@ var LaterFields = map[string][]string{
 		"contract.contract_objection_months", "contract.contract_settlement_months",
 		"invoice.invoice_received_date", "invoice.invoice_objection_deadline", "invoice.invoice_settlement_deadline",
 	},
+	"0056_charge_rules.sql": {
+		"contract.contract_admin_cost_cap_percent", "contract.contract_maintenance_cap", "contract.contract_billing_period_months",
+	},
 }
 
 // LaterSortIndexMarker starts the generated tail of a migration in
