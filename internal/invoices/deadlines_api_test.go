@@ -19,10 +19,21 @@ import (
 func TestStatementDeadlinesThroughTheAPI(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		f := &fixture{t: t, ta: apptest.NewApp(t, d), d: d}
+		// The demo statements were received five days after their date:
+		// NK-DEMO-2025's objection deadline lies ahead of the product's day
+		// (the seed's dates are fixed), NK-DEMO-2024's has passed.
+		if got := f.text(`SELECT CAST(invoice_objection_deadline AS TEXT) || ' ' || CAST(invoice_settlement_deadline AS TEXT)
+			FROM invoice WHERE invoice_number = ?`, seed.DemoInvoiceNumbers[2]); !strings.HasPrefix(got, "2027-04-20") || !strings.Contains(got, " 2026-12-31") {
+			t.Errorf("demo %s deadlines = %q, want 2027-04-20 and 2026-12-31", seed.DemoInvoiceNumbers[2], got)
+		}
 		inv := f.one(`SELECT invoice_id FROM invoice WHERE invoice_number = ?`, seed.DemoInvoiceNumbers[1])
+		r := f.ta.Do("GET", fmt.Sprintf("/invoices/%d", inv), f.ta.Token(teamMember), nil)
+		if !strings.Contains(string(r.Body), `"kind":"objection","date":"2026-04-20","from":"2025-04-20","months":12,"agreed":false,"passed":true`) {
+			t.Errorf("demo %s: %d %s, want its objection deadline of 2026-04-20 passed", seed.DemoInvoiceNumbers[1], r.Status, r.Body)
+		}
 		contract := f.one(`SELECT contract_id FROM invoice WHERE invoice_id = ?`, inv)
 		version := f.one(`SELECT row_version FROM invoice WHERE invoice_id = ?`, inv)
-		r := f.do(teamMember, "POST", "/api/?invoice", obj{"action": "update", "entity": "invoice", "id": inv, "row_version": version,
+		r = f.do(teamMember, "POST", "/api/?invoice", obj{"action": "update", "entity": "invoice", "id": inv, "row_version": version,
 			"data": obj{"invoice_received_date": "2026-05-04", "invoice_billing_period_to": "2025-12-31"}})
 		if r.Status != 200 {
 			t.Fatalf("update invoice: %d %s", r.Status, r.Body)

@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"portfolio/internal/db"
+	"portfolio/internal/invoices"
 	"portfolio/internal/schema"
 )
 
@@ -69,7 +71,49 @@ func demoInvoiceReview(ctx context.Context, d *db.DB) error {
 	if err := demoPositionRules(ctx, d); err != nil {
 		return err
 	}
-	return d.InTx(ctx, func(tx *db.Tx) error { return demoChargeRules(ctx, tx) })
+	if err := d.InTx(ctx, func(tx *db.Tx) error { return demoChargeRules(ctx, tx) }); err != nil {
+		return err
+	}
+	return d.InTx(ctx, func(tx *db.Tx) error { return demoStatementDeadlines(ctx, tx) })
+}
+
+// demoStatementDeadlines gives the demo invoices the day they were received
+// (five days after their date) and the deadlines internal/invoices derives
+// from it (decision 0062): NK-DEMO-2024's objection deadline has passed,
+// NK-DEMO-2025's lies ahead. Each also gets its contract's areas: an
+// invoice requires them, and without them no one could save a change. Invoices that have a day of receipt are left alone.
+func demoStatementDeadlines(ctx context.Context, tx *db.Tx) error {
+	for _, number := range DemoInvoiceNumbers {
+		var id, contract int64
+		var date, periodTo sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT invoice_id, contract_id, CAST(invoice_date AS TEXT), CAST(invoice_billing_period_to AS TEXT)
+			FROM invoice WHERE invoice_number = ? AND invoice_received_date IS NULL`, number).Scan(&id, &contract, &date, &periodTo)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("seed demo statement deadlines of %s: %w", number, err)
+		}
+		issued, err := time.Parse(time.DateOnly, date.String[:min(len(date.String), 10)])
+		if err != nil {
+			return fmt.Errorf("seed demo statement deadlines of %s: %w", number, err)
+		}
+		received := issued.AddDate(0, 0, 5)
+		var settlement any
+		if end, err := time.Parse(time.DateOnly, periodTo.String[:min(len(periodTo.String), 10)]); err == nil {
+			settlement = invoices.SettlementDeadline(end, invoices.StatutoryMonths).Format(time.DateOnly)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE invoice SET invoice_received_date = ?, invoice_objection_deadline = ?,
+				invoice_settlement_deadline = ? WHERE invoice_id = ?`, received.Format(time.DateOnly),
+			invoices.ObjectionDeadline(received, invoices.StatutoryMonths).Format(time.DateOnly), settlement, id); err != nil {
+			return fmt.Errorf("seed demo statement deadlines of %s: %w", number, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO invoice_area (invoice_id, area_id)
+			SELECT DISTINCT CAST(? AS BIGINT), area_id FROM contract_area WHERE contract_id = ? ON CONFLICT DO NOTHING`, id, contract); err != nil {
+			return fmt.Errorf("seed demo invoice %s areas: %w", number, err)
+		}
+	}
+	return nil
 }
 
 // demoCategories categorises the demo cost types, adding the maintenance
@@ -149,12 +193,6 @@ func demoPositionRules(ctx context.Context, d *db.DB) error {
 				contract, partnertype, fmt.Sprintf("Nebenkostenabrechnung %d", year), number, from, to).Scan(&id)
 			if err != nil {
 				return 0, fmt.Errorf("seed demo invoice %s: %w", number, err)
-			}
-			// An invoice is for areas of its contract (a required field:
-			// without them no one could save a change to it).
-			if _, err := tx.ExecContext(ctx, `INSERT INTO invoice_area (invoice_id, area_id)
-				SELECT DISTINCT CAST(? AS BIGINT), area_id FROM contract_area WHERE contract_id = ?`, id, contract); err != nil {
-				return 0, fmt.Errorf("seed demo invoice %s areas: %w", number, err)
 			}
 			return id, nil
 		}

@@ -135,3 +135,27 @@ test('the payments list lists recurring payments under their own right', async (
   await expect(page.getByRole('button', { name: 'Export' })).toBeVisible();
   await snap(page, 'payments-list-light');
 });
+
+test('the statement deadlines list lights each statement by its objection deadline, in German too', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openAs(page, 'team_lead@demo.test', '/app/statement-deadlines');
+  await expect(page.getByRole('heading', { level: 1, name: 'Statement deadlines' })).toBeVisible({ timeout: 30_000 });
+  const grid = page.getByRole('grid');
+  // Only statements whose day of receipt is known (the demo's three), the passed one first.
+  const late = grid.getByRole('row').filter({ hasText: 'NK-DEMO-2024' });
+  await expect(late).toContainText('2026-04-20');
+  await expect(late).toContainText(/Urgent · \d+ days overdue/);
+  await expect(grid.getByRole('row').filter({ hasText: 'NK-DEMO-2025' })).toContainText('2027-04-20');
+  await expect(grid.getByRole('row').filter({ hasText: /NK-\d{4}-\d{7}/ })).toHaveCount(0);
+  await snap(page, 'statement-deadlines');
+
+  // The invoice page says each deadline with its rule.
+  await late.getByText('NK-DEMO-2024').click();
+  await expect(page.getByTestId('statement-deadlines')).toContainText('Objections by 20 April 2026: 12 months after receipt on 20 April 2025 (§ 556 (3) BGB)');
+
+  await page.evaluate(() => window.localStorage.setItem('portfolio.language', 'de'));
+  await page.goto('/app/statement-deadlines');
+  await expect(page.getByRole('heading', { level: 1, name: 'Abrechnungsfristen' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('columnheader', { name: /Einwendungsfrist bis/ })).toBeVisible();
+  await snap(page, 'statement-deadlines-de');
+});

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect as baseExpect, test } from './fixtures';
-import { DEMO_PASSWORD } from './helpers';
+import { DEMO_PASSWORD, snap } from './helpers';
 
 /** Room for lazy chunks and the server on a busy machine. */
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -73,9 +73,16 @@ test('an administrator reviews a demo invoice: switches a position inline, runs 
   await expect(page.getByTestId('package-count')).toHaveText('1');
   await expect(page.getByRole('checkbox', { name: 'NK-DEMO-2024' })).toBeChecked();
 
-  // The letter in French, a real PDF.
+  // The letter in French, a real PDF. NK-DEMO-2024's objection deadline
+  // passed (received 2025-04-20, decision 0062): the page says so and asks
+  // before the letter goes out.
+  await expect(page.getByTestId('letter-late')).toHaveText(/1 statement is past its objection deadline/);
   await page.getByText('Français', { exact: true }).click();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download letter (PDF)' }).click()]);
+  await page.getByRole('button', { name: 'Download letter (PDF)' }).click();
+  const late = page.getByRole('dialog', { name: 'Objection deadline passed' });
+  await expect(late).toContainText('NK-DEMO-2024: objections were due by 2026-04-20');
+  await snap(page, 'package-letter-late');
+  const [download] = await Promise.all([page.waitForEvent('download'), late.getByRole('button', { name: 'Download the letter anyway' }).click()]);
   expect(download.suggestedFilename()).toMatch(/-fr\.pdf$/);
   const saved = await download.path();
   const pdf = await readFile(saved);

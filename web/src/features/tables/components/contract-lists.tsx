@@ -76,10 +76,10 @@ const STATEMENT_BASE: FilterCondition[] = [{ field: OBJECTION_FIELD, op: 'not_nu
 
 const STATEMENT_COLUMNS = [
   OBJECTION_FIELD,
-  'invoice_received_date',
-  'invoice_settlement_deadline',
   'invoice_number',
   'contract_id',
+  'invoice_received_date',
+  'invoice_settlement_deadline',
   'invoice_billing_period_from',
   'invoice_billing_period_to',
   'company_id',
