@@ -1,12 +1,14 @@
 package invoices_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"portfolio/internal/invoices"
+	"portfolio/internal/schema"
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -273,5 +275,26 @@ func TestRentOfPeriod(t *testing.T) {
 		if !net.Equal(d(c.net)) || !gross.Equal(d(c.gross)) {
 			t.Errorf("%s: net %s gross %s, want %s %s", c.name, net, gross, c.net, c.gross)
 		}
+	}
+}
+
+// TestEveryRuleIsAnOptionOfThePointsRule: the generator writes only codes
+// the contradictionpoint_rule field offers (the generic screens name them,
+// the engine refuses others), and the field offers no rule that does not exist.
+func TestEveryRuleIsAnOptionOfThePointsRule(t *testing.T) {
+	point, ok := schema.Default().Entity("contradictionpoint")
+	if !ok {
+		t.Fatal("no contradictionpoint entity")
+	}
+	f, ok := point.Field("contradictionpoint_rule")
+	if !ok {
+		t.Fatal("no contradictionpoint_rule field")
+	}
+	var offered []string
+	for _, o := range f.Options {
+		offered = append(offered, o.Value.String())
+	}
+	if !slices.Equal(offered, invoices.Rules) {
+		t.Errorf("contradictionpoint_rule offers %v, the generator's rules are %v", offered, invoices.Rules)
 	}
 }

@@ -180,7 +180,7 @@ func invoices() ([]Entity, []Link) {
 				// person wrote); the landlord's answer is the accepted amount.
 				ref("invoiceposition_id", "invoiceposition").optional().setNull(),
 				decimal("contradictionpoint_claim").optional().minValue(0).label("Claim"),
-				str("contradictionpoint_rule", lenShort).optional().label("Rule"),
+				enum("contradictionpoint_rule", contradictionRules...).optional().label("Rule"),
 				decimal("contradictionpoint_accepted").optional().minValue(0).label("Accepted amount"),
 			},
 		},
@@ -209,4 +209,20 @@ func invoices() ([]Entity, []Link) {
 		link("invoice_serviceobject", "invoice", "serviceobject").cascadeBoth(),
 	}
 	return entities, links
+}
+
+// contradictionRules are the generator's rules (internal/invoices.Rules,
+// decisions 0016 and 0061) by their code: a generated point names its
+// rule, a point a person wrote none. The generic screens show the names.
+var contradictionRules = []Option{
+	opt("costtype_not_agreed", "Cost type not agreed"),
+	opt("not_apportionable", "Not apportionable"),
+	opt("share_exceeded", "Share exceeded"),
+	opt("flat_rate_changed", "Flat rate raised"),
+	opt("admin_costs_over_cap", "Administration costs above the cap"),
+	opt("admin_costs_above_customary", "Administration costs above the customary range"),
+	opt("maintenance_over_cap", "Maintenance above the cap"),
+	opt("maintenance_without_cap", "Maintenance without a cap"),
+	opt("billing_period_over_agreed", "Period longer than agreed"),
+	opt("billing_period_over_12_months", "Period over 12 months"),
 }

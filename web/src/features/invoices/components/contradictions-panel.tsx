@@ -80,6 +80,8 @@ export function ContradictionsPanel({ contradictions }: { contradictions: Invoic
               <Table.Tbody>
                 {c.points.map((p) => {
                   const rule = typeof p.contradictionpoint_rule === 'string' ? p.contradictionpoint_rule : null;
+                  // A generated point without a claim is a warning (decision 0061): a question to the landlord.
+                  const warning = rule !== null && Number(p.contradictionpoint_claim ?? 0) === 0 && !truthy(p.legally_clear);
                   return (
                     <Table.Tr key={String(p.contradictionpoint_id)} data-testid="contradiction-point" opacity={truthy(p.hidden) ? 0.5 : 1}>
                       <Table.Td>
@@ -88,9 +90,14 @@ export function ContradictionsPanel({ contradictions }: { contradictions: Invoic
                         </Anchor>
                       </Table.Td>
                       <Table.Td>
-                        <Badge size="sm" variant="light" color={rule ? 'orange' : 'grape'}>
+                        <Badge size="sm" variant="light" color={warning ? 'yellow' : rule ? 'orange' : 'grape'} tt="none">
                           {isRule(rule) ? t(`invoices.rule.${rule}`) : t('invoices.manual_point')}
                         </Badge>
+                        {warning && (
+                          <Text size="xs" c="dimmed" data-testid="point-warning">
+                            {t('invoices.rule_warning')}
+                          </Text>
+                        )}
                       </Table.Td>
                       <Table.Td ta="right" fw={600}>
                         {formatAmount(p.contradictionpoint_claim, lang)}
