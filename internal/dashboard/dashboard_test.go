@@ -31,6 +31,9 @@ type summary struct {
 	Deadlines90Days *struct {
 		Red, Yellow, Green int64
 	} `json:"deadlines_90_days"`
+	Statements90Days *struct {
+		Red, Yellow, Green int64
+	} `json:"statement_deadlines_90_days"`
 	DeadlineWindows struct {
 		Red, Yellow, Green *[2]string
 	} `json:"deadline_windows"`
@@ -287,4 +290,47 @@ func genericCount(t *testing.T, ta *apptest.TestApp, user, entity string, filter
 	}
 	r.JSON(t, &out)
 	return int64(len(out.Data.Data))
+}
+
+// TestStatementDeadlineLights: the home counts the statements whose
+// objection deadline comes within 90 days by the deadline lights (decision
+// 0062), within the caller's tenant, and not at all for a caller who may
+// not read invoices; on both databases.
+func TestStatementDeadlineLights(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ta := apptest.NewApp(t, d)
+		ctx := context.Background()
+		today := platformclock.Today()
+		set := func(group int64, days int) {
+			t.Helper()
+			if _, err := d.ExecContext(ctx, `UPDATE invoice SET invoice_objection_deadline = ? WHERE invoice_id = (
+				SELECT MIN(i.invoice_id) FROM invoice i JOIN company c ON c.company_id = i.company_id
+				WHERE c.customergroup_id = ? AND i.invoice_objection_deadline IS NULL)`, today.AddDate(0, 0, days).Format(time.DateOnly), group); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := d.ExecContext(ctx, `UPDATE invoice SET invoice_objection_deadline = NULL`); err != nil {
+			t.Fatal(err)
+		}
+		set(1, 0)   // today: red
+		set(1, 10)  // red
+		set(2, 60)  // yellow
+		set(2, 200) // beyond the 90 days
+		s := getSummary(t, ta, teamLead)
+		if s.Statements90Days == nil || s.Statements90Days.Red != 2 || s.Statements90Days.Yellow != 1 || s.Statements90Days.Green != 0 {
+			t.Errorf("team lead: statements %+v, want 2 red, 1 yellow", s.Statements90Days)
+		}
+		// Another right set: lead.b reads the invoices of group 2 only.
+		if _, err := d.ExecContext(ctx, `INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d)
+			SELECT u.user_id, g.tablegroup_id, 0, 1, 0, 0 FROM users u, tablegroup g WHERE u.user_email = ?
+			AND NOT EXISTS (SELECT 1 FROM user_tablegroup x WHERE x.user_id = u.user_id AND x.tablegroup_id = g.tablegroup_id)`, leadB); err != nil {
+			t.Fatal(err)
+		}
+		if s := getSummary(t, ta, leadB); s.Statements90Days == nil || s.Statements90Days.Red != 0 || s.Statements90Days.Yellow != 1 {
+			t.Errorf("lead.b: statements %+v, want only group 2's yellow one", s.Statements90Days)
+		}
+		if s := getSummary(t, ta, lead); s.Statements90Days != nil {
+			t.Errorf("an external lead without invoice rights: statements %+v, want none", s.Statements90Days)
+		}
+	})
 }

@@ -21,7 +21,10 @@ type Summary struct {
 	ContractCount      *int64          `json:"contract_count"`
 	RentalSpace        *json.Number    `json:"rental_space"`
 	Deadlines90Days    *LightCounts    `json:"deadlines_90_days"`
-	DeadlineWindows    DeadlineWindows `json:"deadline_windows"`
+	// Statements90Days counts the service-charge statements whose
+	// objection deadline lies in the same windows (decision 0062).
+	Statements90Days *LightCounts    `json:"statement_deadlines_90_days"`
+	DeadlineWindows  DeadlineWindows `json:"deadline_windows"`
 	TicketsOpen        *TicketCounts   `json:"tickets_open"`
 	IndexProposalsOpen *int64          `json:"index_proposals_open"`
 	SavingsYear        *Savings        `json:"savings_year"`
@@ -73,7 +76,7 @@ func (s *Service) Summary(ctx context.Context) (*Summary, error) {
 		name string
 		run  func(context.Context, time.Time, *Summary) error
 	}{
-		{"size", s.portfolioSize}, {"deadlines", s.deadlines}, {"tickets", s.openTickets},
+		{"size", s.portfolioSize}, {"deadlines", s.deadlines}, {"statements", s.statementDeadlines}, {"tickets", s.openTickets},
 		{"proposals", s.proposals}, {"savings", s.savings},
 	}
 	for _, step := range steps {
@@ -187,13 +190,30 @@ func (s *Service) windows(today time.Time) DeadlineWindows {
 // deadlines counts the active deadlines whose notice date lies in the next
 // 90 days (today included) by traffic light.
 func (s *Service) deadlines(ctx context.Context, now time.Time, out *Summary) error {
-	ok, err := s.mayRead(ctx, entityDeadline)
+	c, err := s.lightCounts(ctx, now, entityDeadline, "d.contractaction_notice_date", "d.contractaction_status = 'active'")
+	out.Deadlines90Days = c
+	return err
+}
+
+// statementDeadlines counts the statements whose objection deadline lies
+// in the next 90 days by the same lights.
+func (s *Service) statementDeadlines(ctx context.Context, now time.Time, out *Summary) error {
+	c, err := s.lightCounts(ctx, now, entityInvoice, "d.invoice_objection_deadline", "1 = 1")
+	out.Statements90Days = c
+	return err
+}
+
+// lightCounts counts the rows of entity (aliased d) meeting where whose
+// date column lies in the next 90 days (today included) by traffic light;
+// nil when the caller may not read entity.
+func (s *Service) lightCounts(ctx context.Context, now time.Time, entity, date, where string) (*LightCounts, error) {
+	ok, err := s.mayRead(ctx, entity)
 	if err != nil || !ok {
-		return err
+		return nil, err
 	}
-	from, args, err := s.scoped(ctx, entityDeadline, "d")
+	from, args, err := s.scoped(ctx, entity, "d")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	today := deadline.Day(now)
 	red, yellow := s.lights.LastDays(today)
@@ -203,16 +223,15 @@ func (s *Service) deadlines(ctx context.Context, now time.Time, out *Summary) er
 	args = append(append([]any{day(red), day(red), day(yellow), day(yellow)}, args...), day(today), day(today.AddDate(0, 0, horizonDays)))
 	c := &LightCounts{}
 	err = s.db.QueryRowContext(ctx, `SELECT
-		COUNT(CASE WHEN d.contractaction_notice_date <= ? THEN 1 END),
-		COUNT(CASE WHEN d.contractaction_notice_date > ? AND d.contractaction_notice_date <= ? THEN 1 END),
-		COUNT(CASE WHEN d.contractaction_notice_date > ? THEN 1 END)
-		FROM `+from[0]+` WHERE d.contractaction_status = 'active'
-		AND d.contractaction_notice_date >= ? AND d.contractaction_notice_date <= ?`, args...).Scan(&c.Red, &c.Yellow, &c.Green)
+		COUNT(CASE WHEN `+date+` <= ? THEN 1 END),
+		COUNT(CASE WHEN `+date+` > ? AND `+date+` <= ? THEN 1 END),
+		COUNT(CASE WHEN `+date+` > ? THEN 1 END)
+		FROM `+from[0]+` WHERE `+where+`
+		AND `+date+` >= ? AND `+date+` <= ?`, args...).Scan(&c.Red, &c.Yellow, &c.Green)
 	if err != nil {
-		return fmt.Errorf("dashboard: deadlines: %w", err)
+		return nil, fmt.Errorf("dashboard: %s by light: %w", entity, err)
 	}
-	out.Deadlines90Days = c
-	return nil
+	return c, nil
 }
 
 // openTickets counts the open tickets by deadline status.

@@ -16,6 +16,9 @@ for (const skin of ['light', 'dark'] as const) {
     expect(await figure(page, 'figure-pos')).toBeGreaterThan(0);
     // The demo deadlines fall within 30 and 90 days.
     expect(await figure(page, 'figure-deadlines-red')).toBeGreaterThan(0);
+    // The statements' objection deadlines have their own card.
+    await expect(page.getByText('Statement objection deadlines in the next 90 days')).toBeVisible();
+    await expect(page.getByTestId('figure-statements-red')).toBeVisible();
     // The map places the points of sale: markers, single or clustered.
     const markers = page.locator('[data-testid="map-point"], [data-testid="map-cluster"]');
     await expect(markers.first()).toBeVisible({ timeout: 30_000 });

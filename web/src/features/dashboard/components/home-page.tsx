@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { formatDate } from '../../../lib/dates';
 import { useSession } from '../../../lib/use-session';
 import { useDashboardSummary } from '../api/dashboard';
-import { deadlineLink, homeLinks, LIGHT_COLORS, STATUS_COLORS, ticketStatusLink } from '../model/links';
+import { deadlineLink, homeLinks, LIGHT_COLORS, statementDeadlineLink, STATUS_COLORS, ticketStatusLink } from '../model/links';
 import type { Light, Summary, TicketStatus } from '../model/types';
 import { PortfolioMap } from './portfolio-map';
 
@@ -70,27 +70,31 @@ function SizeCard({ s }: { s: Summary }) {
   );
 }
 
-/** Deadlines whose notice date falls within 90 days, by traffic light. */
-function DeadlineCard({ s }: { s: Summary }) {
+/**
+ * Deadlines falling within 90 days, by traffic light: the contracts' notice
+ * dates, or (statements) the objection deadlines of service-charge statements.
+ */
+function DeadlineCard({ s, statements = false }: { s: Summary; statements?: boolean }) {
   const { t, i18n } = useTranslation();
   const f = useFormat();
-  const counts = s.deadlines_90_days;
+  const counts = statements ? s.statement_deadlines_90_days : s.deadlines_90_days;
   if (!counts) return null;
   const shown = LIGHTS.filter((l) => s.deadline_windows[l] !== null);
+  const link = statements ? statementDeadlineLink : deadlineLink;
   return (
-    <FigureCard title={t('dashboard.deadlines_90')}>
+    <FigureCard title={t(statements ? 'dashboard.statement_deadlines_90' : 'dashboard.deadlines_90')}>
       <SimpleGrid cols={shown.length} spacing="md">
         {shown.map((l) => (
           <Figure
             key={l}
-            testId={`figure-deadlines-${l}`}
+            testId={`figure-${statements ? 'statements' : 'deadlines'}-${l}`}
             label={t(`dashboard.window_${l}`, {
               from: formatDate(s.deadline_windows[l]![0], i18n.language),
               to: formatDate(s.deadline_windows[l]![1], i18n.language),
             })}
             value={f.whole(counts[l])}
             color={LIGHT_COLORS[l]}
-            to={deadlineLink(s.deadline_windows[l]!)}
+            to={link(s.deadline_windows[l]!)}
           />
         ))}
       </SimpleGrid>
@@ -221,6 +225,7 @@ export function HomePage() {
         <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="lg">
           <SizeCard s={s} />
           <DeadlineCard s={s} />
+          <DeadlineCard s={s} statements />
           <TicketCard s={s} />
           <ProposalCard s={s} />
           <SavingsCard s={s} />

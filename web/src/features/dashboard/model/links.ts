@@ -22,6 +22,11 @@ export function deadlineLink(window: [string, string]): string {
   ]);
 }
 
+/** The statement deadlines list narrowed to the objection deadlines of one light's window (decision 0062). */
+export function statementDeadlineLink(window: [string, string]): string {
+  return listUrl('/app/statement-deadlines', 'invoice', [{ field: 'invoice_objection_deadline', op: 'between', value: [window[0], window[1]] }]);
+}
+
 const OPEN: FilterCondition = { field: 'ticket_closed', op: 'eq', value: 0 };
 
 /** The ticket list of the open tickets narrowed by `more`. */

@@ -9,6 +9,8 @@ export interface Summary {
   /** Exact decimal (square metres). */
   rental_space: number | null;
   deadlines_90_days: Record<Light, number> | null;
+  /** Statements whose objection deadline falls in the same windows; null without the read right on invoices. */
+  statement_deadlines_90_days?: Record<Light, number> | null;
   /** First and last notice day of each light within the 90 days; null when the light cannot occur. */
   deadline_windows: Record<Light, [string, string] | null>;
   tickets_open: Record<TicketStatus, number> | null;
