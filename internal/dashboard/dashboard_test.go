@@ -29,10 +29,10 @@ type summary struct {
 	ContractCount   *int64       `json:"contract_count"`
 	RentalSpace     *json.Number `json:"rental_space"`
 	Deadlines90Days *struct {
-		Red, Yellow, Green int64
+		Red, Yellow, Green, Overdue int64
 	} `json:"deadlines_90_days"`
 	Statements90Days *struct {
-		Red, Yellow, Green int64
+		Red, Yellow, Green, Overdue int64
 	} `json:"statement_deadlines_90_days"`
 	DeadlineWindows struct {
 		Red, Yellow, Green *[2]string
@@ -94,6 +94,9 @@ func dateOf(t *testing.T, v any) time.Time {
 	return time.Time{}
 }
 
+// overdue counts, beside the lights, the active deadlines whose date passed.
+const overdue deadline.Light = "overdue"
+
 // expected computes the figures of group g (0: everything) straight from
 // the tables, by another way than the module: rows read and decided in Go.
 func expected(t *testing.T, d *db.DB, g int64) (pos, contracts int64, space decimal.Decimal, lights map[deadline.Light]int64, proposals int64) {
@@ -120,7 +123,7 @@ func expected(t *testing.T, d *db.DB, g int64) (pos, contracts int64, space deci
 	}
 	rows.Close()
 	lights = map[deadline.Light]int64{}
-	rows, err = d.QueryContext(ctx, `SELECT d.contractaction_notice_date FROM contractaction d
+	rows, err = d.QueryContext(ctx, `SELECT d.contractaction_notice_date, d.contractaction_expired FROM contractaction d
 		JOIN contract c ON c.contract_id = d.contract_id JOIN company co ON co.company_id = c.company_id
 		WHERE d.contractaction_status = 'active' AND d.contractaction_notice_date IS NOT NULL AND `+inGroup(g))
 	if err != nil {
@@ -128,11 +131,16 @@ func expected(t *testing.T, d *db.DB, g int64) (pos, contracts int64, space deci
 	}
 	for rows.Next() {
 		var v any
-		if err := rows.Scan(&v); err != nil {
+		var expired int64
+		if err := rows.Scan(&v, &expired); err != nil {
 			t.Fatal(err)
 		}
 		n := dateOf(t, v)
-		if n.Before(today) || n.After(today.AddDate(0, 0, 90)) {
+		if expired == 1 || n.After(today.AddDate(0, 0, 90)) {
+			continue
+		}
+		if n.Before(today) {
+			lights[overdue]++
 			continue
 		}
 		lights[deadline.DefaultThresholds.LightOf(n, today)]++
@@ -195,7 +203,7 @@ func TestSummary(t *testing.T) {
 			if s.RentalSpace == nil || !decimal.RequireFromString(s.RentalSpace.String()).Equal(space) {
 				t.Errorf("%s: rental space %v, want %s", user, s.RentalSpace, space)
 			}
-			if s.Deadlines90Days == nil || s.Deadlines90Days.Red != lights[deadline.LightRed] ||
+			if s.Deadlines90Days == nil || s.Deadlines90Days.Red != lights[deadline.LightRed] || s.Deadlines90Days.Overdue != lights[overdue] ||
 				s.Deadlines90Days.Yellow != lights[deadline.LightYellow] || s.Deadlines90Days.Green != lights[deadline.LightGreen] {
 				t.Errorf("%s: deadlines %+v, want %v", user, s.Deadlines90Days, lights)
 			}
@@ -316,9 +324,11 @@ func TestStatementDeadlineLights(t *testing.T) {
 		set(1, 10)  // red
 		set(2, 60)  // yellow
 		set(2, 200) // beyond the 90 days
+		set(2, -1)  // passed yesterday
 		s := getSummary(t, ta, teamLead)
-		if s.Statements90Days == nil || s.Statements90Days.Red != 2 || s.Statements90Days.Yellow != 1 || s.Statements90Days.Green != 0 {
-			t.Errorf("team lead: statements %+v, want 2 red, 1 yellow", s.Statements90Days)
+		if s.Statements90Days == nil || s.Statements90Days.Red != 2 || s.Statements90Days.Yellow != 1 || s.Statements90Days.Green != 0 ||
+			s.Statements90Days.Overdue != 1 {
+			t.Errorf("team lead: statements %+v, want 2 red, 1 yellow, 1 overdue", s.Statements90Days)
 		}
 		// Another right set: lead.b reads the invoices of group 2 only.
 		if _, err := d.ExecContext(ctx, `INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d)

@@ -32,11 +32,13 @@ type Summary struct {
 	Today              string          `json:"today"`
 }
 
-// LightCounts counts active deadlines by traffic light.
+// LightCounts counts active deadlines by traffic light within the 90
+// days, and those whose date passed (Overdue: nobody closed them).
 type LightCounts struct {
-	Red    int64 `json:"red"`
-	Yellow int64 `json:"yellow"`
-	Green  int64 `json:"green"`
+	Red     int64 `json:"red"`
+	Yellow  int64 `json:"yellow"`
+	Green   int64 `json:"green"`
+	Overdue int64 `json:"overdue"`
 }
 
 // DeadlineWindows are the first and last notice day ([from, to], dates)
@@ -190,7 +192,9 @@ func (s *Service) windows(today time.Time) DeadlineWindows {
 // deadlines counts the active deadlines whose notice date lies in the next
 // 90 days (today included) by traffic light.
 func (s *Service) deadlines(ctx context.Context, now time.Time, out *Summary) error {
-	c, err := s.lightCounts(ctx, now, entityDeadline, "d.contractaction_notice_date", "d.contractaction_status = 'active'")
+	// A used-up deadline watches nothing: its passed date is not overdue.
+	c, err := s.lightCounts(ctx, now, entityDeadline, "d.contractaction_notice_date",
+		"d.contractaction_status = 'active' AND d.contractaction_expired = 0")
 	out.Deadlines90Days = c
 	return err
 }
@@ -204,8 +208,8 @@ func (s *Service) statementDeadlines(ctx context.Context, now time.Time, out *Su
 }
 
 // lightCounts counts the rows of entity (aliased d) meeting where whose
-// date column lies in the next 90 days (today included) by traffic light;
-// nil when the caller may not read entity.
+// date column lies in the next 90 days (today included) by traffic light,
+// and those whose date passed; nil when the caller may not read entity.
 func (s *Service) lightCounts(ctx context.Context, now time.Time, entity, date, where string) (*LightCounts, error) {
 	ok, err := s.mayRead(ctx, entity)
 	if err != nil || !ok {
@@ -220,14 +224,16 @@ func (s *Service) lightCounts(ctx context.Context, now time.Time, entity, date, 
 	day := func(t time.Time) string { return t.Format(time.DateOnly) }
 	// The light bounds stand in the select list, before the FROM item's
 	// arguments; the window after them.
-	args = append(append([]any{day(red), day(red), day(yellow), day(yellow)}, args...), day(today), day(today.AddDate(0, 0, horizonDays)))
+	args = append(append([]any{day(today), day(today), day(red), day(red), day(yellow), day(yellow)}, args...),
+		day(today.AddDate(0, 0, horizonDays)))
 	c := &LightCounts{}
 	err = s.db.QueryRowContext(ctx, `SELECT
-		COUNT(CASE WHEN `+date+` <= ? THEN 1 END),
+		COUNT(CASE WHEN `+date+` < ? THEN 1 END),
+		COUNT(CASE WHEN `+date+` >= ? AND `+date+` <= ? THEN 1 END),
 		COUNT(CASE WHEN `+date+` > ? AND `+date+` <= ? THEN 1 END),
 		COUNT(CASE WHEN `+date+` > ? THEN 1 END)
 		FROM `+from[0]+` WHERE `+where+`
-		AND `+date+` >= ? AND `+date+` <= ?`, args...).Scan(&c.Red, &c.Yellow, &c.Green)
+		AND `+date+` <= ?`, args...).Scan(&c.Overdue, &c.Red, &c.Yellow, &c.Green)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: %s by light: %w", entity, err)
 	}

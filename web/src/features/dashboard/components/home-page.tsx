@@ -8,7 +8,16 @@ import { Link } from 'react-router';
 import { formatDate } from '../../../lib/dates';
 import { useSession } from '../../../lib/use-session';
 import { useDashboardSummary } from '../api/dashboard';
-import { deadlineLink, homeLinks, LIGHT_COLORS, statementDeadlineLink, STATUS_COLORS, ticketStatusLink } from '../model/links';
+import {
+  deadlineLink,
+  homeLinks,
+  LIGHT_COLORS,
+  overdueDeadlineLink,
+  overdueStatementLink,
+  statementDeadlineLink,
+  STATUS_COLORS,
+  ticketStatusLink,
+} from '../model/links';
 import type { Light, Summary, TicketStatus } from '../model/types';
 import { PortfolioMap } from './portfolio-map';
 
@@ -81,13 +90,23 @@ function DeadlineCard({ s, statements = false }: { s: Summary; statements?: bool
   if (!counts) return null;
   const shown = LIGHTS.filter((l) => s.deadline_windows[l] !== null);
   const link = statements ? statementDeadlineLink : deadlineLink;
+  const overdueLink = statements ? overdueStatementLink : overdueDeadlineLink;
+  const kind = statements ? 'statements' : 'deadlines';
   return (
     <FigureCard title={t(statements ? 'dashboard.statement_deadlines_90' : 'dashboard.deadlines_90')}>
-      <SimpleGrid cols={shown.length} spacing="md">
+      <SimpleGrid cols={shown.length + 1} spacing="md">
+        {/* What passed and nobody closed stays in sight until someone does. */}
+        <Figure
+          testId={`figure-${kind}-overdue`}
+          label={t('dashboard.overdue')}
+          value={f.whole(counts.overdue ?? 0)}
+          color="red"
+          to={overdueLink(s.today)}
+        />
         {shown.map((l) => (
           <Figure
             key={l}
-            testId={`figure-${statements ? 'statements' : 'deadlines'}-${l}`}
+            testId={`figure-${kind}-${l}`}
             label={t(`dashboard.window_${l}`, {
               from: formatDate(s.deadline_windows[l]![0], i18n.language),
               to: formatDate(s.deadline_windows[l]![1], i18n.language),

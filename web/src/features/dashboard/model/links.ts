@@ -22,9 +22,23 @@ export function deadlineLink(window: [string, string]): string {
   ]);
 }
 
+/** The deadline list limited to the active deadlines whose notice date passed before `today` and that are not used up. */
+export function overdueDeadlineLink(today: string): string {
+  return listUrl('/app/deadline-list', 'contractaction', [
+    { field: 'contractaction_status', op: 'eq', value: 'active' },
+    { field: 'contractaction_expired', op: 'eq', value: 0 },
+    { field: 'contractaction_notice_date', op: 'lt', value: today },
+  ]);
+}
+
 /** The statement deadlines list narrowed to the objection deadlines of one light's window (decision 0062). */
 export function statementDeadlineLink(window: [string, string]): string {
   return listUrl('/app/statement-deadlines', 'invoice', [{ field: 'invoice_objection_deadline', op: 'between', value: [window[0], window[1]] }]);
+}
+
+/** The statement deadlines list narrowed to the objection deadlines that passed before `today`. */
+export function overdueStatementLink(today: string): string {
+  return listUrl('/app/statement-deadlines', 'invoice', [{ field: 'invoice_objection_deadline', op: 'lt', value: today }]);
 }
 
 const OPEN: FilterCondition = { field: 'ticket_closed', op: 'eq', value: 0 };

@@ -1,6 +1,9 @@
 /** The answers of the dashboard calls (internal/dashboard, decision 0019). A figure the caller may not read is null. */
 
 export type Light = 'red' | 'yellow' | 'green';
+
+/** Deadlines by light within the 90 days, and those whose date passed. */
+export type LightCounts = Record<Light, number> & { overdue?: number };
 export type TicketStatus = 'before_deadline' | 'critical_yellow' | 'over_due_red';
 
 export interface Summary {
@@ -8,9 +11,9 @@ export interface Summary {
   contract_count: number | null;
   /** Exact decimal (square metres). */
   rental_space: number | null;
-  deadlines_90_days: Record<Light, number> | null;
+  deadlines_90_days: LightCounts | null;
   /** Statements whose objection deadline falls in the same windows; null without the read right on invoices. */
-  statement_deadlines_90_days?: Record<Light, number> | null;
+  statement_deadlines_90_days?: LightCounts | null;
   /** First and last notice day of each light within the 90 days; null when the light cannot occur. */
   deadline_windows: Record<Light, [string, string] | null>;
   tickets_open: Record<TicketStatus, number> | null;

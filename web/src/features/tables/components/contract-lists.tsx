@@ -6,7 +6,18 @@ import type { Row } from '../../../lib/table-definition';
 import { useLightThresholds } from '../api/get-light-thresholds';
 import { lightColumn } from './light-column';
 import TableListPage, { type ListVariant } from './table-list-page';
-import { activeWindow, DEFAULT_THRESHOLDS, EFFECTIVE_FIELD, EXPIRED_FIELD, NOTICE_FIELD, NOTICE_WINDOWS, STATUS_FIELD, withWindow } from './traffic-light';
+import type { ListState } from '../../../lib/list-state';
+import {
+  activeWindow,
+  DEFAULT_THRESHOLDS,
+  EFFECTIVE_FIELD,
+  EXPIRED_FIELD,
+  NOTICE_FIELD,
+  NOTICE_WINDOWS,
+  type QuickWindow,
+  STATUS_FIELD,
+  withWindow,
+} from './traffic-light';
 
 /** The contract lists of the menu: deadlines, recurring payments and conditions of all the caller's contracts. */
 
@@ -37,6 +48,29 @@ const DEADLINE_WIDTHS: Record<string, number> = {
   contractaction_type: 170,
 };
 
+/**
+ * The quick windows of a deadline list on date `field`: all, what passed
+ * (overdue: nobody closed it), and the next 30, 90 and 365 days.
+ */
+function WindowControl({ state, update, field }: { state: ListState; update: (patch: Partial<ListState>) => void; field: string }) {
+  const { t } = useTranslation();
+  const now = new Date();
+  const current = activeWindow(state.filters, now, field);
+  const windowOf = (v: string): QuickWindow | null => (v === 'all' ? null : v === 'overdue' ? 'overdue' : Number(v));
+  return (
+    <SegmentedControl
+      aria-label={t('grid.window')}
+      value={current === null ? 'all' : String(current)}
+      onChange={(v) => update({ filters: withWindow(state.filters, windowOf(v), now, field) })}
+      data={[
+        { value: 'all', label: t('grid.window_all') },
+        { value: 'overdue', label: t('grid.window_overdue') },
+        ...NOTICE_WINDOWS.map((d) => ({ value: String(d), label: t('grid.window_days', { count: d }) })),
+      ]}
+    />
+  );
+}
+
 /** /app/deadline-list: every deadline of the caller's contracts, with its traffic light and quick windows. */
 export function DeadlineListPage() {
   const { t } = useTranslation();
@@ -50,21 +84,7 @@ export function DeadlineListPage() {
       defaultSort: { field: NOTICE_FIELD, dir: 'ASC' },
       extraFields: [NOTICE_FIELD, STATUS_FIELD, EXPIRED_FIELD],
       leadColumns: [lightColumn(t, thresholds, today)],
-      toolbar: (state, update) => {
-        const now = new Date();
-        const current = activeWindow(state.filters, now);
-        return (
-          <SegmentedControl
-            aria-label={t('grid.window')}
-            value={current === null ? 'all' : String(current)}
-            onChange={(v) => update({ filters: withWindow(state.filters, v === 'all' ? null : Number(v), now) })}
-            data={[
-              { value: 'all', label: t('grid.window_all') },
-              ...NOTICE_WINDOWS.map((d) => ({ value: String(d), label: t('grid.window_days', { count: d }) })),
-            ]}
-          />
-        );
-      },
+      toolbar: (state, update) => <WindowControl state={state} update={update} field={NOTICE_FIELD} />,
     };
   }, [t, thresholds]);
   return <TableListPage table="contractaction" variant={variant} />;
@@ -104,21 +124,7 @@ export function StatementDeadlineListPage() {
       baseFilter: STATEMENT_BASE,
       extraFields: [OBJECTION_FIELD],
       leadColumns: [lightColumn(t, thresholds, today, { date: OBJECTION_FIELD })],
-      toolbar: (state, update) => {
-        const now = new Date();
-        const current = activeWindow(state.filters, now, OBJECTION_FIELD);
-        return (
-          <SegmentedControl
-            aria-label={t('grid.window')}
-            value={current === null ? 'all' : String(current)}
-            onChange={(v) => update({ filters: withWindow(state.filters, v === 'all' ? null : Number(v), now, OBJECTION_FIELD) })}
-            data={[
-              { value: 'all', label: t('grid.window_all') },
-              ...NOTICE_WINDOWS.map((d) => ({ value: String(d), label: t('grid.window_days', { count: d }) })),
-            ]}
-          />
-        );
-      },
+      toolbar: (state, update) => <WindowControl state={state} update={update} field={OBJECTION_FIELD} />,
     };
   }, [t, thresholds]);
   return <TableListPage table="invoice" variant={variant} />;

@@ -59,4 +59,13 @@ describe('notice-date windows', () => {
     const yesterday = new Date(2027, 2, 30, 12);
     expect(activeWindow(withWindow([], 90, yesterday), today)).toBeNull();
   });
+
+  it('has an overdue window: the dates before today, on any date field', () => {
+    expect(windowFilter('overdue', today)).toEqual({ field: NOTICE_FIELD, op: 'lt', value: '2027-03-31' });
+    const field = 'invoice_objection_deadline';
+    const overdue = withWindow([withWindow([], 30, today, field)[0]], 'overdue', today, field);
+    expect(overdue).toEqual([{ field, op: 'lt', value: '2027-03-31' }]);
+    expect(activeWindow(overdue, today, field)).toBe('overdue');
+    expect(activeWindow(overdue, today)).toBeNull();
+  });
 });

@@ -70,23 +70,28 @@ export function lightOf(
 /** The quick windows of the deadline list, in days from today. */
 export const NOTICE_WINDOWS = [30, 90, 365] as const;
 
-/** The filter that keeps the dates of `field` (the notice date) from today to `days` ahead. */
-export function windowFilter(days: number, today: Date, field = NOTICE_FIELD): FilterCondition {
-  return { field, op: 'between', value: [isoDay(today), isoDay(today, days)] };
+/** A quick window: the days from today, or the dates that passed (overdue). */
+export type QuickWindow = number | 'overdue';
+
+/** The filter that keeps the dates of `field` (the notice date) from today to `days` ahead, or (overdue) before today. */
+export function windowFilter(window: QuickWindow, today: Date, field = NOTICE_FIELD): FilterCondition {
+  if (window === 'overdue') return { field, op: 'lt', value: isoDay(today) };
+  return { field, op: 'between', value: [isoDay(today), isoDay(today, window)] };
 }
 
 /**
- * The list's filters with the window set to `days` (null: removed). Any
- * other condition on the notice date gives way to the window; the rest of
- * the filters stay, so the window combines with them and with saved views.
+ * The list's filters with the window set (null: removed). Any other
+ * condition on the date gives way to the window; the rest of the filters
+ * stay, so the window combines with them and with saved views.
  */
-export function withWindow(filters: readonly FilterCondition[], days: number | null, today: Date, field = NOTICE_FIELD): FilterCondition[] {
+export function withWindow(filters: readonly FilterCondition[], window: QuickWindow | null, today: Date, field = NOTICE_FIELD): FilterCondition[] {
   const others = filters.filter((f) => f.field !== field);
-  return days === null ? others : [...others, windowFilter(days, today, field)];
+  return window === null ? others : [...others, windowFilter(window, today, field)];
 }
 
 /** The quick window the filters express as of today, if any. */
-export function activeWindow(filters: readonly FilterCondition[], today: Date, field = NOTICE_FIELD): number | null {
+export function activeWindow(filters: readonly FilterCondition[], today: Date, field = NOTICE_FIELD): QuickWindow | null {
+  if (filters.some((c) => c.field === field && c.op === 'lt' && c.value === isoDay(today))) return 'overdue';
   const f = filters.find((c) => c.field === field && c.op === 'between');
   if (!f || !Array.isArray(f.value) || f.value[0] !== isoDay(today)) return null;
   return NOTICE_WINDOWS.find((d) => f.value && (f.value as unknown[])[1] === isoDay(today, d)) ?? null;
