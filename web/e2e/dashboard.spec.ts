@@ -51,6 +51,22 @@ for (const skin of ['light', 'dark'] as const) {
   });
 }
 
+test('the overdue deadlines figure opens the deadline list on its Overdue window, each one lit', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openAs(page, 'team_lead@demo.test', '/app');
+  await expect(page.getByTestId('figure-deadlines-overdue')).toBeVisible({ timeout: 30_000 });
+  // The demo holds active resiliations whose notice date passed long ago.
+  const overdue = await figure(page, 'figure-deadlines-overdue');
+  expect(overdue).toBeGreaterThan(0);
+  await page.getByTestId('figure-deadlines-overdue').click();
+  await expect(page).toHaveURL(/\/app\/deadline-list\?/);
+  await expect(page.getByRole('radio', { name: 'Overdue' })).toBeChecked();
+  const lights = page.getByRole('grid').locator('[data-light="red"]');
+  await expect.poll(async () => lights.count(), { timeout: 30_000 }).toBe(overdue);
+  await expect(lights.first()).toHaveText(/overdue/);
+  await snap(page, 'deadline-list-overdue');
+});
+
 test('a click on the map opens a point of sale', async ({ page }) => {
   test.setTimeout(90_000);
   await openAs(page, 'admin@demo.test', '/app');
