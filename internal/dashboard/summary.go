@@ -17,14 +17,14 @@ import (
 // null. Windows give the date bounds of each deadline light, so a figure
 // links to exactly the rows it counts.
 type Summary struct {
-	PosCount           *int64          `json:"pos_count"`
-	ContractCount      *int64          `json:"contract_count"`
-	RentalSpace        *json.Number    `json:"rental_space"`
-	Deadlines90Days    *LightCounts    `json:"deadlines_90_days"`
+	PosCount        *int64       `json:"pos_count"`
+	ContractCount   *int64       `json:"contract_count"`
+	RentalSpace     *json.Number `json:"rental_space"`
+	Deadlines90Days *LightCounts `json:"deadlines_90_days"`
 	// Statements90Days counts the service-charge statements whose
 	// objection deadline lies in the same windows (decision 0062).
-	Statements90Days *LightCounts    `json:"statement_deadlines_90_days"`
-	DeadlineWindows  DeadlineWindows `json:"deadline_windows"`
+	Statements90Days   *LightCounts    `json:"statement_deadlines_90_days"`
+	DeadlineWindows    DeadlineWindows `json:"deadline_windows"`
 	TicketsOpen        *TicketCounts   `json:"tickets_open"`
 	IndexProposalsOpen *int64          `json:"index_proposals_open"`
 	SavingsYear        *Savings        `json:"savings_year"`
