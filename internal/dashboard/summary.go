@@ -202,14 +202,15 @@ func (s *Service) deadlines(ctx context.Context, now time.Time, out *Summary) er
 // statementDeadlines counts the statements whose objection deadline lies
 // in the next 90 days by the same lights.
 func (s *Service) statementDeadlines(ctx context.Context, now time.Time, out *Summary) error {
-	c, err := s.lightCounts(ctx, now, entityInvoice, "d.invoice_objection_deadline", "1 = 1")
+	c, err := s.lightCounts(ctx, now, entityInvoice, "d.invoice_objection_deadline", "")
 	out.Statements90Days = c
 	return err
 }
 
-// lightCounts counts the rows of entity (aliased d) meeting where whose
-// date column lies in the next 90 days (today included) by traffic light,
-// and those whose date passed; nil when the caller may not read entity.
+// lightCounts counts the rows of entity (aliased d) meeting where (if
+// any) whose date column lies in the next 90 days (today included) by
+// traffic light, and those whose date passed; nil when the caller may not
+// read entity.
 func (s *Service) lightCounts(ctx context.Context, now time.Time, entity, date, where string) (*LightCounts, error) {
 	ok, err := s.mayRead(ctx, entity)
 	if err != nil || !ok {
@@ -218,6 +219,9 @@ func (s *Service) lightCounts(ctx context.Context, now time.Time, entity, date, 
 	from, args, err := s.scoped(ctx, entity, "d")
 	if err != nil {
 		return nil, err
+	}
+	if where != "" {
+		where += " AND "
 	}
 	today := deadline.Day(now)
 	red, yellow := s.lights.LastDays(today)
@@ -232,8 +236,7 @@ func (s *Service) lightCounts(ctx context.Context, now time.Time, entity, date, 
 		COUNT(CASE WHEN `+date+` >= ? AND `+date+` <= ? THEN 1 END),
 		COUNT(CASE WHEN `+date+` > ? AND `+date+` <= ? THEN 1 END),
 		COUNT(CASE WHEN `+date+` > ? THEN 1 END)
-		FROM `+from[0]+` WHERE `+where+`
-		AND `+date+` <= ?`, args...).Scan(&c.Overdue, &c.Red, &c.Yellow, &c.Green)
+		FROM `+from[0]+` WHERE `+where+date+` <= ?`, args...).Scan(&c.Overdue, &c.Red, &c.Yellow, &c.Green)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: %s by light: %w", entity, err)
 	}

@@ -103,7 +103,7 @@ func adminCosts(f Facts, c charged) *Finding {
 	if !c.amount.GreaterThan(limit) {
 		return nil
 	}
-	return &Finding{Rule: RuleAdminAboveCustomary, Warning: true, Charged: c.amount, Count: c.count,
+	return &Finding{Rule: RuleAdminAboveCustomary, Charged: c.amount, Count: c.count,
 		Base: f.GrossRent, Percent: percentOf(c.amount, f.GrossRent), Limit: CustomaryAdminPercent, LimitAmount: limit}
 }
 
@@ -118,7 +118,7 @@ func maintenance(f Facts, c charged) *Finding {
 	}
 	agreed := f.Terms.MaintenanceCap
 	if !agreed.Valid {
-		return &Finding{Rule: RuleMaintenanceWithoutCap, Warning: true, Charged: c.amount, Count: c.count}
+		return &Finding{Rule: RuleMaintenanceWithoutCap, Charged: c.amount, Count: c.count}
 	}
 	months := maxBillingPeriodMonths
 	if !f.From.IsZero() && !f.To.Before(f.From) {

@@ -10,6 +10,7 @@ import (
 
 	"portfolio/internal/db"
 	"portfolio/internal/i18n"
+	"portfolio/internal/platform/deadline"
 	"portfolio/internal/tables"
 	"portfolio/internal/validate"
 )
@@ -172,8 +173,12 @@ func (s *Service) contractPeriods(ctx context.Context, q db.Querier, contract in
 }
 
 // recomputeContract stores the deadlines of contract's invoices as its
-// periods p make them.
+// periods p make them: all of them, read as the system, as they are
+// derived values of the contract the caller was allowed to change (a
+// caller whose scope leaves out some of its invoices would leave those
+// stale).
 func (s *Service) recomputeContract(ctx context.Context, tx *db.Tx, contract int64, p periods) error {
+	ctx = tables.AsSystem(ctx)
 	src, err := s.engine.Scoped(ctx, entityInvoice, "i")
 	if err != nil {
 		return err
@@ -195,8 +200,8 @@ func (s *Service) recomputeContract(ctx context.Context, tx *db.Tx, contract int
 			rows.Close()
 			return fmt.Errorf("invoices: invoices of contract %d: %w", contract, err)
 		}
-		if d.received, err = dateValue(received); err == nil {
-			d.end, err = dateValue(end)
+		if d.received, err = optionalDate(received); err == nil {
+			d.end, err = optionalDate(end)
 		}
 		if err != nil {
 			rows.Close()
@@ -217,40 +222,20 @@ func (s *Service) recomputeContract(ctx context.Context, tx *db.Tx, contract int
 
 // dateField reads a date field of a record (nil when empty).
 func dateField(rec validate.Record, field string) (*time.Time, error) {
-	d, err := dateValue(rec[field])
+	d, err := optionalDate(rec[field])
 	if err != nil {
 		return nil, fmt.Errorf("invoices: %s: %w", field, err)
 	}
 	return d, nil
 }
 
-// dateValue reads a stored or written date: a time, or text starting with
-// YYYY-MM-DD (nil for none).
-func dateValue(v any) (*time.Time, error) {
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case time.Time:
-		d := time.Date(x.Year(), x.Month(), x.Day(), 0, 0, 0, 0, time.UTC)
-		return &d, nil
-	case string, []byte:
-		text := fmt.Sprint(x)
-		if b, ok := x.([]byte); ok {
-			text = string(b)
-		}
-		if text == "" {
-			return nil, nil
-		}
-		if len(text) > len(time.DateOnly) {
-			text = text[:len(time.DateOnly)]
-		}
-		d, err := time.Parse(time.DateOnly, text)
-		if err != nil {
-			return nil, err
-		}
-		return &d, nil
+// optionalDate is dateOf with nil for no date.
+func optionalDate(v any) (*time.Time, error) {
+	d, err := dateOf(v)
+	if err != nil || d.IsZero() {
+		return nil, err
 	}
-	return nil, fmt.Errorf("not a date: %T", v)
+	return &d, nil
 }
 
 // intField reads an integer field of a record (0 when empty).
@@ -304,7 +289,7 @@ func (s *Service) explainDeadlines(lang string, rec validate.Record, p periods) 
 		}
 		months, agreed := p.months(k.kind)
 		out = append(out, StatementDeadline{Kind: k.kind, Date: date.Format(time.DateOnly), From: from.Format(time.DateOnly),
-			Months: months, Agreed: agreed, Passed: date.Before(dayOf(s.now())),
+			Months: months, Agreed: agreed, Passed: date.Before(deadline.Day(s.now())),
 			Explanation: s.explainDeadline(lang, k.kind, *date, *from, months, agreed)})
 	}
 	return out, nil
@@ -329,9 +314,4 @@ func (s *Service) explainDeadline(lang, kind string, date, from time.Time, month
 		"period": s.catalog.T(lang, "deadline.period.month."+form, map[string]string{"n": strconv.Itoa(months)}),
 		"basis":  s.catalog.T(lang, basis, nil),
 	})
-}
-
-// dayOf is t's calendar day.
-func dayOf(t time.Time) time.Time {
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }

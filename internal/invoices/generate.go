@@ -263,8 +263,8 @@ func (s *Service) invoices(ctx context.Context, q db.Querier, ids []int64) (map[
 	return out, rows.Err()
 }
 
-// dateOf reads a DATE column (text on SQLite, time on PostgreSQL); NULL is
-// the zero time.
+// dateOf reads a DATE column (text on SQLite, time on PostgreSQL) or a
+// record's date value; NULL and an empty text are the zero time.
 func dateOf(v any) (time.Time, error) {
 	switch d := v.(type) {
 	case nil:
@@ -272,6 +272,9 @@ func dateOf(v any) (time.Time, error) {
 	case time.Time:
 		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC), nil
 	case string:
+		if d == "" {
+			return time.Time{}, nil
+		}
 		return time.Parse(time.DateOnly, d[:min(len(d), 10)])
 	case []byte:
 		return time.Parse(time.DateOnly, string(d[:min(len(d), 10)]))

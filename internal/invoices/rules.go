@@ -99,9 +99,6 @@ type Finding struct {
 	Position     *Position
 	Claim        decimal.Decimal
 	LegallyClear bool
-	// Warning marks a finding that claims nothing: the point asks, it does
-	// not demand (Claim is zero, LegallyClear false).
-	Warning bool
 	// Expected is share_exceeded's fair share, Previous flat_rate_changed's
 	// amount of the previous year, Months billing_period's length.
 	Expected, Previous decimal.Decimal
@@ -114,6 +111,10 @@ type Finding struct {
 	Charged, Base, Percent, Limit, LimitAmount decimal.Decimal
 	Count                                      int
 }
+
+// Warning reports whether the finding claims nothing: its point asks, it
+// does not demand (a claim is always positive, decision 0061).
+func (f Finding) Warning() bool { return f.Claim.IsZero() }
 
 // Round2 rounds to cents, half away from zero.
 func Round2(d decimal.Decimal) decimal.Decimal { return d.Round(2) }
@@ -206,7 +207,7 @@ func billingPeriod(f Facts, rest decimal.Decimal) *Finding {
 		if f.To.Before(f.From.AddDate(0, maxBillingPeriodMonths, 0)) {
 			return nil
 		}
-		return &Finding{Rule: RuleBillingPeriodLong, Warning: true, Months: periodMonths(f.From, f.To),
+		return &Finding{Rule: RuleBillingPeriodLong, Months: periodMonths(f.From, f.To),
 			Limit: decimal.NewFromInt(maxBillingPeriodMonths)}
 	}
 	limit := f.From.AddDate(0, allowed, 0) // first day beyond the agreed months

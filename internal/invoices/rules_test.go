@@ -121,8 +121,8 @@ func TestRules(t *testing.T) {
 				if got[i].Rule != w.rule || !got[i].Claim.Equal(d(w.claim)) || got[i].LegallyClear != w.clear {
 					t.Errorf("finding %d = %s %s clear=%v, want %s %s clear=%v", i, got[i].Rule, got[i].Claim, got[i].LegallyClear, w.rule, w.claim, w.clear)
 				}
-				if got[i].Warning != got[i].Claim.IsZero() {
-					t.Errorf("finding %d: warning=%v with claim %s; a warning is exactly a finding that claims nothing", i, got[i].Warning, got[i].Claim)
+				if got[i].Warning() && got[i].LegallyClear {
+					t.Errorf("finding %d: a warning (claim %s) is legally clear; a finding that claims nothing only asks", i, got[i].Claim)
 				}
 			}
 		})
@@ -238,9 +238,9 @@ func TestChargeRules(t *testing.T) {
 				t.Fatalf("got %d findings %+v, want %d", len(got), got, len(c.want))
 			}
 			for i, w := range c.want {
-				if got[i].Rule != w.rule || !got[i].Claim.Equal(d(w.claim)) || got[i].LegallyClear != w.clear || got[i].Warning != (w.claim == "0") {
+				if got[i].Rule != w.rule || !got[i].Claim.Equal(d(w.claim)) || got[i].LegallyClear != w.clear || got[i].Warning() != (w.claim == "0") {
 					t.Errorf("finding %d = %s %s clear=%v warning=%v, want %s %s clear=%v", i, got[i].Rule, got[i].Claim, got[i].LegallyClear,
-						got[i].Warning, w.rule, w.claim, w.clear)
+						got[i].Warning(), w.rule, w.claim, w.clear)
 				}
 			}
 		})
