@@ -90,7 +90,15 @@ export function ContradictionsPanel({ contradictions }: { contradictions: Invoic
                         </Anchor>
                       </Table.Td>
                       <Table.Td>
-                        <Badge size="sm" variant="light" color={warning ? 'yellow' : rule ? 'orange' : 'grape'} tt="none">
+                        <Badge
+                          size="sm"
+                          variant="light"
+                          color={warning ? 'yellow' : rule ? 'orange' : 'grape'}
+                          tt="none"
+                          h="auto"
+                          // The rules' names are long ("Administration costs above the cap"): they wrap, not cut.
+                          styles={{ label: { whiteSpace: 'normal', overflow: 'visible' } }}
+                        >
                           {isRule(rule) ? t(`invoices.rule.${rule}`) : t('invoices.manual_point')}
                         </Badge>
                         {warning && (
