@@ -200,15 +200,15 @@ func (a *App) bindRoutes() {
 	errorboard.Bind(a.Server, a.errors)
 	errorboard.BindBackoffice(a.Server, a.errors)
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
-	a.contractService = contracts.New(contracts.Deps{DB: a.DB, Engine: engine, Outbox: a.Outbox, Catalog: a.Catalog, PublicURL: a.Config.PublicURL,
+	a.contractService = contracts.New(contracts.Deps{DB: a.DB, Engine: engine, Outbox: a.Outbox, Catalog: a.Catalog, PublicURL: a.Config.PublicURL, Principals: a.Auth,
 		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})
-	a.contractService.UsePrincipals(a.Auth)
 	contracts.Bind(a.Server, a.contractService)
 	a.Indexation = indexation.New(indexation.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	a.Indexation.AfterChange(a.enqueueIndexAdjustments)
 	indexation.Bind(a.Server, a.Indexation)
 	a.Invoices = invoices.New(invoices.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	invoices.Bind(a.Server, a.Invoices)
+	a.contractService.AddDueSource(a.Invoices)
 	ticketService := tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log})
 	ticketService.OnStamp(a.documentService.StampTicket)
 	tickets.Bind(a.Server, ticketService)

@@ -8,7 +8,6 @@ import (
 	"math"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -18,16 +17,18 @@ import (
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
+	"portfolio/internal/platform/deadline"
 	"portfolio/internal/platform/mailer"
 	"portfolio/internal/tables"
 )
 
 // Deadline alerts: each responsible user gets one daily digest of the
-// active deadlines whose notice date came within one of their horizons
-// (90, 30 and 7 days unless they chose otherwise) since the last digest.
-// A deadline is announced once per notice date and horizon, however often
-// and wherever the job runs: the announcement rows are written in the
-// transaction that queues the mail, and their key refuses a second one.
+// items they answer for (active contract deadlines, statements' objection
+// deadlines: due.go) whose date came within one of their horizons (90, 30
+// and 7 days unless they chose otherwise) since the last digest. An item
+// is announced once per date and horizon, however often and wherever the
+// job runs: the announcement rows are written in the transaction that
+// queues the mail, and their key refuses a second one.
 
 // DefaultHorizons are the days before a notice date at which a user hears
 // about a deadline, unless they chose otherwise.
@@ -114,46 +115,45 @@ func joinHorizons(hs []int) string {
 	return strings.Join(parts, ",")
 }
 
-// dueDeadline is an active deadline with a responsible user whose notice
-// date lies ahead within the longest horizon.
-type dueDeadline struct {
+// recipient is a user the digest writes to, with their choices.
+type recipient struct {
 	id                int64
-	notice            time.Time
-	typ               string
-	contractID        int64
-	contract, pos     string
-	user              int64
 	email, name, lang string
 	digest            bool
 	horizons          []int
-	pending           []int // horizons crossed and not yet announced
-	rule              Explanation
 }
 
-// SendDeadlineDigests queues each responsible user's digest of deadlines
-// that crossed a horizon since they were last announced, and answers how
-// many mails it queued. It runs daily (job deadline_alerts) as the system.
+// pendingItem is a due item with the horizons it came within and that
+// were not announced for its date yet.
+type pendingItem struct {
+	deadline.Due
+	horizons []int
+}
+
+// announcement names one announcement: an item, its date and a horizon.
+type announcement struct {
+	item, date string
+	horizon    int
+}
+
+// SendDeadlineDigests queues each responsible user's digest of the items
+// (contract deadlines, statement deadlines) that came within one of their
+// horizons since they were last announced, and answers how many mails it
+// queued. It runs daily (job deadline_alerts); it finds the recipients as
+// the system and reads each one's items as that user.
 func (s *Service) SendDeadlineDigests(ctx context.Context) (int, error) {
-	ctx = tables.AsSystem(ctx)
 	today := Day(s.now())
-	due, err := s.dueDeadlines(ctx, today)
+	users, err := s.dueRecipients(tables.AsSystem(ctx), today, today.AddDate(0, 0, maxHorizon))
 	if err != nil {
 		return 0, err
 	}
-	byUser := map[int64][]*dueDeadline{}
-	var users []int64
-	for _, d := range due {
-		if len(d.pending) == 0 || !d.digest {
-			continue
-		}
-		if _, ok := byUser[d.user]; !ok {
-			users = append(users, d.user)
-		}
-		byUser[d.user] = append(byUser[d.user], d)
+	announced, err := s.announced(ctx, today)
+	if err != nil {
+		return 0, err
 	}
 	sent := 0
 	for _, u := range users {
-		ok, err := s.sendDigest(ctx, today, byUser[u])
+		ok, err := s.digestFor(ctx, u, today, announced)
 		if err != nil {
 			return sent, err
 		}
@@ -167,159 +167,142 @@ func (s *Service) SendDeadlineDigests(ctx context.Context) (int, error) {
 	return sent, nil
 }
 
-// dueDeadlines reads the active deadlines with a responsible, unlocked
-// user whose notice date is today or within the longest horizon, with the
-// horizons crossed and not yet announced.
-func (s *Service) dueDeadlines(ctx context.Context, today time.Time) ([]*dueDeadline, error) {
-	src, err := s.engine.Scoped(ctx, entityDeadline, "d")
+// digestFor queues user's digest when some of their items crossed a
+// horizon not yet announced, and reports whether it did.
+func (s *Service) digestFor(ctx context.Context, user int64, today time.Time, announced map[announcement]bool) (bool, error) {
+	rc, ok, err := s.recipientOf(ctx, user)
+	if err != nil || !ok || !rc.digest {
+		return false, err
+	}
+	as, _, ok, err := s.asRecipient(ctx, user)
+	if err != nil || !ok {
+		return false, err
+	}
+	items, err := s.dueItems(as, rc.lang, today, today.AddDate(0, 0, maxHorizon))
 	if err != nil {
-		return nil, err
+		return false, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT d.contractaction_id, d.contractaction_notice_date, d.contractaction_type,
-			c.contract_id, c.contract_name, COALESCE(p.pos_name, ''), u.user_id, u.user_email,
-			COALESCE(u.user_firstname, '') || ' ' || COALESCE(u.user_lastname, ''), COALESCE(u.user_language, ''),
-			COALESCE(st.digest, 1), COALESCE(st.horizons, ''), d.contractaction_notice_rule, d.contractaction_notice_to,
-			d.contractaction_notice_period_value, d.contractaction_notice_period_unit, d.contractaction_options_count,
-			d.contractaction_options_exercised, d.contractaction_effective_date, d.contractaction_uses, d.contractaction_resiliation_date
-		FROM `+src.SQL+`
-		JOIN contract c ON c.contract_id = d.contract_id
-		LEFT JOIN pos p ON p.pos_id = c.pos_id
-		JOIN users u ON u.user_id = d.contractaction_responsible_user_id
-		LEFT JOIN deadline_alert_setting st ON st.user_id = u.user_id
-		WHERE d.contractaction_status = ? AND u.user_locked = 0 AND d.contractaction_expired = 0
-			AND d.contractaction_notice_date >= ? AND d.contractaction_notice_date <= ?
-		ORDER BY u.user_id, d.contractaction_notice_date, d.contractaction_id`,
-		append(src.Args, StatusActive, today.Format(time.DateOnly), today.AddDate(0, 0, maxHorizon).Format(time.DateOnly))...)
-	if err != nil {
-		return nil, fmt.Errorf("contracts: due deadlines: %w", err)
-	}
-	defer rows.Close()
-	var due []*dueDeadline
-	for rows.Next() {
-		d := &dueDeadline{}
-		var notice, effective, resiliation any
-		var digest int
-		var horizons, rule, to, unit string
-		var value, exercised, uses int64
-		var count sql.NullInt64
-		if err := rows.Scan(&d.id, &notice, &d.typ, &d.contractID, &d.contract, &d.pos, &d.user, &d.email, &d.name, &d.lang,
-			&digest, &horizons, &rule, &to, &value, &unit, &count, &exercised, &effective, &uses, &resiliation); err != nil {
-			return nil, fmt.Errorf("contracts: due deadlines: %w", err)
-		}
-		facts := map[string]any{"contractaction_type": d.typ, fieldRule: rule, fieldTo: to, "contractaction_notice_period_value": value,
-			"contractaction_notice_period_unit": unit, fieldExercised: exercised, fieldNotice: notice, fieldEffective: effective,
-			fieldUses: uses, fieldExpired: int64(0), "contractaction_resiliation_date": resiliation}
-		if count.Valid {
-			facts["contractaction_options_count"] = count.Int64
-		}
-		d.rule = storedExplanation(facts)
-		n, err := dateOf(notice)
-		if err != nil || n == nil {
-			return nil, fmt.Errorf("contracts: due deadline %d: notice date %v: %w", d.id, notice, err)
-		}
-		d.notice, d.digest, d.horizons = *n, digest == 1, parseHorizons(horizons)
-		due = append(due, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("contracts: due deadlines: %w", err)
-	}
-	return due, s.markPending(ctx, today, due)
-}
-
-// markPending fills each deadline's horizons that its notice date is
-// within and that were not announced for that notice date yet.
-func (s *Service) markPending(ctx context.Context, today time.Time, due []*dueDeadline) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT contractaction_id, notice_date, horizon FROM deadline_alert_sent WHERE notice_date >= ?`,
-		today.Format(time.DateOnly))
-	if err != nil {
-		return fmt.Errorf("contracts: announcements sent: %w", err)
-	}
-	defer rows.Close()
-	type key struct {
-		id      int64
-		notice  string
-		horizon int
-	}
-	sent := map[key]bool{}
-	for rows.Next() {
-		var k key
-		var notice any
-		if err := rows.Scan(&k.id, &notice, &k.horizon); err != nil {
-			return fmt.Errorf("contracts: announcements sent: %w", err)
-		}
-		n, err := dateOf(notice)
-		if err != nil || n == nil {
-			return fmt.Errorf("contracts: announcement of %d: %v: %w", k.id, notice, err)
-		}
-		k.notice = n.Format(time.DateOnly)
-		sent[k] = true
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("contracts: announcements sent: %w", err)
-	}
-	for _, d := range due {
-		days := int(daysBetween(today, d.notice))
-		for _, h := range d.horizons {
-			if days <= h && !sent[key{d.id, d.notice.Format(time.DateOnly), h}] {
-				d.pending = append(d.pending, h)
+	var pending []pendingItem
+	for _, it := range items {
+		days := int(daysBetween(today, it.Date))
+		var hs []int
+		for _, h := range rc.horizons {
+			if days >= 0 && days <= h && !announced[announcement{it.Key, it.Date.Format(time.DateOnly), h}] {
+				hs = append(hs, h)
 			}
 		}
+		if len(hs) > 0 {
+			pending = append(pending, pendingItem{Due: it, horizons: hs})
+		}
 	}
-	return nil
+	if len(pending) == 0 {
+		return false, nil
+	}
+	return s.sendDigest(ctx, today, rc, pending)
 }
 
-// sendDigest records the announcements of one user's deadlines and queues
+// recipientOf reads an unlocked user's address, language and digest
+// choices (false for a locked or missing user).
+func (s *Service) recipientOf(ctx context.Context, user int64) (recipient, bool, error) {
+	rc := recipient{id: user}
+	var digest int
+	var horizons string
+	err := s.db.QueryRowContext(ctx, `SELECT u.user_email, COALESCE(u.user_firstname, '') || ' ' || COALESCE(u.user_lastname, ''),
+			COALESCE(u.user_language, ''), COALESCE(st.digest, 1), COALESCE(st.horizons, '')
+		FROM users u LEFT JOIN deadline_alert_setting st ON st.user_id = u.user_id
+		WHERE u.user_id = ? AND u.user_locked = 0`, user).Scan(&rc.email, &rc.name, &rc.lang, &digest, &horizons)
+	if errors.Is(err, sql.ErrNoRows) {
+		return rc, false, nil
+	}
+	if err != nil {
+		return rc, false, fmt.Errorf("contracts: digest recipient %d: %w", user, err)
+	}
+	if !i18n.Supported(rc.lang) {
+		rc.lang = i18n.Default
+	}
+	rc.digest, rc.horizons = digest == 1, parseHorizons(horizons)
+	return rc, true, nil
+}
+
+// announced reads the announcements of items due today or later, after
+// forgetting those of dates long past.
+func (s *Service) announced(ctx context.Context, today time.Time) (map[announcement]bool, error) {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM digest_sent WHERE due_date < ?`,
+		today.AddDate(-1, 0, 0).Format(time.DateOnly)); err != nil {
+		return nil, fmt.Errorf("contracts: forget old announcements: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT item, due_date, horizon FROM digest_sent WHERE due_date >= ?`,
+		today.Format(time.DateOnly))
+	if err != nil {
+		return nil, fmt.Errorf("contracts: announcements sent: %w", err)
+	}
+	defer rows.Close()
+	sent := map[announcement]bool{}
+	for rows.Next() {
+		var a announcement
+		var date any
+		if err := rows.Scan(&a.item, &date, &a.horizon); err != nil {
+			return nil, fmt.Errorf("contracts: announcements sent: %w", err)
+		}
+		d, err := dateOf(date)
+		if err != nil || d == nil {
+			return nil, fmt.Errorf("contracts: announcement of %s: %v: %w", a.item, date, err)
+		}
+		a.date = d.Format(time.DateOnly)
+		sent[a] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("contracts: announcements sent: %w", err)
+	}
+	return sent, nil
+}
+
+// sendDigest records the announcements of one user's items and queues
 // their digest in one transaction. When another run announced them
 // meanwhile (the key refuses the rows), nothing is queued.
-func (s *Service) sendDigest(ctx context.Context, today time.Time, due []*dueDeadline) (bool, error) {
-	sort.SliceStable(due, func(i, j int) bool { return due[i].notice.Before(due[j].notice) })
+func (s *Service) sendDigest(ctx context.Context, today time.Time, rc recipient, items []pendingItem) (bool, error) {
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, d := range due {
-			for _, h := range d.pending {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO deadline_alert_sent (contractaction_id, notice_date, horizon, user_id, sent_at)
-					VALUES (?, ?, ?, ?, ?)`, d.id, d.notice.Format(time.DateOnly), h, d.user, s.now().UTC()); err != nil {
+		for _, it := range items {
+			for _, h := range it.horizons {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO digest_sent (item, due_date, horizon, user_id, sent_at)
+					VALUES (?, ?, ?, ?, ?)`, it.Key, it.Date.Format(time.DateOnly), h, rc.id, s.now().UTC()); err != nil {
 					return err
 				}
 			}
 		}
-		_, err := s.outbox.Enqueue(ctx, tx, s.digestMail(today, due))
+		_, err := s.outbox.Enqueue(ctx, tx, s.digestMail(today, rc, items))
 		return err
 	})
 	if db.IsUniqueViolation(err) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("contracts: digest for user %d: %w", due[0].user, err)
+		return false, fmt.Errorf("contracts: digest for user %d: %w", rc.id, err)
 	}
 	return true, nil
 }
 
-// digestMail writes the digest of due (one user's deadlines) in the user's
-// language.
-func (s *Service) digestMail(today time.Time, due []*dueDeadline) mailer.Message {
-	first := due[0]
-	lang := first.lang
-	if !i18n.Supported(lang) {
-		lang = i18n.Default
-	}
+// digestMail writes rc's digest of items in their language.
+func (s *Service) digestMail(today time.Time, rc recipient, items []pendingItem) mailer.Message {
+	lang := rc.lang
 	var b strings.Builder
-	b.WriteString(s.catalog.T(lang, "mail.greeting", map[string]string{"name": strings.TrimSpace(first.name)}) + "\n\n")
+	b.WriteString(s.catalog.T(lang, "mail.greeting", map[string]string{"name": strings.TrimSpace(rc.name)}) + "\n\n")
 	b.WriteString(s.catalog.T(lang, "mail.deadlines.intro", nil) + "\n\n")
-	for _, d := range due {
+	for _, it := range items {
 		b.WriteString(s.catalog.T(lang, "mail.deadlines.line", map[string]string{
-			"date":     d.notice.Format(time.DateOnly),
-			"days":     s.catalog.N(lang, "mail.deadlines.days", daysBetween(today, d.notice), nil),
-			"type":     s.attrs.T(lang, "contractaction_type."+d.typ, nil),
-			"contract": d.contract,
-			"pos":      d.pos,
-			"link":     fmt.Sprintf("%s/app/table/contract/view/%d", strings.TrimRight(s.publicURL, "/"), d.contractID),
+			"date":  s.catalog.LongDate(lang, it.Date),
+			"days":  s.catalog.N(lang, "mail.deadlines.days", daysBetween(today, it.Date), nil),
+			"title": it.Title,
+			"link":  strings.TrimRight(s.publicURL, "/") + it.Path,
 		}) + "\n")
-		b.WriteString("  " + s.Explain(lang, d.rule) + "\n") // the rule that produced the date
+		if it.Rule != "" {
+			b.WriteString("  " + it.Rule + "\n") // the rule that produced the date
+		}
 	}
 	b.WriteString("\n" + s.catalog.T(lang, "mail.deadlines.settings", nil) + "\n\n")
 	b.WriteString(s.catalog.T(lang, "mail.signature", nil) + "\n")
-	return mailer.Message{To: []string{first.email},
-		Subject: s.catalog.N(lang, "mail.deadlines.subject", int64(len(due)), nil), Text: b.String()}
+	return mailer.Message{To: []string{rc.email},
+		Subject: s.catalog.N(lang, "mail.deadlines.subject", int64(len(items)), nil), Text: b.String()}
 }
 
 // daysBetween counts the calendar days from one day to a later one.

@@ -35,7 +35,7 @@ func TestDeadlineDigests(t *testing.T) {
 		ta := apptest.NewApp(t, d)
 		ctx := context.Background()
 		clk := &clock{t: platformclock.Now().UTC()}
-		svc := contracts.New(contracts.Deps{DB: d, Engine: ta.Engine, Outbox: ta.Outbox, Catalog: ta.Catalog,
+		svc := contracts.New(contracts.Deps{DB: d, Engine: ta.Engine, Outbox: ta.Outbox, Catalog: ta.Catalog, Principals: ta.Auth,
 			PublicURL: "http://portfolio.test", Now: clk.now})
 		if _, err := d.ExecContext(ctx, `INSERT INTO user_tablegroup (user_id, tablegroup_id, crud_c, crud_r, crud_u, crud_d)
 			SELECT user_id, 2, 1, 1, 1, 0 FROM users WHERE user_email = ?`, teamMember); err != nil {
@@ -71,7 +71,7 @@ func TestDeadlineDigests(t *testing.T) {
 			t.Fatalf("first digest: %d mails, %v", sent, err)
 		}
 		m := ta.SMTP.WaitFor(t, 10*time.Second, func(m testkit.Mail) bool { return slices.Contains(m.To, teamMember) })
-		if !strings.Contains(m.Subject, "1 Kündigungsfrist braucht") || !strings.Contains(m.Text, "Kündigung") ||
+		if !strings.Contains(m.Subject, "1 Frist braucht") || !strings.Contains(m.Text, "Kündigung") ||
 			!strings.Contains(m.Text, "http://portfolio.test/app/table/contract/view/") {
 			t.Fatalf("digest: %s\n%s", m.Subject, m.Text)
 		}

@@ -57,7 +57,7 @@ func benchDeadlines(b *testing.B, d *db.DB) {
 			}
 		})
 	}
-	svc := contracts.New(contracts.Deps{DB: d, Engine: ta.Engine, Outbox: ta.Outbox, Catalog: ta.Catalog})
+	svc := contracts.New(contracts.Deps{DB: d, Engine: ta.Engine, Outbox: ta.Outbox, Catalog: ta.Catalog, Principals: ta.Auth})
 	b.Run("Recompute", func(b *testing.B) {
 		moved := 0
 		for b.Loop() {

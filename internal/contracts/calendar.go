@@ -13,6 +13,7 @@ import (
 	"portfolio/internal/auth"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
+	"portfolio/internal/platform/deadline"
 )
 
 // The personal calendar feed: each user may hold one secret link
@@ -31,12 +32,11 @@ type PrincipalSource interface {
 	PrincipalOf(ctx context.Context, userID int64) (*auth.Principal, error)
 }
 
-// UsePrincipals sets where the calendar feed finds the link owner's
-// rights; without it the feed answers 404.
-func (s *Service) UsePrincipals(p PrincipalSource) { s.principals = p }
-
 // calendarHorizonPast is how far back the feed shows notice dates.
 const calendarHorizonPast = 365
+
+// calendarYearsAhead is how far ahead the feed shows dates.
+const calendarYearsAhead = 100
 
 // maxCalendarEvents bounds the events of one feed.
 const maxCalendarEvents = 5000
@@ -103,17 +103,6 @@ func (s *Service) RevokeCalendarLink(ctx context.Context) error {
 	return nil
 }
 
-// calendarEvent is one notice date in the feed.
-type calendarEvent struct {
-	id         int64
-	notice     time.Time
-	typ        string
-	contractID int64
-	contract   string
-	pos        string
-	rule       string // the rule that produced the date, in the owner's language
-}
-
 // CalendarFeed answers the iCalendar text of token's owner, or 404 for an
 // unknown or revoked token (or a locked user).
 func (s *Service) CalendarFeed(ctx context.Context, token string) ([]byte, error) {
@@ -124,16 +113,18 @@ func (s *Service) CalendarFeed(ctx context.Context, token string) ([]byte, error
 	if s.principals == nil {
 		return nil, apperr.NotFound("server.error.not_found")
 	}
-	p, err := s.principals.PrincipalOf(ctx, user)
+	as, p, ok, err := s.asRecipient(ctx, user)
 	if err != nil {
 		return nil, err
 	}
-	ctx = auth.WithPrincipal(ctx, p)
+	if !ok {
+		return nil, apperr.NotFound("server.error.not_found")
+	}
 	lang := p.Language
 	if !i18n.Supported(lang) {
 		lang = i18n.Default
 	}
-	events, err := s.calendarEvents(i18n.WithLang(ctx, lang), user)
+	events, err := s.calendarEvents(i18n.WithLang(as, lang), lang, user)
 	if err != nil {
 		return nil, err
 	}
@@ -156,42 +147,23 @@ func (s *Service) calendarOwner(ctx context.Context, token string) (int64, error
 	return user, nil
 }
 
-// calendarEvents reads the active deadlines user is responsible for, as
-// that user sees them (ctx carries their principal) through the deadline
-// list: none without the list rights it needs, only rows within their
-// tenant.
-func (s *Service) calendarEvents(ctx context.Context, user int64) ([]calendarEvent, error) {
-	from := Day(s.now()).AddDate(0, 0, -calendarHorizonPast).Format(time.DateOnly)
-	page, err := s.Deadlines(ctx, DeadlineQuery{From: from, Statuses: []string{StatusActive}, Responsible: user,
-		Page: 1, PerPage: maxCalendarEvents, OrderBy: fieldNotice, Order: "ASC"})
-	if apperr.IsKind(err, apperr.KindForbidden) {
-		return nil, nil
-	}
+// calendarEvents are the items user answers for (ctx carries their
+// principal) from a year ago on, as they may see them: none of a list
+// they have no rights to, only rows within their tenant.
+func (s *Service) calendarEvents(ctx context.Context, lang string, user int64) ([]deadline.Due, error) {
+	today := Day(s.now())
+	items, err := s.dueItems(ctx, lang, today.AddDate(0, 0, -calendarHorizonPast), today.AddDate(calendarYearsAhead, 0, 0))
 	if err != nil {
 		return nil, fmt.Errorf("contracts: calendar of user %d: %w", user, err)
 	}
-	out := make([]calendarEvent, 0, len(page.Data))
-	for _, r := range page.Data {
-		n, err := dateOf(deref(r.NoticeDate))
-		if err != nil || n == nil {
-			return nil, fmt.Errorf("contracts: calendar deadline %d: notice date %v: %w", r.ID, r.NoticeDate, err)
-		}
-		out = append(out, calendarEvent{id: r.ID, notice: *n, typ: r.Type, contractID: r.ContractID,
-			contract: deref(r.ContractLabel), pos: deref(r.PosLabel), rule: r.Explanation})
+	if len(items) > maxCalendarEvents {
+		items = items[:maxCalendarEvents]
 	}
-	return out, nil
-}
-
-// deref is *p, or "" for nil.
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
+	return items, nil
 }
 
 // renderCalendar writes the feed (RFC 5545) in lang.
-func (s *Service) renderCalendar(lang string, events []calendarEvent) []byte {
+func (s *Service) renderCalendar(lang string, events []deadline.Due) []byte {
 	host := "portfolio"
 	if i := strings.Index(s.publicURL, "://"); i >= 0 {
 		host = strings.SplitN(s.publicURL[i+3:], "/", 2)[0]
@@ -205,20 +177,18 @@ func (s *Service) renderCalendar(lang string, events []calendarEvent) []byte {
 	c.line("METHOD:PUBLISH")
 	c.prop("X-WR-CALNAME", s.catalog.T(lang, "calendar.name", nil))
 	for _, e := range events {
-		link := fmt.Sprintf("%s/app/table/contract/view/%d", strings.TrimRight(s.publicURL, "/"), e.contractID)
-		typ := s.attrs.T(lang, "contractaction_type."+e.typ, nil)
-		where := e.contract
-		if e.pos != "" {
-			where += ", " + e.pos
-		}
+		link := strings.TrimRight(s.publicURL, "/") + e.Path
+		day := e.Date.Format("20060102")
 		c.line("BEGIN:VEVENT")
-		c.line(fmt.Sprintf("UID:deadline-%d-%s@%s", e.id, e.notice.Format("20060102"), host))
+		// "deadline-12-20270705@host": a contract deadline keeps the
+		// identity it had before other modules' items joined the feed.
+		c.line(fmt.Sprintf("UID:%s-%s@%s", strings.ReplaceAll(e.Key, "/", "-"), day, host))
 		c.line("DTSTAMP:" + stamp)
-		c.line("DTSTART;VALUE=DATE:" + e.notice.Format("20060102"))
-		c.line("DTEND;VALUE=DATE:" + e.notice.AddDate(0, 0, 1).Format("20060102"))
-		c.prop("SUMMARY", s.catalog.T(lang, "calendar.summary", map[string]string{"type": typ, "contract": where}))
-		c.prop("DESCRIPTION", s.catalog.T(lang, "calendar.description", map[string]string{"type": typ, "contract": where, "link": link})+
-			"\n"+e.rule)
+		c.line("DTSTART;VALUE=DATE:" + day)
+		c.line("DTEND;VALUE=DATE:" + e.Date.AddDate(0, 0, 1).Format("20060102"))
+		c.prop("SUMMARY", e.Title)
+		c.prop("DESCRIPTION", s.catalog.T(lang, "calendar.description", map[string]string{"title": e.Title, "link": link})+
+			"\n"+e.Rule)
 		c.line("URL:" + link)
 		c.line("TRANSP:TRANSPARENT")
 		c.line("END:VEVENT")

@@ -30,8 +30,12 @@ type Service struct {
 	publicURL string
 	lights    deadline.Thresholds
 	now       func() time.Time
-	// principals give the calendar feed its link owner's rights (UsePrincipals).
+	// principals give the digest its recipients' and the calendar feed its
+	// link owner's rights.
 	principals PrincipalSource
+	// dueSources are the modules whose dated items the digest and the
+	// calendar carry, this module's deadlines first (due.go).
+	dueSources []DueSource
 }
 
 // Deps are what a Service is built from; Now defaults to time.Now.
@@ -44,6 +48,10 @@ type Deps struct {
 	// Lights are the traffic light thresholds (zero: 30 and 90 days).
 	Lights deadline.Thresholds
 	Now    func() time.Time
+	// Principals build the rights of a user who is not logged in (the
+	// digest's recipient, a calendar link's owner): without them the
+	// digest fails and the calendar feed answers 404.
+	Principals PrincipalSource
 }
 
 // New returns the contract service and registers its rules with the
@@ -56,7 +64,8 @@ func New(d Deps) *Service {
 		d.Lights = deadline.DefaultThresholds
 	}
 	s := &Service{db: d.DB, engine: d.Engine, outbox: d.Outbox, catalog: d.Catalog, attrs: i18n.MustLoadAttributes(),
-		publicURL: d.PublicURL, lights: d.Lights, now: d.Now}
+		publicURL: d.PublicURL, lights: d.Lights, now: d.Now, principals: d.Principals}
+	s.dueSources = []DueSource{deadlineSource{s}}
 	s.registerHooks()
 	return s
 }

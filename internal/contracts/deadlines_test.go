@@ -272,7 +272,7 @@ func TestRecomputeNoticeDates(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		ta := apptest.NewApp(t, d)
 		later := platformclock.Now().UTC().AddDate(3, 0, 0)
-		svc := contracts.New(contracts.Deps{DB: d, Engine: ta.Engine, Outbox: ta.Outbox, Catalog: ta.Catalog, Now: func() time.Time { return later }})
+		svc := contracts.New(contracts.Deps{DB: d, Engine: ta.Engine, Outbox: ta.Outbox, Catalog: ta.Catalog, Principals: ta.Auth, Now: func() time.Time { return later }})
 		ctx := context.Background()
 		var stale int
 		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM contractaction WHERE contractaction_type <> 'resiliation'

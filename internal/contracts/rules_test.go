@@ -179,7 +179,7 @@ func TestRuleInMailAndCalendar(t *testing.T) {
 		const want = "Kündigung bis 30. Juni 2040 (6 Monate zum Quartalsende) zum 31. Dezember 2040"
 
 		clk := &clock{t: time.Date(2040, 6, 10, 8, 0, 0, 0, time.UTC)} // 20 days before the notice date
-		svc := contracts.New(contracts.Deps{DB: d, Engine: ta.Engine, Outbox: ta.Outbox, Catalog: ta.Catalog,
+		svc := contracts.New(contracts.Deps{DB: d, Engine: ta.Engine, Outbox: ta.Outbox, Catalog: ta.Catalog, Principals: ta.Auth,
 			PublicURL: "http://portfolio.test", Now: clk.now})
 		if sent, err := svc.SendDeadlineDigests(ctx); err != nil || sent != 1 {
 			t.Fatalf("digest: %d mails, %v", sent, err)

@@ -68,6 +68,10 @@ func TestCreateInvoice(t *testing.T) {
 		if n := f.one(`SELECT COUNT(*) FROM invoice_area WHERE invoice_id = ? AND area_id = ?`, id, area); n != 1 {
 			t.Fatalf("%d area links, want 1", n)
 		}
+		if n := f.one(`SELECT COUNT(*) FROM invoice i JOIN users u ON u.user_id = i.invoice_responsible_user_id
+			WHERE i.invoice_id = ? AND u.user_email = ?`, id, admin); n != 1 {
+			t.Fatalf("the new invoice's responsible user is not who entered it")
+		}
 		if r := f.do(admin, "GET", "/invoices/"+strconv.FormatInt(id, 10), nil); r.Status != 200 {
 			t.Fatalf("the new invoice's page: %d %s", r.Status, r.Body)
 		}

@@ -63,6 +63,7 @@ func New(d Deps) *Service {
 	s := &Service{db: d.DB, engine: d.Engine, catalog: d.Catalog, log: d.Log, now: d.Now}
 	s.engine.OnWrite(entityContra, packageRule{s: s})
 	s.engine.OnWrite(entityInvoice, deadlineHook{s: s})
+	s.engine.OnWrite(entityInvoice, responsibleHook{})
 	s.engine.OnWrite(entityContract, contractHook{s: s})
 	return s
 }

@@ -90,6 +90,9 @@ func invoices() ([]Entity, []Link) {
 				day("invoice_received_date").optional().withHelp().label("Received on"),
 				day("invoice_objection_deadline").optional().readOnly().hideOnCreate().withHelp().label("Objection deadline"),
 				day("invoice_settlement_deadline").optional().readOnly().hideOnCreate().withHelp().label("Settlement deadline"),
+				// Who answers for the statement and hears of its objection deadline
+				// (decision 0063): who entered it, unless someone else is named.
+				ref("invoice_responsible_user_id", "user").optional().setNull().index().withHelp().label("Responsible"),
 			},
 			Relations: []Relation{
 				manyToMany("value_types", "invoicevaluetype", "invoice_invoicevaluetype"),

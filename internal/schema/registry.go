@@ -42,7 +42,7 @@ type relationRef struct {
 // and remembered mappings (internal/imports/store.go), and the failed
 // answers of the error dashboard (internal/errorboard).
 var internalTables = []string{"schema_migrations", "auth_session", "refresh_token", "auth_link", "mail_outbox", "savedview", "rights_generation",
-	"data_generation", "postalcode", "postalcode_load", "deadline_alert_setting", "deadline_alert_sent",
+	"data_generation", "postalcode", "postalcode_load", "deadline_alert_setting", "digest_sent",
 	"calendar_token", "login_throttle", "event_ticket", "data_import", "data_import_chunk", "import_mapping", "server_failure"}
 
 // InternalTables lists the tables that belong to modules rather than to the

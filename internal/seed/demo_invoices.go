@@ -80,8 +80,10 @@ func demoInvoiceReview(ctx context.Context, d *db.DB) error {
 // demoStatementDeadlines gives the demo invoices the day they were received
 // (five days after their date) and the deadlines internal/invoices derives
 // from it (decision 0062): NK-DEMO-2024's objection deadline has passed,
-// NK-DEMO-2025's lies ahead. Each also gets its contract's areas: an
-// invoice requires them, and without them no one could save a change. Invoices that have a day of receipt are left alone.
+// NK-DEMO-2025's lies ahead. Each also gets its contract's areas (an
+// invoice requires them, and without them no one could save a change) and
+// the MVM team member as its responsible user. Invoices that have a day of
+// receipt are left alone.
 func demoStatementDeadlines(ctx context.Context, tx *db.Tx) error {
 	for _, number := range DemoInvoiceNumbers {
 		var id, contract int64
@@ -111,6 +113,13 @@ func demoStatementDeadlines(ctx context.Context, tx *db.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO invoice_area (invoice_id, area_id)
 			SELECT DISTINCT CAST(? AS BIGINT), area_id FROM contract_area WHERE contract_id = ? ON CONFLICT DO NOTHING`, id, contract); err != nil {
 			return fmt.Errorf("seed demo invoice %s areas: %w", number, err)
+		}
+		// The MVM team member reviews the demo statements and hears of
+		// their deadlines (decision 0063).
+		if _, err := tx.ExecContext(ctx, `UPDATE invoice SET invoice_responsible_user_id =
+				(SELECT user_id FROM users WHERE user_email = 'team_member@demo.test')
+			WHERE invoice_id = ? AND invoice_responsible_user_id IS NULL`, id); err != nil {
+			return fmt.Errorf("seed demo invoice %s responsible: %w", number, err)
 		}
 	}
 	return nil

@@ -103,3 +103,20 @@ func TicketStatusSQL(yellow, red, closed string, now time.Time) (string, []any) 
 	return "CASE " + c + "WHEN " + red + " <= ? THEN '" + OverDueRed + "' WHEN " + yellow +
 		" <= ? THEN '" + CriticalYellow + "' ELSE '" + BeforeDeadline + "' END", []any{at, at}
 }
+
+// Due is a dated item a user answers for, as the daily digest and the
+// calendar feed show it: a contract's notice date, a statement's
+// objection deadline. Its texts are in the reader's language.
+type Due struct {
+	// Key names the item among every module's items
+	// ("deadline/12", "statement/7/objection"): an announcement is
+	// remembered by it, and a calendar event's identity is built from it.
+	Key  string
+	Date time.Time
+	// Title says what is due, and of which record.
+	Title string
+	// Rule says how the date was found, in words.
+	Rule string
+	// Path is the record's page below the product's public URL.
+	Path string
+}

@@ -175,6 +175,9 @@ function InvoiceFacts({ invoice, def }: { invoice: Invoice; def: TableDefinition
           <Fact label={label('invoice_contract_year')}>{invoice.invoice_contract_year ? String(invoice.invoice_contract_year) : null}</Fact>
           <Fact label={label('invoice_allocationarea')}>{invoice.invoice_allocationarea ? String(invoice.invoice_allocationarea) : null}</Fact>
           <Fact label={label('invoice_received_date')}>{date(invoice.invoice_received_date)}</Fact>
+          <Fact label={label('invoice_responsible_user_id')}>
+            {invoice.invoice_responsible_user_id__label ? String(invoice.invoice_responsible_user_id__label) : null}
+          </Fact>
         </SimpleGrid>
         <StatementDeadlines deadlines={invoice.statement_deadlines ?? []} />
       </Paper>
