@@ -19,12 +19,41 @@ var hundred = decimal.NewFromInt(100)
 type RentPayment struct {
 	PerMonth, TaxPercent decimal.Decimal
 	Begin, End           time.Time
+	// Adjustments are the payment's approved index adjustments. Approving
+	// one writes its new amount over PerMonth, so before each one took
+	// effect the payment was that adjustment's old amount.
+	Adjustments []RentAdjustment
+}
+
+// RentAdjustment is an approved index adjustment of a rent: from
+// Effective on, the amount changed from Old.
+type RentAdjustment struct {
+	Effective time.Time
+	Old       decimal.Decimal
+}
+
+// perMonthIn is the sum per month in force on day (the first of a month):
+// the old amount of the earliest adjustment that took effect after it, or
+// the current amount when none did.
+func (p RentPayment) perMonthIn(day time.Time) decimal.Decimal {
+	var next *RentAdjustment
+	for i, a := range p.Adjustments {
+		if a.Effective.After(day) && (next == nil || a.Effective.Before(next.Effective)) {
+			next = &p.Adjustments[i]
+		}
+	}
+	if next == nil {
+		return p.PerMonth
+	}
+	return next.Old
 }
 
 // RentOfPeriod is the net and the gross base rent of the billing period
 // from..to: for each calendar month the period touches, the sums per month
 // of the payments in force in that month (begun by its last day, not ended
-// before its first). A twelve-month period gives the annual rent; a
+// before its first), each at the amount it had on the month's first day
+// (index adjustments that took effect later in the period count from
+// their month on). A twelve-month period gives the annual rent; a
 // shorter or longer one the annual rent pro rata to its months. Gross adds
 // each payment's tax rate. Both are rounded to cents.
 func RentOfPeriod(payments []RentPayment, from, to time.Time) (net, gross decimal.Decimal) {
@@ -39,8 +68,9 @@ func RentOfPeriod(payments []RentPayment, from, to time.Time) (net, gross decima
 			if (!p.Begin.IsZero() && p.Begin.After(last)) || (!p.End.IsZero() && p.End.Before(m)) {
 				continue
 			}
-			net = net.Add(p.PerMonth)
-			gross = gross.Add(p.PerMonth.Mul(hundred.Add(p.TaxPercent)).Div(hundred))
+			amount := p.perMonthIn(m)
+			net = net.Add(amount)
+			gross = gross.Add(amount.Mul(hundred.Add(p.TaxPercent)).Div(hundred))
 		}
 	}
 	return Round2(net), Round2(gross)

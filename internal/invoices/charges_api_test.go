@@ -65,6 +65,26 @@ func TestChargeRulesOnTheDemo(t *testing.T) {
 			t.Errorf("billing period point claims %s, want a warning (0.00)", got)
 		}
 		f.texts(long, map[string][]string{"billing_period_over_12_months": {"(15 months)", "§ 556 (3) sentence 1 BGB", "more than 12 months", "we claim no amount"}})
+
+		// An index adjustment approved from July 2025 raised the base rent
+		// from 4,000.00 to today's 5,000.00 a month: the year's net rent is
+		// 6 × 4,000 + 6 × 5,000 = 54,000.00, the 4 % cap 2,160.00, and the
+		// claim 3,660.00 − 2,160.00 = 1,500.00.
+		f.exec(`INSERT INTO indexclause (indexclause_name, indexclause_adjustment_rule, indexclause_description, indexclause_baseyear,
+			indexclause_begin_date, indextransmission_percent, change_in_percent, priceindex_id)
+			VALUES ('Wertsicherung', 'percent', '', 2020, '2024-01-01', 100, 1, 1)`)
+		f.exec(`INSERT INTO indexadjustment (recurringpayment_id, indexclause_id, indexadjustment_reference_month, indexadjustment_current_month,
+				indexadjustment_reference_value, indexadjustment_current_value, indexadjustment_change_points, indexadjustment_change_percent,
+				indexadjustment_old_amount, indexadjustment_new_amount, indexadjustment_effective_date, indexadjustment_status)
+			SELECT MIN(rp.recurringpayment_id), (SELECT MAX(indexclause_id) FROM indexclause), '2024-01', '2025-05', 100, 125, 25, 25,
+				4000, 5000, '2025-07-01', 'approved'
+			FROM recurringpayment rp WHERE rp.recurringpaymenttype_id = 1 AND rp.recurringpayment_sum_per_month = 5000
+				AND rp.contract_id = (SELECT contract_id FROM invoice WHERE invoice_id = ?)`, inv)
+		f.generate(admin, inv)
+		if got := f.points(inv)["admin_costs_over_cap"]; got != "1500.00" {
+			t.Errorf("administration claim after an index adjustment in the period = %s, want 1500.00", got)
+		}
+		f.texts(inv, map[string][]string{"admin_costs_over_cap": {"6.8 % of the net rent", "(€2,160.00)"}})
 	})
 }
 

@@ -138,7 +138,7 @@ func (s *Service) terms(ctx context.Context, q db.Querier, contracts []int64) (m
 }
 
 // rents reads the base-rent payments of the contracts with their tax
-// rates (none: 0 %).
+// rates (none: 0 %) and their approved index adjustments.
 func (s *Service) rents(ctx context.Context, q db.Querier, contracts []int64) (map[int64][]RentPayment, error) {
 	out := map[int64][]RentPayment{}
 	if len(contracts) == 0 {
@@ -153,7 +153,7 @@ func (s *Service) rents(ctx context.Context, q db.Querier, contracts []int64) (m
 		return nil, err
 	}
 	list, args := in(contracts)
-	rows, err := q.QueryContext(ctx, `SELECT rp.contract_id, rp.recurringpayment_sum_per_month, tr.taxrate_value,
+	rows, err := q.QueryContext(ctx, `SELECT rp.recurringpayment_id, rp.contract_id, rp.recurringpayment_sum_per_month, tr.taxrate_value,
 		rp.recurringpayment_begin_date, rp.recurringpayment_end_date
 		FROM `+rp.SQL+` LEFT JOIN `+tr.SQL+` ON tr.taxrate_id = rp.taxrate_id
 		WHERE rp.recurringpaymenttype_id = ? AND rp.contract_id IN `+list+` ORDER BY rp.recurringpayment_id`,
@@ -162,11 +162,17 @@ func (s *Service) rents(ctx context.Context, q db.Querier, contracts []int64) (m
 		return nil, fmt.Errorf("invoices: read rents: %w", err)
 	}
 	defer rows.Close()
+	type at struct {
+		contract int64
+		index    int
+	}
+	where := map[int64]at{}
+	var ids []int64
 	for rows.Next() {
-		var contract int64
+		var id, contract int64
 		var sum, tax decimal.NullDecimal
 		var begin, end any
-		if err := rows.Scan(&contract, &sum, &tax, &begin, &end); err != nil {
+		if err := rows.Scan(&id, &contract, &sum, &tax, &begin, &end); err != nil {
 			return nil, fmt.Errorf("invoices: read rents: %w", err)
 		}
 		p := RentPayment{PerMonth: num(sum), TaxPercent: num(tax)}
@@ -176,7 +182,58 @@ func (s *Service) rents(ctx context.Context, q db.Querier, contracts []int64) (m
 		if p.End, err = dateOf(end); err != nil {
 			return nil, err
 		}
+		where[id] = at{contract, len(out[contract])}
+		ids = append(ids, id)
 		out[contract] = append(out[contract], p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("invoices: read rents: %w", err)
+	}
+	adjustments, err := s.rentAdjustments(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, adj := range adjustments {
+		w := where[id]
+		out[w.contract][w.index].Adjustments = adj
+	}
+	return out, nil
+}
+
+// rentAdjustments reads the approved index adjustments of the payments,
+// by payment.
+func (s *Service) rentAdjustments(ctx context.Context, q db.Querier, payments []int64) (map[int64][]RentAdjustment, error) {
+	out := map[int64][]RentAdjustment{}
+	if len(payments) == 0 {
+		return out, nil
+	}
+	ia, err := s.engine.Scoped(ctx, entityAdjustment, "ia")
+	if err != nil {
+		return nil, err
+	}
+	list, args := in(payments)
+	rows, err := q.QueryContext(ctx, `SELECT ia.recurringpayment_id, ia.indexadjustment_effective_date, ia.indexadjustment_old_amount
+		FROM `+ia.SQL+` WHERE ia.indexadjustment_status = ? AND ia.recurringpayment_id IN `+list,
+		append(append(append([]any{}, ia.Args...), "approved"), args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("invoices: read index adjustments: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var effective any
+		var old decimal.NullDecimal
+		if err := rows.Scan(&id, &effective, &old); err != nil {
+			return nil, fmt.Errorf("invoices: read index adjustments: %w", err)
+		}
+		d, err := dateOf(effective)
+		if err != nil {
+			return nil, err
+		}
+		if d.IsZero() || !old.Valid {
+			continue
+		}
+		out[id] = append(out[id], RentAdjustment{Effective: d, Old: old.Decimal})
 	}
 	return out, rows.Err()
 }

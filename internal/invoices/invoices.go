@@ -26,6 +26,7 @@ const (
 	entityCompany    = "company"
 	entityCostType   = "costtype"
 	entityPayment    = "recurringpayment"
+	entityAdjustment = "indexadjustment"
 	entityTaxRate    = "taxrate"
 	entityTextModule = "textmodule"
 	entityPoint      = "contradictionpoint"

@@ -254,6 +254,12 @@ func TestRentOfPeriod(t *testing.T) {
 	raised := invoices.RentPayment{PerMonth: d("5150"), TaxPercent: d("19"), Begin: day("2025-07-01")}
 	rent2 := rent
 	rent2.End = day("2025-06-30")
+	// Approving an index adjustment writes the new amount over the old one:
+	// the period counts the old amount until the adjustment took effect.
+	indexed := invoices.RentPayment{PerMonth: d("5300"), TaxPercent: d("19"), Begin: day("2024-01-01"),
+		Adjustments: []invoices.RentAdjustment{{Effective: day("2026-03-01"), Old: d("5150")}, {Effective: day("2025-07-01"), Old: d("5000")}}}
+	midMonth := invoices.RentPayment{PerMonth: d("5150"), TaxPercent: d("19"), Begin: day("2024-01-01"),
+		Adjustments: []invoices.RentAdjustment{{Effective: day("2025-07-15"), Old: d("5000")}}}
 	cases := []struct {
 		name       string
 		payments   []invoices.RentPayment
@@ -264,6 +270,9 @@ func TestRentOfPeriod(t *testing.T) {
 		{"fifteen months: the annual rent pro rata", []invoices.RentPayment{rent}, "2024-01-01", "2025-03-31", "75000", "89250"},
 		{"a raise in July", []invoices.RentPayment{rent2, raised}, "2025-01-01", "2025-12-31", "60900", "72471"},
 		{"the rent begins in the period", []invoices.RentPayment{rent}, "2023-07-01", "2024-06-30", "30000", "35700"},
+		{"index adjustments in July and after the period", []invoices.RentPayment{indexed}, "2025-01-01", "2025-12-31", "60900", "72471"},
+		{"an adjustment in mid-July counts from August", []invoices.RentPayment{midMonth}, "2025-01-01", "2025-12-31", "60750", "72292.5"},
+		{"every adjustment in force", []invoices.RentPayment{indexed}, "2026-03-01", "2027-02-28", "63600", "75684"},
 		{"no period", []invoices.RentPayment{rent}, "", "", "0", "0"},
 	}
 	for _, c := range cases {
