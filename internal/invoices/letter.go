@@ -7,6 +7,7 @@ import (
 	"html"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 	"portfolio/internal/i18n"
 	"portfolio/internal/platform/letter"
 	"portfolio/internal/tables"
+	"portfolio/internal/validate"
 )
 
 // letterFile serves GET /contradictionpackages/{id}/letter.pdf?lang=de|fr|en.
@@ -77,6 +79,7 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 	var body strings.Builder
 	var facts []letter.Fact
 	total, count := decimal.Zero, 0
+	modules := map[string]textModule{}
 	for _, c := range contras {
 		cid, _ := c["contradiction_id"].(int64)
 		if vars["recipient"] == "" {
@@ -85,6 +88,10 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 			}
 		}
 		_, points, err := s.relationRows(ctx, entityContra, cid, "points")
+		if err != nil {
+			return nil, err
+		}
+		translated, err := s.translatedPoints(ctx, c["invoice_id"], lang, modules)
 		if err != nil {
 			return nil, err
 		}
@@ -101,8 +108,8 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 			}
 			sum = sum.Add(claim)
 			count++
-			fmt.Fprintf(&body, "<p><b>%s</b></p>%s%s", letter.Escape(str(p["contradictionpoint_title"])),
-				str(p["contradictionpoint_text"]), claimLine(claim, lang, t))
+			title, text := translated.of(p)
+			fmt.Fprintf(&body, "<p><b>%s</b></p>%s%s", letter.Escape(title), text, claimLine(claim, lang, t))
 		}
 		facts = append(facts, letter.Fact{Label: name, Value: letter.Money(sum, lang)})
 		total = total.Add(sum)
@@ -146,13 +153,95 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 		}
 		info = append(info, plainText(filled))
 	}
+	// The date once: above the subject unless the module's blocks say it.
+	date := vars["date"]
+	if slices.ContainsFunc(info, func(b string) bool { return strings.Contains(b, vars["date"]) }) {
+		date = ""
+	}
 	return letter.Bytes(letter.Letter{
 		Lang: lang, Title: plainText(subject), Subject: plainText(subject),
 		Sender: nonEmpty(vars["company_name"]), Recipient: nonEmpty(vars["recipient"]),
-		Date: vars["date"], Info: info,
+		Date: date, Info: info,
 		Body: opening + body.String(), Facts: facts, Closing: closing,
 		PageLabel: t("letter.page"), Created: s.now(),
 	})
+}
+
+// pointKey names a generated point of an invoice: its rule and the
+// position it objects to (0 for none).
+type pointKey struct {
+	rule     string
+	position int64
+}
+
+// translation is a generated point's title and text as stored (in the
+// invoice company's language) and in the letter's language.
+type translation struct{ stored, wanted newPoint }
+
+// translations are an invoice's generated points in the letter's
+// language (nil: the stored texts are in it already).
+type translations map[pointKey]translation
+
+// of answers the title and text a point has in the letter: what the
+// generator wrote, in the letter's language, as long as it is what the
+// generator would write again in the company's language (nobody changed
+// it, and the invoice's figures still give it: else the translation would
+// say something else than the point); anything else as written.
+func (tr translations) of(p validate.Record) (title, text string) {
+	title, text = str(p["contradictionpoint_title"]), str(p["contradictionpoint_text"])
+	rule := str(p["contradictionpoint_rule"])
+	if tr == nil || rule == "" {
+		return title, text
+	}
+	position, _ := p["invoiceposition_id"].(int64)
+	x, ok := tr[pointKey{rule, position}]
+	if !ok {
+		return title, text
+	}
+	if x.stored.title == title {
+		title = x.wanted.title
+	}
+	if x.stored.text == text {
+		text = x.wanted.text
+	}
+	return title, text
+}
+
+// translatedPoints generates the points of invoice again, in its
+// company's language and in lang, from the same findings (nil when they
+// are the same language, or the caller cannot see the invoice).
+func (s *Service) translatedPoints(ctx context.Context, invoice any, lang string, modules map[string]textModule) (translations, error) {
+	id, ok := invoice.(int64)
+	if !ok {
+		return nil, nil
+	}
+	invs, err := s.invoices(ctx, s.db, []int64{id})
+	if err != nil {
+		return nil, err
+	}
+	inv, ok := invs[id]
+	if !ok || inv.lang == lang || inv.contract == 0 {
+		return nil, nil
+	}
+	facts, err := s.facts(ctx, s.db, []int64{id}, invs)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := s.wanted(ctx, s.db, inv, facts[id], modules)
+	if err != nil {
+		return nil, err
+	}
+	in := inv
+	in.lang = lang
+	wanted, err := s.wanted(ctx, s.db, in, facts[id], modules)
+	if err != nil {
+		return nil, err
+	}
+	out := make(translations, len(stored))
+	for i, p := range stored {
+		out[pointKey{p.rule, p.position}] = translation{stored: p, wanted: wanted[i]}
+	}
+	return out, nil
 }
 
 // claimLine closes a point in the letter: the amount objected to, or, for
@@ -162,7 +251,7 @@ func claimLine(claim decimal.Decimal, lang string, t func(string) string) string
 	if !claim.IsPositive() {
 		return "<p><i>" + letter.Escape(t("letter.contradiction.remark")) + "</i></p>"
 	}
-	return "<p>" + letter.Escape(t("letter.contradiction.claim")) + ": <b>" + letter.Escape(letter.Money(claim, lang)) + "</b></p>"
+	return "<p>" + letter.Escape(t("letter.contradiction.claim")+t("letter.colon")) + "<b>" + letter.Escape(letter.Money(claim, lang)) + "</b></p>"
 }
 
 // recipient names who receives the objection: the manager of the
