@@ -80,10 +80,11 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 	var facts []letter.Fact
 	total, count := decimal.Zero, 0
 	modules := map[string]textModule{}
+	var recipient []string
 	for _, c := range contras {
 		cid, _ := c["contradiction_id"].(int64)
-		if vars["recipient"] == "" {
-			if vars["recipient"], err = s.recipient(ctx, c["invoice_id"]); err != nil {
+		if recipient == nil {
+			if recipient, err = s.recipient(ctx, c["invoice_id"]); err != nil {
 				return nil, err
 			}
 		}
@@ -113,6 +114,9 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 		}
 		facts = append(facts, letter.Fact{Label: name, Value: letter.Money(sum, lang)})
 		total = total.Add(sum)
+	}
+	if len(recipient) > 0 {
+		vars["recipient"] = recipient[0] // the name, for a module's {{recipient}}
 	}
 	facts = append(facts, letter.Fact{Label: t("letter.contradiction.total"), Value: letter.Money(total, lang)})
 	vars["count"], vars["points"], vars["sum"] = strconv.Itoa(len(contras)), strconv.Itoa(count), letter.Money(total, lang)
@@ -160,7 +164,7 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 	}
 	return letter.Bytes(letter.Letter{
 		Lang: lang, Title: plainText(subject), Subject: plainText(subject),
-		Sender: nonEmpty(vars["company_name"]), Recipient: nonEmpty(vars["recipient"]),
+		Sender: nonEmpty(vars["company_name"]), Recipient: recipient,
 		Date: date, Info: info,
 		Body: opening + body.String(), Facts: facts, Closing: closing,
 		PageLabel: t("letter.page"), Created: s.now(),
@@ -254,40 +258,84 @@ func claimLine(claim decimal.Decimal, lang string, t func(string) string) string
 	return "<p>" + letter.Escape(t("letter.contradiction.claim")+t("letter.colon")) + "<b>" + letter.Escape(letter.Money(claim, lang)) + "</b></p>"
 }
 
-// recipient names who receives the objection: the manager of the
+// recipient is the addressee block of the objection: the manager of the
 // invoice's contract, else its owner (the partner companies of the
-// contract); empty when the caller sees none.
-func (s *Service) recipient(ctx context.Context, invoice any) (string, error) {
+// contract), with the postal address of its first contact person who has
+// one; empty when the caller sees none.
+func (s *Service) recipient(ctx context.Context, invoice any) ([]string, error) {
 	id, ok := invoice.(int64)
 	if !ok {
-		return "", nil
+		return nil, nil
 	}
 	inv, err := s.one(ctx, entityInvoice, id, "contract_id")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	contract, ok := inv["contract_id"].(int64)
 	if !ok {
-		return "", nil
+		return nil, nil
 	}
 	_, partners, err := s.relationRows(ctx, entityContract, contract, "partner_company")
 	if apperr.IsKind(err, apperr.KindForbidden) {
-		return "", nil
+		return nil, nil
 	}
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	name := ""
+	var chosen validate.Record
 	for _, p := range partners {
-		n := str(p["partnercompany_name"])
-		if p["partner_role"] == "manager" && n != "" {
-			return n, nil
+		if str(p["partnercompany_name"]) == "" {
+			continue
 		}
-		if name == "" {
-			name = n
+		if p["partner_role"] == "manager" {
+			chosen = p
+			break
+		}
+		if chosen == nil {
+			chosen = p
 		}
 	}
-	return name, nil
+	if chosen == nil {
+		return nil, nil
+	}
+	partner, _ := chosen["partnercompany_id"].(int64)
+	address, err := s.partnerAddress(ctx, partner)
+	if err != nil {
+		return nil, err
+	}
+	return append([]string{str(chosen["partnercompany_name"])}, address...), nil
+}
+
+// partnerAddress is the postal address of a partner company's first
+// contact person who has one, as lines (none when the caller may not read
+// them).
+func (s *Service) partnerAddress(ctx context.Context, partner int64) ([]string, error) {
+	if partner == 0 {
+		return nil, nil
+	}
+	_, contacts, err := s.relationRows(ctx, "partnercompany", partner, "contactperson")
+	if apperr.IsKind(err, apperr.KindForbidden) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range contacts {
+		id, ok := c["address_id"].(int64)
+		if !ok {
+			continue
+		}
+		a, err := s.one(ctx, "address", id, "address_street", "address_house_number", "address_extra", "city_zip", "city_name")
+		if apperr.IsKind(err, apperr.KindForbidden) || apperr.IsKind(err, apperr.KindNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return nonEmpty(strings.TrimSpace(str(a["address_street"])+" "+str(a["address_house_number"])), str(a["address_extra"]),
+			strings.TrimSpace(str(a["city_zip"])+" "+str(a["city_name"]))), nil
+	}
+	return nil, nil
 }
 
 // one reads the columns of record id of entity as the caller sees it.

@@ -19,7 +19,8 @@ import (
 var germanWords = []string{"Abrechnung", "über der vereinbarten", "Instandhaltung", "Mietvertrag", "Abrechnungszeitraum",
 	"Pauschale erhöht", "Kostenart", "umlagefähig", "Anteil", "Forderung", "Betrag", " nicht ", " und ", " wir ", "Sehr geehrte"}
 
-// TestLetterIsInItsLanguageThroughout (issue 38): the points the generator
+// TestLetterIsInItsLanguageThroughout (issue 38): a letter is addressed
+// to the contract's manager at its address; the points the generator
 // wrote for a German company's statements read in French or English in a
 // French or English letter, the frame too; a point someone edited stays
 // as written (no translation can say what they wrote), and so does one
@@ -38,6 +39,12 @@ func TestLetterIsInItsLanguageThroughout(t *testing.T) {
 			german := f.letterText(pkg, "de")
 			if !strings.Contains(german, "Abrechnung") {
 				t.Fatalf("%s: the German letter does not read German:\n%s", number, german)
+			}
+			// The addressee: the contract's manager with its office's address.
+			for _, want := range []string{"Rheinland Immobilien GmbH", "Rheinuferstraße 12"} {
+				if !strings.Contains(german, want) {
+					t.Errorf("%s: the letter's addressee lacks %q:\n%s", number, want, german)
+				}
 			}
 			for _, lang := range []string{"fr", "en"} {
 				text := f.letterText(pkg, lang)

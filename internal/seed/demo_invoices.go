@@ -74,7 +74,50 @@ func demoInvoiceReview(ctx context.Context, d *db.DB) error {
 	if err := d.InTx(ctx, func(tx *db.Tx) error { return demoChargeRules(ctx, tx) }); err != nil {
 		return err
 	}
-	return d.InTx(ctx, func(tx *db.Tx) error { return demoStatementDeadlines(ctx, tx) })
+	if err := d.InTx(ctx, func(tx *db.Tx) error { return demoStatementDeadlines(ctx, tx) }); err != nil {
+		return err
+	}
+	return d.InTx(ctx, func(tx *db.Tx) error { return demoLandlord(ctx, tx) })
+}
+
+// demoLandlord makes Rheinland Immobilien the manager of the demo
+// statements' contracts, with a contact person at its office, so an
+// objection letter has an addressee with an address. Done once: a
+// partner company that has contact persons is left alone.
+func demoLandlord(ctx context.Context, tx *db.Tx) error {
+	var n int64
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM contactperson WHERE partnercompany_id = ?`, demoPartnerCo).Scan(&n); err != nil {
+		return fmt.Errorf("seed demo landlord: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	var city int64
+	err := tx.QueryRowContext(ctx, `SELECT COALESCE((SELECT MIN(city_id) FROM city WHERE city_name = 'Köln'), (SELECT MIN(city_id) FROM city))`).Scan(&city)
+	if err != nil {
+		return fmt.Errorf("seed demo landlord: city: %w", err)
+	}
+	var address int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO address (address_street, address_house_number, city_id)
+		VALUES ('Rheinuferstraße', '12', ?) RETURNING address_id`, city).Scan(&address); err != nil {
+		return fmt.Errorf("seed demo landlord: address: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO contactperson (contactperson_firstname, contactperson_lastname, contactperson_shortname,
+			contactperson_function, contactsalutation_id, address_id, partnercompany_id)
+		VALUES ('Petra', 'Verwalter', 'PV', 'Objektverwaltung', (SELECT MIN(contactsalutation_id) FROM contactsalutation), ?, ?)`,
+		address, demoPartnerCo); err != nil {
+		return fmt.Errorf("seed demo landlord: contact person: %w", err)
+	}
+	for _, number := range DemoInvoiceNumbers {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO contract_partnercompany (contract_id, partnercompany_id, partner_role)
+			SELECT DISTINCT i.contract_id, CAST(? AS BIGINT), 'manager' FROM invoice i
+			WHERE i.invoice_number = ? AND NOT EXISTS (SELECT 1 FROM contract_partnercompany l
+				WHERE l.contract_id = i.contract_id AND l.partnercompany_id = ? AND l.partner_role = 'manager')`,
+			demoPartnerCo, number, demoPartnerCo); err != nil {
+			return fmt.Errorf("seed demo landlord of %s: %w", number, err)
+		}
+	}
+	return nil
 }
 
 // demoStatementDeadlines gives the demo invoices the day they were received
