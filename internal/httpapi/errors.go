@@ -122,12 +122,26 @@ func (s *Server) fieldMessage(lang string, f apperr.FieldError) string {
 		args[k] = v
 	}
 	if _, ok := args["field"]; !ok {
-		args["field"] = s.catalog.T(lang, "field."+f.Field, nil)
-		if args["field"] == "field."+f.Field {
-			args["field"] = f.Field
-		}
+		args["field"] = s.fieldLabel(lang, f.Field)
+	}
+	if a, ok := args["attribute"]; ok {
+		args["attribute"] = s.fieldLabel(lang, a)
 	}
 	return s.catalog.T(lang, f.Key, args)
+}
+
+// fieldLabel names a field as the screens do: the server's own name for
+// it ("field.<name>"), else the field's label in the shipped field labels,
+// else the name itself (a text that is not a field name stays as it is),
+// so no message says "city_name is required".
+func (s *Server) fieldLabel(lang, field string) string {
+	if s.catalog.Has(lang, "field."+field) || s.catalog.Has(i18n.Default, "field."+field) {
+		return s.catalog.T(lang, "field."+field, nil)
+	}
+	if s.labels.Has(lang, field) {
+		return s.labels.T(lang, field, nil)
+	}
+	return field
 }
 
 func humanBytes(n int64) string {

@@ -30,9 +30,12 @@ type Authenticator interface {
 
 // Server owns the mux and the shared pieces handlers need to answer.
 type Server struct {
-	mux      *http.ServeMux
-	log      *slog.Logger
-	catalog  *i18n.Catalog
+	mux     *http.ServeMux
+	log     *slog.Logger
+	catalog *i18n.Catalog
+	// labels are the shipped field labels, which name a field in a
+	// message when its module gave none.
+	labels   *i18n.Catalog
 	auth     Authenticator
 	maxBody  int64
 	prefixes []string
@@ -108,6 +111,7 @@ func New(o Options) *Server {
 		mux:      http.NewServeMux(),
 		log:      o.Logger,
 		catalog:  o.Catalog,
+		labels:   i18n.MustLoadAttributes(),
 		maxBody:  o.MaxBodyBytes,
 		prefixes: APIPaths,
 		proxies:  o.TrustedProxies,

@@ -41,6 +41,11 @@ func newTestServer(t *testing.T) *httptest.Server {
 	s.Handle("GET /api/invalid", func(w http.ResponseWriter, r *http.Request) error {
 		return apperr.Validation(apperr.FieldError{Field: "user_email", Key: "validation.required", Type: "missing"})
 	}, httpapi.Public())
+	s.Handle("GET /api/labels", func(w http.ResponseWriter, r *http.Request) error {
+		return apperr.Validation(apperr.FieldError{Field: "city_name", Key: "validation.required", Type: "missing"},
+			apperr.FieldError{Field: "valid_to", Key: "validation.date_after", Type: "value_error", Args: map[string]string{"attribute": "valid_from"}},
+			apperr.FieldError{Field: "no_such_field", Key: "validation.required", Type: "missing"})
+	}, httpapi.Public())
 	s.Handle("GET /api/big", func(w http.ResponseWriter, r *http.Request) error {
 		httpapi.WriteJSON(w, http.StatusOK, map[string]string{"text": strings.Repeat("portfolio ", 2000)})
 		return nil
@@ -80,6 +85,12 @@ func TestServerScenarios(t *testing.T) {
 		{name: "oversized body", method: "POST", path: "/api/echo", contentType: "application/json", body: `{"name":"` + strings.Repeat("x", 2000) + `"}`, status: 413, want: []string{"at most 1 KB"}},
 		{name: "validation error shape", method: "GET", path: "/api/invalid", status: 422, want: []string{`"detail":[{"loc":["body","user_email"],"msg":"Email is required","type":"missing"}]`}},
 		{name: "validation error in French", method: "GET", path: "/api/invalid", lang: "fr", status: 422, want: []string{"est obligatoire"}},
+		// A module's field without a server text is named by its shipped label.
+		{name: "fields named by their labels", method: "GET", path: "/api/labels", lang: "de", status: 422,
+			want:   []string{`"msg":"Ort ist erforderlich"`, `"msg":"Dieses Datum muss nach Gültig ab liegen"`, `"msg":"no_such_field ist erforderlich"`},
+			forbid: []string{"city_name ist", "nach valid_from"}},
+		{name: "fields named by their labels in French", method: "GET", path: "/api/labels", lang: "fr", status: 422,
+			want: []string{`"msg":"Ville est obligatoire"`, "postérieure à Valable du"}, forbid: []string{`"msg":"city_name`, "à valid_from"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
