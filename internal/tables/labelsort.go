@@ -576,7 +576,8 @@ func labelSortIndexed(reg *schema.Registry) []*schema.Entity {
 		for i := range e.Fields {
 			f := &e.Fields[i]
 			ref, ok := reg.Entity(f.Ref)
-			if !ok || !f.Stored() || !readable(f) || seen[ref.Name] || !indexableLabel(ref) {
+			// A field added by a later migration did not exist when this one ran.
+			if !ok || !f.Stored() || !readable(f) || seen[ref.Name] || !indexableLabel(ref) || addedLater(e, f.Name) {
 				continue
 			}
 			seen[ref.Name] = true

@@ -3,7 +3,7 @@
 -- someone else is named), and the daily digest and the calendar feed
 -- carry its objection deadline beside the contract deadlines.
 ALTER TABLE invoice ADD COLUMN invoice_responsible_user_id {{BIGINT}} REFERENCES users (user_id) ON DELETE SET NULL;
-CREATE INDEX invoice_responsible_idx ON invoice (invoice_responsible_user_id, invoice_objection_deadline);
+CREATE INDEX invoice_responsible_idx ON invoice (invoice_responsible_user_id);
 
 -- The announcements of every module's dated items, by the item's key
 -- ("deadline/12", "statement/7/objection"): one per date and horizon,
