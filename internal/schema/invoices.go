@@ -66,7 +66,7 @@ func invoices() ([]Entity, []Link) {
 		},
 		{
 			Name: "invoice", Doc: "An invoice under review (service charge statement, rent invoice) of a company's contract.",
-			Label:  []string{"invoice_number", "invoice_date"},
+			Label:  []string{"invoice_id", "invoice_number", "invoice_date"},
 			Tenant: byCustomer(viaCompany),
 			Fields: []Field{
 				day("invoice_date").index(),

@@ -23,7 +23,8 @@ type DefinitionChange struct {
 
 // LaterDefinitionChanges names, per migration, the changes of definitions
 // that earlier generated migrations render (the keyword indexes of 0013
-// and their later forms, 0044, 0045, 0047, 0048, 0049). Those generators
+// and their later forms, 0044, 0045, 0048, 0049; the label sort indexes
+// of 0047). Those generators
 // render the definitions as they were when their migration ran
 // (entityBefore), so their files stay as they ran; the migration of the
 // change ends in what rebuilds the indexes it concerns
@@ -33,6 +34,8 @@ type DefinitionChange struct {
 var LaterDefinitionChanges = map[string]DefinitionChange{
 	"0065_spec_call_differences.sql": {
 		Searchable: []string{"bankdata.bankdata_bank_name"},
+		// The specification: "invoice shows id, number, date".
+		Labels: map[string][]string{"invoice": {"invoice_number", "invoice_date"}},
 	},
 }
 
@@ -107,7 +110,8 @@ func entitiesBefore(reg *schema.Registry, file string) []*schema.Entity {
 // migration's changes alter, the index rebuilt as the definitions now say
 // (SQLite: the FTS5 table filled again, with the triggers that note keys
 // for the commit and its flush trigger; PostgreSQL: the stored search and
-// label columns and their trigram indexes).
+// label columns and their trigram indexes); and each label sort index
+// they alter made again (LabelSortIndexMigration).
 func LaterDefinitionIndexes(reg *schema.Registry, file string) string {
 	var sqlite, pg []string
 	before := searchIndexesOf(entitiesBefore(reg, file))
@@ -147,6 +151,38 @@ func LaterDefinitionIndexes(reg *schema.Registry, file string) string {
 				fmt.Sprintf("INSERT INTO %s (rowid, %s) SELECT %s FROM %s new;", fts, columns, now.ftsValues("new"), q(now.ent.Table)))
 			sqlite = append(sqlite, now.atCommitSchema(flushFromKeys)...)
 			pg = append(pg, now.pgColumnSchema()...)
+		}
+	}
+	// Label sort indexes the changes alter: dropped and made again.
+	sortBefore := labelSortIndexed(reg, func(e *schema.Entity) *schema.Entity { return entityBefore(e, file) })
+	sortAfter := labelSortIndexed(reg, func(e *schema.Entity) *schema.Entity { return entityAfter(e, file) })
+	for _, d := range []db.Dialect{db.SQLite, db.Postgres} {
+		old := map[string]string{}
+		for _, e := range sortBefore {
+			old[e.Name] = labelSortIndex(d, e)
+		}
+		var stmts []string
+		for _, e := range sortAfter {
+			now := labelSortIndex(d, e)
+			was, had := old[e.Name]
+			delete(old, e.Name)
+			if was == now {
+				continue
+			}
+			if had {
+				stmts = append(stmts, fmt.Sprintf("DROP INDEX %s;", q(e.Table+"_label_sort")))
+			}
+			stmts = append(stmts, now)
+		}
+		for _, e := range sortBefore {
+			if _, gone := old[e.Name]; gone {
+				stmts = append(stmts, fmt.Sprintf("DROP INDEX %s;", q(e.Table+"_label_sort")))
+			}
+		}
+		if d == db.SQLite {
+			sqlite = append(sqlite, stmts...)
+		} else {
+			pg = append(pg, stmts...)
 		}
 	}
 	var b strings.Builder

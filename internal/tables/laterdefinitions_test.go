@@ -2,9 +2,11 @@ package tables
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"portfolio/internal/db"
 	"portfolio/internal/schema"
 )
 
@@ -43,6 +45,15 @@ func TestLaterDefinitionIndexesAreCurrent(t *testing.T) {
 				t.Errorf("%s: its tail does not index %s:\n%s", file, name, tail)
 			}
 		}
+		for entity := range change.Labels {
+			e, _ := reg.Entity(entity)
+			if !strings.Contains(tail, `"`+e.Table+`_label_sort"`) {
+				t.Errorf("%s: its tail does not rebuild the label sort index of %s:\n%s", file, entity, tail)
+			}
+			if strings.Contains(LabelSortIndexMigration(reg), indexedLabel(db.SQLite, e, "")) {
+				t.Errorf("%s: migration 0047 renders the label of %s as it is now", file, entity)
+			}
+		}
 	}
 }
 
@@ -58,6 +69,13 @@ func TestEntityBeforeUndoesLaterChanges(t *testing.T) {
 	}
 	if searchable(entityBefore(bank, file)) || !searchable(entityAfter(bank, file)) || !searchable(bank) {
 		t.Error("the bank name is searchable from migration 0065 on, and only from there")
+	}
+	invoice, _ := schema.Default().Entity("invoice")
+	if got := entityBefore(invoice, file).Label; !slices.Equal(got, []string{"invoice_number", "invoice_date"}) {
+		t.Errorf("the invoice label before migration 0065: %v", got)
+	}
+	if got := entityAfter(invoice, file).Label; !slices.Equal(got, []string{"invoice_id", "invoice_number", "invoice_date"}) || !slices.Equal(invoice.Label, got) {
+		t.Errorf("the invoice label from migration 0065 on: %v (registry %v)", got, invoice.Label)
 	}
 	if entityBefore(bank, "0066_later.sql") != bank {
 		t.Error("a definition after every change is the registry's own")
