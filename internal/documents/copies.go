@@ -29,6 +29,7 @@ const (
 
 // row is what the module reads of a document it serves or copies.
 type row struct {
+	// typeID is 0 for a document without a type yet.
 	id, typeID, subtypeID, userID int64
 	version                       int64
 	name, file, sum, mimeType     string
@@ -44,20 +45,31 @@ func (s *Service) readRow(ctx context.Context, q db.Querier, id int64) (*row, er
 		return nil, err
 	}
 	var r row
-	var sub, user sql.NullInt64
+	var typ, sub, user sql.NullInt64
 	var sum, stamp, sig sql.NullString
 	err = q.QueryRowContext(ctx, `SELECT d.document_id, d.documenttype_id, d.subdocumenttype_id, d.user_id, d.row_version,
 		d.document_name, d.document_mime_type, d.document_file, d.document_sha256, d.document_stamp_file, d.document_signature_file,
 		d.document_created_at, d.document_stamped_at FROM `+src.SQL+` WHERE d.document_id = ?`, append(src.Args, id)...).
-		Scan(&r.id, &r.typeID, &sub, &user, &r.version, &r.name, &r.mimeType, &r.file, &sum, &stamp, &sig, &r.created, &r.stampedAt)
+		Scan(&r.id, &typ, &sub, &user, &r.version, &r.name, &r.mimeType, &r.file, &sum, &stamp, &sig, &r.created, &r.stampedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.NotFound("server.error.not_found")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("documents: read document %d: %w", id, err)
 	}
-	r.subtypeID, r.userID, r.sum, r.stampFile, r.signatureFile = sub.Int64, user.Int64, sum.String, stamp.String, sig.String
+	r.typeID, r.subtypeID, r.userID, r.sum = typ.Int64, sub.Int64, user.Int64, sum.String
+	r.stampFile, r.signatureFile = stamp.String, sig.String
 	return &r, nil
+}
+
+// needsType refuses to stamp or sign r while it has no type: 422 on
+// documenttype_id, which PUT /documents/update or contract step 7 sets
+// (decision 0065).
+func (r *row) needsType() error {
+	if r.typeID == 0 {
+		return apperr.Validation(apperr.FieldError{Field: "documenttype_id", Key: "server.documents.no_type", Type: "missing"})
+	}
+	return nil
 }
 
 // Served is a file a link opens: a stored file or a copy made for this
@@ -106,6 +118,9 @@ func (s *Service) ServeLink(ctx context.Context, token string, id int64, kind st
 		}
 		return s.openStored(ctx, r.signatureFile, r.name+".png", "image/png")
 	case kindStamped:
+		if err := r.needsType(); err != nil {
+			return nil, err
+		}
 		if r.stampFile != "" {
 			return s.openStored(ctx, r.stampFile, r.name+".pdf", "application/pdf")
 		}
@@ -218,8 +233,9 @@ func (s *Service) ownerLabel(ctx context.Context, q db.Querier, id int64) (strin
 // enters a stamp column (the tickets module calls it in the ticket's
 // write transaction): the date of receipt is now, the user the one moving
 // the ticket. The originals are not changed; a copy replaces an earlier
-// one. A document whose file pdfcpu cannot stamp is logged and skipped,
-// so a move never fails on one odd file.
+// one. A document without a type yet is not stamped (decision 0065), and
+// one whose file pdfcpu cannot stamp is logged; both are skipped, so a
+// move never fails on one odd file.
 func (s *Service) StampTicket(ctx context.Context, tx *db.Tx, ticket int64) (int, error) {
 	sys := tables.AsSystem(ctx)
 	src, err := s.engine.Scoped(sys, entity, "d")
@@ -255,6 +271,10 @@ func (s *Service) StampTicket(ctx context.Context, tx *db.Tx, ticket int64) (int
 		r, err := s.readRow(sys, tx, id)
 		if err != nil {
 			return n, err
+		}
+		if r.typeID == 0 {
+			s.log.InfoContext(ctx, "documents: a ticket's document without a type is not stamped", "document_id", id)
+			continue
 		}
 		lines, err := s.stampLines(sys, tx, r, now, user)
 		if err != nil {

@@ -186,7 +186,6 @@ func TestUploadAndDownload(t *testing.T) {
 			refused("not a PDF", upload(admin, map[string]string{"documenttype_id": docType}, []byte("GIF89a not a pdf")), 422, "Only PDF files")
 			refused("two files", upload(admin, map[string]string{"documenttype_id": docType}, pdf, pdf), 422, "exactly one PDF")
 			refused("no file", upload(admin, map[string]string{"documenttype_id": docType}), 422, "exactly one PDF")
-			refused("no document type", upload(admin, nil, pdf), 422, "documenttype_id")
 			refused("two owners", upload(admin, map[string]string{"documenttype_id": docType, "pos_id": posA, "contract_id": "1"}, pdf), 422, "one record")
 			refused("not logged in", ta.Do("POST", "/documents/uploadfiles", "", "x", "Content-Type", "multipart/form-data; boundary=x"), 401, "")
 			if r, f := queryInt(t, d, `SELECT COUNT(*) FROM document`), storedFiles(t, ta); r != rows || f != files {

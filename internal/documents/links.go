@@ -43,6 +43,9 @@ type Links struct {
 	Preview       string `json:"preview"`
 	PreviewStamp  string `json:"preview_stamp"`
 	SignImage     string `json:"sign_image"`
+	// DocumentTypeID is the document's type, nil while it has none: then
+	// the stamped copy and a signature are refused (decision 0065).
+	DocumentTypeID *int64 `json:"documenttype_id"`
 	// ExpiresAt is when the token stops opening them.
 	ExpiresAt time.Time `json:"expires_at"`
 }
@@ -60,20 +63,25 @@ func (s *Service) Links(ctx context.Context, id int64) (*Links, error) {
 	if err := s.engine.Require(ctx, access.ActionRead, entity); err != nil {
 		return nil, err
 	}
-	if err := s.engine.MustSeeIn(ctx, s.db, entity, id); err != nil {
+	r, err := s.readRow(ctx, s.db, id)
+	if err != nil {
 		return nil, err
 	}
 	exp := s.now().Add(LinkTTL).UTC().Truncate(time.Second)
 	q := "?authorization=" + url.QueryEscape(s.linkToken(id, p.UserID, exp))
 	d := strconv.FormatInt(id, 10)
-	return &Links{
+	l := &Links{
 		Download:      "/document/download/" + d + q,
 		DownloadStamp: "/document/download/stamp/" + d + q,
 		Preview:       "/documents/preview/" + d + q,
 		PreviewStamp:  "/documents/preview/stamp/" + d + q,
 		SignImage:     "/documents-sign/image/" + d + q,
 		ExpiresAt:     exp,
-	}, nil
+	}
+	if r.typeID != 0 {
+		l.DocumentTypeID = &r.typeID
+	}
+	return l, nil
 }
 
 // linkToken is "<document>.<user>.<expiry unix>.<MAC>": the MAC is

@@ -67,8 +67,9 @@ func New(d *db.DB, engine *tables.Engine, store *Store, catalog *i18n.Catalog, l
 	return &Service{db: d, engine: engine, store: store, catalog: catalog, log: log, maxBytes: schema.MaxDocumentKB * 1024, now: time.Now}
 }
 
-// Upload is one stored file with the document's fields: document_name
-// (default: the file name), documenttype_id, subdocumenttype_id and at most
+// Upload is one stored file with the document's fields, each optional:
+// document_name (default: the file name), documenttype_id (a document
+// may get its type later, decision 0065), subdocumenttype_id and at most
 // one owner field (pos_id, contract_id, ticket_id or invoice_id).
 type Upload struct {
 	FileName string

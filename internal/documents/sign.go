@@ -48,7 +48,8 @@ type Signed struct {
 // ticket, and adds both digests to the ticket's timeline. The document
 // must be one of the ticket's, both within the caller's tenant (404); a
 // document whose content is no longer what the signer saw answers 409; a
-// signature that is not an image 422. Nothing is kept on failure.
+// signature that is not an image, or a document without a type yet, 422.
+// Nothing is kept on failure.
 func (s *Service) Sign(ctx context.Context, cmd SignCommand) (*Signed, error) {
 	p, ok := auth.PrincipalFrom(ctx)
 	if !ok {
@@ -71,6 +72,9 @@ func (s *Service) Sign(ctx context.Context, cmd SignCommand) (*Signed, error) {
 	}
 	if linked == 0 {
 		return nil, apperr.NotFound("server.error.not_found")
+	}
+	if err := r.needsType(); err != nil {
+		return nil, err
 	}
 	signature, err := pdfmark.Image(cmd.Signature, maxSignatureSide)
 	if err != nil {

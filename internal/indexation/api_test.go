@@ -225,6 +225,29 @@ func TestIndexation(t *testing.T) {
 				t.Errorf("the %s letter shows a placeholder:\n%s", lang, text)
 			}
 		}
+		// The template is read-only; its wording is the text module of the
+		// same code and language, which the letter follows.
+		template := one(t, d, `SELECT texttemplate_id FROM texttemplate WHERE texttemplate_code = 'index_adjustment_letter'`)
+		module := one(t, d, `SELECT textmodule_id FROM textmodule WHERE textmodule_code = 'index_adjustment_letter' AND textmodule_language = 'en'`)
+		ta.Run(t, []apptest.Scenario{
+			{Name: "the letter's template allows no update", Method: "POST", Path: "/api/", As: admin, Status: 405,
+				Body: obj{"action": "update", "entity": "texttemplate", "id": template, "row_version": 1, "data": obj{"texttemplate_name": "x"}}},
+			{Name: "its text module is changed instead", Method: "POST", Path: "/api/", As: admin, Status: 200,
+				Body: obj{"action": "update", "entity": "textmodule", "id": module, "row_version": 1,
+					"data": obj{"textmodule_templatetext": "<p>Dear landlord, the payment {{payment_name}} is now {{new_amount}}.</p>"}}},
+		})
+		if text := letterText(t, ta, teamLead, first, "en"); !strings.Contains(text, "Dear landlord, the payment Rent 2021-01-15 is now €1,070.30.") {
+			t.Errorf("the letter does not follow its text module:\n%s", text)
+		}
+		if text := letterText(t, ta, teamLead, first, "de"); !strings.Contains(text, "Wertsicherungsklausel") {
+			t.Errorf("the German letter lost its own wording:\n%s", text)
+		}
+		ta.Run(t, []apptest.Scenario{
+			{Name: "a placeholder the letter does not fill, in the text module", Method: "POST", Path: "/api/", As: admin, Status: 200,
+				Body: obj{"action": "update", "entity": "textmodule", "id": module, "row_version": 2, "data": obj{"textmodule_templatetext": "<p>{{nope}}</p>"}}},
+			{Name: "the letter names the text module's field", Method: "GET", Path: path(first, "letter.pdf?lang=en"), As: teamLead, Status: 422,
+				Contains: []string{`"loc":["body","textmodule_templatetext"]`, "nope"}},
+		})
 		if _, err := d.ExecContext(context.Background(), `UPDATE recurringpayment SET recurringpayment_value_deposit = 0 WHERE recurringpayment_id = ?`, missing); err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,8 @@ import (
 )
 
 // TemplateCode is the text template of the adjustment letter (the base seed
-// ships it in German, French and English; administrators edit its wording).
+// ships it in German, French and English) and of the text modules, one per
+// language, in which administrators edit its wording (decision 0065).
 const TemplateCode = "index_adjustment_letter"
 
 // letterFacts are the figures the letter's table shows, in order: the
@@ -69,14 +70,14 @@ func (s *Service) Letter(ctx context.Context, id int64, lang string) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	tpl, err := s.template(ctx, lang)
+	tpl, field, err := s.template(ctx, lang)
 	if err != nil {
 		return nil, err
 	}
 	body, err := letter.Fill(tpl, vars)
 	var unknown *letter.UnknownPlaceholdersError
 	if errors.As(err, &unknown) {
-		return nil, apperr.Validation(apperr.FieldError{Field: "texttemplate_content_" + lang,
+		return nil, apperr.Validation(apperr.FieldError{Field: field,
 			Key: "server.indexation.template_placeholders", Type: "value_error",
 			Args: map[string]string{"names": strings.Join(unknown.Names, ", ")}})
 	}
@@ -176,23 +177,41 @@ func (s *Service) letterData(ctx context.Context, id int64, lang string) (map[st
 	return vars, sender, nil
 }
 
-// template reads the letter's wording in lang. The product's templates are
-// global data every letter needs, read for the system whoever asks.
-func (s *Service) template(ctx context.Context, lang string) (string, error) {
-	cur, err := s.engine.ListIn(tables.AsSystem(ctx), s.db, tables.ListQuery{Entity: "texttemplate",
-		Data: map[string]any{"texttemplate_code": TemplateCode}, PerPage: 1, Columns: []string{"texttemplate_content_" + lang}})
+// template reads the letter's wording in lang and the field it is in: the
+// text module of the letter's code and language, which administrators
+// edit, else the product's read-only text template. Both are global data
+// every letter needs, read for the system whoever asks.
+func (s *Service) template(ctx context.Context, lang string) (content, field string, err error) {
+	for _, src := range []struct {
+		entity, field string
+		data          map[string]any
+	}{
+		{"textmodule", "textmodule_templatetext", map[string]any{"textmodule_code": TemplateCode, "textmodule_language": lang}},
+		{"texttemplate", "texttemplate_content_" + lang, map[string]any{"texttemplate_code": TemplateCode}},
+	} {
+		content, found, err := s.wording(ctx, src.entity, src.field, src.data)
+		if err != nil || found {
+			return content, src.field, err
+		}
+	}
+	return "", "", apperr.NotFound("server.indexation.no_template")
+}
+
+// wording reads field of the first row of entity with data's values; found
+// is false when there is none or its text is empty.
+func (s *Service) wording(ctx context.Context, entity, field string, data map[string]any) (text string, found bool, err error) {
+	cur, err := s.engine.ListIn(tables.AsSystem(ctx), s.db, tables.ListQuery{Entity: entity, Data: data, PerPage: 1, Columns: []string{field}})
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	defer cur.Close()
-	if !cur.Next() {
-		if err := cur.Err(); err != nil {
-			return "", err
-		}
-		return "", apperr.NotFound("server.indexation.no_template")
+	if cur.Next() {
+		text, _ = cur.Record()[field].(string)
 	}
-	content, _ := cur.Record()["texttemplate_content_"+lang].(string)
-	return content, cur.Err()
+	if err := cur.Err(); err != nil {
+		return "", false, fmt.Errorf("indexation: read the letter's wording (%s): %w", entity, err)
+	}
+	return text, strings.TrimSpace(text) != "", nil
 }
 
 // one reads the given columns of row id of entity through the engine's

@@ -103,6 +103,16 @@ func TestPartners(t *testing.T) {
 			{Name: "bank data of another partner", As: admin, Method: "PUT", Path: jsonPath("/partners/", p2) + "/bankdata/" + jsonOf(bank), Status: 404,
 				Body: map[string]any{"row_version": 2, "bankdata_bank_name": "X"}},
 		})
+		// The keyword search of bank data searches the bank name too.
+		f.run([]apptest.Scenario{
+			{Name: "keyword finds the bank name in the partner's list", As: admin, Method: "GET", Path: "/partners/1/bankdata?keyword=COMMERZ", Status: 200,
+				Contains: []string{`"bankdata_bank_name":"Commerzbank"`}},
+			{Name: "keyword finds the bank name in the generic list", As: admin, Method: "POST", Path: "/api/", Status: 200,
+				Contains: []string{`"total":1`, `"bankdata_bank_name":"Commerzbank"`},
+				Body:     map[string]any{"action": "read-rich", "entity": "bankdata", "count": true, "filter_all": "merzba"}},
+			{Name: "a keyword in neither IBAN nor bank name finds nothing", As: admin, Method: "GET", Path: "/partners/1/bankdata?keyword=Sparkasse", Status: 200,
+				Absent: []string{"Commerzbank"}},
+		})
 		// Without the update right on bank data, the IBAN is masked.
 		f.exec(`UPDATE user_tablegroup SET crud_u = 0 WHERE user_id = (SELECT user_id FROM users WHERE user_email = ?)`, partner)
 		f.run([]apptest.Scenario{
@@ -123,6 +133,9 @@ func TestPartners(t *testing.T) {
 			{Name: "masked in exports", As: partner, Method: "POST", Path: "/api/", Status: 200,
 				Contains: []string{"DE89**************3000"}, Absent: []string{"DE89370400440532013000"},
 				Body: map[string]any{"action": "export", "entity": "bankdata", "format": "csv"}},
+			{Name: "the keyword search finds the bank name beside a masked IBAN", As: partner, Method: "POST", Path: "/api/", Status: 200,
+				Contains: []string{`"total":1`, "DE89**************3000"},
+				Body:     map[string]any{"action": "read-rich", "entity": "bankdata", "count": true, "filter_all": "commerz"}},
 			{Name: "the keyword search does not see hidden digits", As: partner, Method: "POST", Path: "/api/", Status: 200,
 				Contains: []string{`"total":0`},
 				Body:     map[string]any{"action": "read-rich", "entity": "bankdata", "count": true, "filter_all": "0532013"}},

@@ -146,7 +146,7 @@ func TestSpecLimitsAndLookups(t *testing.T) {
 	}
 	limits := map[string]schema.Limits{
 		"textmodule":            {NoCreate: true, NoDelete: true},
-		"texttemplate":          {NoCreate: true, NoDelete: true},
+		"texttemplate":          {NoCreate: true, NoUpdate: true, NoDelete: true},
 		"texttemplate_variable": {NoCreate: true, NoUpdate: true, NoDelete: true},
 		"trackrecord":           {NoCreate: true, NoUpdate: true, NoDelete: true},
 		"document":              {NoGenericList: true},

@@ -40,7 +40,10 @@ func documents() ([]Entity, []Link) {
 			Fields: []Field{
 				name("document_name"),
 				str("document_mime_type", 100).readOnly().label("MIME type"),
-				ref("documenttype_id", "documenttype"),
+				// Optional: a document is uploaded with its file alone and typed
+				// later (contract step 7, PUT /documents/update); it is not
+				// stamped or signed before (decision 0065).
+				ref("documenttype_id", "documenttype").optional(),
 				ref("subdocumenttype_id", "subdocumenttype").optional().where("documenttype_id", "documenttype_id"),
 				str("document_file", lenName).kind(KindFile).readOnly().hideOnUpdate().label("File").
 					sizeKB(MaxDocumentKB).accept(".pdf"),

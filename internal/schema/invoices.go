@@ -43,9 +43,11 @@ func invoices() ([]Entity, []Link) {
 		},
 		{
 			// The product's letters use these templates by code, so none is
-			// created or deleted; their wording is edited (decision 0014).
-			Name: "texttemplate", Doc: "A letter or mail template of the product in German, French and English; the wording is editable.",
-			Tenant: global, Limits: Limits{NoCreate: true, NoDelete: true},
+			// created or deleted (decision 0014); nor changed, as the
+			// specification's limits say: the wording a customer gives a
+			// letter is the text module of the same code (decision 0065).
+			Name: "texttemplate", Doc: "A letter or mail template of the product in German, French and English; its wording is edited as the text module of the same code.",
+			Tenant: global, Limits: Limits{NoCreate: true, NoUpdate: true, NoDelete: true},
 			Unique: [][]string{{"texttemplate_code"}},
 			Fields: []Field{
 				name("texttemplate_name"),
@@ -66,7 +68,7 @@ func invoices() ([]Entity, []Link) {
 		},
 		{
 			Name: "invoice", Doc: "An invoice under review (service charge statement, rent invoice) of a company's contract.",
-			Label:  []string{"invoice_number", "invoice_date"},
+			Label:  []string{"invoice_id", "invoice_number", "invoice_date"},
 			Tenant: byCustomer(viaCompany),
 			Fields: []Field{
 				day("invoice_date").index(),

@@ -106,7 +106,7 @@ func portfolio() ([]Entity, []Link) {
 					regex(`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`, "Enter the IBAN in capitals without spaces, e.g. DE89370400440532013000."),
 				str("bankdata_bic", 11).label("BIC").optional().
 					regex(`^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$`, "Enter the 8- or 11-character BIC in capitals."),
-				str("bankdata_bank_name", lenName).optional(),
+				str("bankdata_bank_name", lenName).optional().search(),
 				str("bankdata_account_number", lenShort).optional(),
 				str("bankdata_vat", lenCode).optional().label("VAT number"),
 				flag("bankdata_is_active"),

@@ -12,10 +12,14 @@ import (
 const TemplateIndexAdjustment = "index_adjustment_letter"
 
 // textTemplate is a letter the product writes, in German, French and
-// English; administrators edit its wording, the seed never overwrites it.
+// English. The template is read-only; administrators edit its wording as
+// the text module of the same code in each language, which the seed makes
+// from the template once and never overwrites (decision 0065).
 type textTemplate struct {
 	code, name string
 	de, fr, en string
+	// modules name the text module of each language.
+	modules map[string]string
 }
 
 // templateVariable is a placeholder {{name}} text templates may use.
@@ -23,6 +27,7 @@ type templateVariable struct{ name, description string }
 
 var textTemplates = []textTemplate{{
 	code: TemplateIndexAdjustment, name: "Index adjustment letter",
+	modules: map[string]string{"de": "Schreiben zur Indexanpassung", "fr": "Lettre d'ajustement à l'indice", "en": "Index adjustment letter"},
 	de: `<h1>Anpassung der Zahlung „{{payment_name}}“ nach der Wertsicherungsklausel</h1>
 <p>Vertrag: {{contract_name}} · Standort: {{pos_name}}</p>
 <p>Sehr geehrte Damen und Herren,</p>
@@ -39,6 +44,14 @@ var textTemplates = []textTemplate{{
 <p>Under the index clause “{{clause_name}}” of the contract, the payment follows the {{index_name}}. The index moved from {{reference_value}} points ({{reference_month}}) to {{current_value}} points ({{current_month}}), a change of {{change_points}} points or {{change_percent}} %. Of this change, {{transmission_percent}} % is passed on.</p>
 <p>The monthly amount therefore changes from {{old_amount}} to <b>{{new_amount}}</b> as of <b>{{effective_date}}</b>. The calculation in detail:</p>`,
 }}
+
+// templateModuleDescriptions describe, per language, the text module that
+// words a template's letter.
+var templateModuleDescriptions = map[string]string{
+	"de": "Der Wortlaut des Schreibens (sein Vorlagentext; die übrigen Texte werden nicht verwendet). Platzhalter: die Variablen der Textvorlagen.",
+	"fr": "Le libellé de la lettre (son texte modèle ; les autres textes ne sont pas utilisés). Espaces réservés : les variables des modèles de texte.",
+	"en": "The wording of the letter (its template text; the other texts are not used). Placeholders: the text template variables.",
+}
 
 var templateVariables = []templateVariable{
 	{"payment_name", "Name of the recurring payment"},
@@ -66,6 +79,18 @@ func seedTextTemplates(ctx context.Context, tx *db.Tx) error {
 			texttemplate_content_de, texttemplate_content_fr, texttemplate_content_en) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT DO NOTHING`, t.name, t.code, t.de, t.fr, t.en); err != nil {
 			return fmt.Errorf("seed text template %s: %w", t.code, err)
+		}
+	}
+	for _, t := range textTemplates {
+		for _, lang := range []string{"de", "fr", "en"} {
+			// From the stored template: a wording edited there before
+			// templates became read-only carries over.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO textmodule (textmodule_name, textmodule_description, textmodule_templatetext,
+				textmodule_block_count, textmodule_code, textmodule_language)
+				SELECT ?, ?, texttemplate_content_`+lang+`, 0, texttemplate_code, ? FROM texttemplate WHERE texttemplate_code = ?
+				ON CONFLICT DO NOTHING`, t.modules[lang], templateModuleDescriptions[lang], lang, t.code); err != nil {
+				return fmt.Errorf("seed text module of template %s/%s: %w", t.code, lang, err)
+			}
 		}
 	}
 	for _, v := range templateVariables {

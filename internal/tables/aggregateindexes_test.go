@@ -63,8 +63,6 @@ func TestTenantFollowsOwner(t *testing.T) {
 	}
 }
 
-const labelSortIndexMigrationFile = "0047_label_sort_indexes.sql"
-
 // TestLabelSortIndexMigrationIsCurrent: migration 0047 holds what
 // LabelSortIndexMigration renders (UPDATE_MIGRATION=1 writes it): a point
 // of sale's contact person and a ticket's user are sorted by an index on

@@ -558,24 +558,41 @@ func LabelSortIndexMigration(reg *schema.Registry) string {
 	b, w := generatedMigration("LabelSortIndexMigration",
 		"A label of several text or date columns that a big entity's list sorts by has an index on its expression (decision 0044).")
 	var sqlite, pg []string
-	for _, ref := range labelSortIndexed(reg) {
-		name, table := ident(ref.Table+"_label_sort"), ident(ref.Table)
-		sqlite = append(sqlite, fmt.Sprintf("CREATE INDEX %s ON %s ((%s));", name, table, indexedLabel(db.SQLite, ref, "")))
-		pg = append(pg, fmt.Sprintf("CREATE INDEX %s ON %s ((%s), %s);", name, table, indexedLabel(db.Postgres, ref, ""), ident(ref.PK)))
+	for _, ref := range labelSortIndexed(reg, func(e *schema.Entity) *schema.Entity { return entityBefore(e, labelSortIndexMigrationFile) }) {
+		sqlite = append(sqlite, labelSortIndex(db.SQLite, ref))
+		pg = append(pg, labelSortIndex(db.Postgres, ref))
 	}
 	writePerDialect(w, sqlite, pg)
 	return b.String()
 }
 
-// labelSortIndexed are the entities LabelSortIndexMigration indexes, in
-// the order of the big entities' foreign keys.
-func labelSortIndexed(reg *schema.Registry) []*schema.Entity {
+// labelSortIndexMigrationFile is the migration LabelSortIndexMigration
+// renders.
+const labelSortIndexMigrationFile = "0047_label_sort_indexes.sql"
+
+// labelSortIndex is the statement that creates ref's label sort index on
+// d: on SQLite the index ends in the rowid, the key; on PostgreSQL the key
+// is added.
+func labelSortIndex(d db.Dialect, ref *schema.Entity) string {
+	name, table := ident(ref.Table+"_label_sort"), ident(ref.Table)
+	if d == db.Postgres {
+		return fmt.Sprintf("CREATE INDEX %s ON %s ((%s), %s);", name, table, indexedLabel(d, ref, ""), ident(ref.PK))
+	}
+	return fmt.Sprintf("CREATE INDEX %s ON %s ((%s));", name, table, indexedLabel(d, ref, ""))
+}
+
+// labelSortIndexed are the entities LabelSortIndexMigration indexes, as
+// defined gives them, in the order of the big entities' foreign keys.
+func labelSortIndexed(reg *schema.Registry, defined func(*schema.Entity) *schema.Entity) []*schema.Entity {
 	var out []*schema.Entity
 	seen := map[string]bool{}
 	for _, e := range bigEntitiesOf(reg) {
 		for i := range e.Fields {
 			f := &e.Fields[i]
 			ref, ok := reg.Entity(f.Ref)
+			if ok {
+				ref = defined(ref)
+			}
 			// A field added by a later migration did not exist when this one ran.
 			if !ok || !f.Stored() || !readable(f) || seen[ref.Name] || !indexableLabel(ref) || addedLater(e, f.Name) {
 				continue

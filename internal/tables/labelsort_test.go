@@ -110,8 +110,8 @@ func TestLabelWalkEqualsSort(t *testing.T) {
 				}
 			}
 		}
-		// An invoice position's invoice is labelled by number and date, the
-		// date as YYYY-MM-DD on both databases (db.DateText).
+		// An invoice position's invoice is labelled by id, number and date,
+		// the date as YYYY-MM-DD on both databases (db.DateText).
 		if _, err := d.ExecContext(ctx, `UPDATE invoice SET invoice_number = 'R-1' WHERE invoice_id % 2 = 0`); err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +134,7 @@ func TestLabelWalkEqualsSort(t *testing.T) {
 		}
 		for _, r := range e.list(admin, obj{"entity": "invoiceposition", "per_page": 5}).Data.Data {
 			inv := invoices[id(r, "invoice_id")]
-			if want := fmt.Sprintf("%v %v", inv["invoice_number"], inv["invoice_date"]); r["invoice_id__label"] != want {
+			if want := fmt.Sprintf("%v %v %v", inv["invoice_id"], inv["invoice_number"], inv["invoice_date"]); r["invoice_id__label"] != want {
 				t.Errorf("position %v: invoice label %q, want %q", r["invoiceposition_id"], r["invoice_id__label"], want)
 			}
 		}

@@ -189,3 +189,31 @@ func insertPos(t testing.TB, d *db.DB, n int, company, contact int64) {
 		t.Fatalf("insert points of sale: %v", err)
 	}
 }
+
+// TestEmptyFilterIsNoFilter: "filter": {} (what the specification's
+// browser sends for a list without conditions) is accepted as no filter
+// wherever a generic call takes a filter: a list, a relation read with its
+// owner in data, an export, a saved view and its settings read back; as
+// are null and an empty array.
+func TestEmptyFilterIsNoFilter(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		e := newEnv(t, d)
+		listFixture(t, e)
+		e.run(t, []apptest.Scenario{
+			{Name: "read-rich with {}", As: admin, Status: 200, Body: obj{"action": "read-rich", "entity": "pos", "filter": obj{}, "columns": []string{"pos_name"}},
+				Contains: []string{"Nordlicht Markt", "Südstern Filiale"}},
+			{Name: "read-rich with null", As: admin, Status: 200, Body: obj{"action": "read-rich", "entity": "pos", "filter": nil, "columns": []string{"pos_name"}},
+				Contains: []string{"Nordlicht Markt"}},
+			{Name: "read-rich with []", As: admin, Status: 200, Body: obj{"action": "read-rich", "entity": "pos", "filter": []obj{}, "columns": []string{"pos_name"}},
+				Contains: []string{"Nordlicht Markt"}},
+			{Name: "a relation read with {} and its owner", As: admin, Status: 200,
+				Body:     obj{"action": "read-rich", "entity": "company_pos_rel", "filter": obj{}, "data": obj{"company_id": 1}},
+				Contains: []string{"Nordlicht Markt"}, Absent: []string{"Südstern Filiale"}},
+			{Name: "an export with {}", As: admin, Status: 200, Body: obj{"action": "export", "entity": "pos", "format": "csv", "filter": obj{}},
+				Contains: []string{"Nordlicht Markt", "Südstern Filiale"}},
+			{Name: "a saved view with {}", As: admin, Method: "POST", Path: "/api/views", Status: 201,
+				Body:     obj{"entity": "pos", "name": "Alle Filialen", "shared": "private", "settings": obj{"filter": obj{}, "order_by": "pos_name"}},
+				Contains: []string{`"name":"Alle Filialen"`}},
+		})
+	})
+}

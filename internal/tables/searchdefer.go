@@ -55,7 +55,7 @@ func DeferredSearchMigration(reg *schema.Registry) string {
 	w("-- only: sqlite")
 	w("CREATE TABLE %s (view_name TEXT PRIMARY KEY) WITHOUT ROWID;", atCommit)
 	w("CREATE TABLE %s (table_name TEXT NOT NULL, row_id INTEGER NOT NULL, indexed INTEGER NOT NULL, PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;", searchPending)
-	for _, x := range sortedSearchIndexes(searchIndexes(reg)) {
+	for _, x := range sortedSearchIndexes(searchIndexesAsOf(reg, deferredSearchMigrationFile)) {
 		if !existsBefore(x.ent.Table, deferredSearchMigrationFile) {
 			continue // a later migration creates it with these triggers (SearchMigrationPart)
 		}
@@ -77,7 +77,7 @@ func DeferredSearchMigration(reg *schema.Registry) string {
 func FlushFromKeysMigration(reg *schema.Registry) string {
 	b, w := generatedMigration("FlushFromKeysMigration", "Flush triggers read the rows to index through their noted keys (docs/performance.md, \"Lists at scale, session 17\").")
 	w("-- only: sqlite")
-	for _, x := range sortedSearchIndexes(searchIndexes(reg)) {
+	for _, x := range sortedSearchIndexes(searchIndexesAsOf(reg, flushFromKeysMigrationFile)) {
 		if !existsBefore(x.ent.Table, flushFromKeysMigrationFile) {
 			continue // a later migration creates it in this form (SearchMigrationPart)
 		}

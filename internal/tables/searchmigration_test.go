@@ -8,10 +8,6 @@ import (
 	"portfolio/internal/schema"
 )
 
-// searchMigrationFile is the migration whose generated part is
-// SearchMigration.
-const searchMigrationFile = "0013_search_counts.sql"
-
 // TestSearchMigrationIsCurrent: the migration holds what SearchMigration
 // renders from the definitions (UPDATE_MIGRATION=1 writes it).
 func TestSearchMigrationIsCurrent(t *testing.T) {
@@ -46,8 +42,6 @@ func TestSearchMigrationIsCurrent(t *testing.T) {
 const searchMigrationHeader = `-- Keyword search indexes, data generations for cached counts, sort indexes
 -- of the big entities (issue 19, decision 0009).
 `
-
-const searchColumnMigrationFile = "0045_search_columns.sql"
 
 // TestSearchColumnMigrationIsCurrent: migration 0045 holds what
 // SearchColumnMigration renders (UPDATE_MIGRATION=1 writes it), with a

@@ -200,8 +200,9 @@ func KeywordWalkMigration(reg *schema.Registry) string {
 		"The label index of the big entities holds every column a keyword page tests (decision 0041).")
 	w("-- only: sqlite")
 	q := db.QuoteIdent
-	xs := searchIndexes(reg)
+	xs := searchIndexesAsOf(reg, keywordWalkMigrationFile)
 	for _, e := range bigEntitiesOf(reg) {
+		e = entityBefore(e, keywordWalkMigrationFile)
 		cols := keywordWalkColumns(e, xs[e.Name])
 		if cols == nil {
 			continue
@@ -216,6 +217,9 @@ func KeywordWalkMigration(reg *schema.Registry) string {
 	w("-- only: end")
 	return b.String()
 }
+
+// keywordWalkMigrationFile is the migration KeywordWalkMigration renders.
+const keywordWalkMigrationFile = "0044_keyword_walk_indexes.sql"
 
 // writePerDialect writes the statements of each database in its own
 // "-- only:" block.

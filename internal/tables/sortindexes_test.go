@@ -30,8 +30,6 @@ func TestSortIndexMigrationIsCurrent(t *testing.T) {
 	}
 }
 
-const keywordWalkMigrationFile = "0044_keyword_walk_indexes.sql"
-
 // TestKeywordWalkMigrationIsCurrent: migration 0044 holds what
 // KeywordWalkMigration renders (UPDATE_MIGRATION=1 writes it).
 func TestKeywordWalkMigrationIsCurrent(t *testing.T) {

@@ -162,14 +162,18 @@ func (s *source) hidesAny(e *schema.Entity, names []string) bool {
 }
 
 // indexableLabel reports whether e's label is several stored text or date
-// columns (a person's two names, an invoice's number and date): then an
-// expression index can hold it (LabelSortIndexMigration).
+// columns, the key perhaps among them (a person's two names, an invoice's
+// id, number and date): then an expression index can hold it
+// (LabelSortIndexMigration).
 func indexableLabel(e *schema.Entity) bool {
 	if len(e.Label) < 2 {
 		return false
 	}
 	for _, name := range e.Label {
 		lf, ok := e.Field(name)
+		if ok && name == e.PK {
+			continue // its digits (indexedLabel)
+		}
 		if !ok || !ownColumn(e, lf) || lf.Type != schema.TypeString && lf.Type != schema.TypeDate {
 			return false
 		}
@@ -196,7 +200,8 @@ func ownColumn(e *schema.Entity, lf *schema.Field) bool {
 // indexedLabel renders the label of an indexableLabel entity's row aliased
 // a ("": the bare columns, as its index holds them): the same text as
 // db.JoinText of its fields, in a form PostgreSQL can index
-// (db.JoinTextColumns, db.DateText).
+// (db.JoinTextColumns, db.DateText, the key's digits by a cast to text,
+// which is immutable where || on a number is not).
 func indexedLabel(d db.Dialect, e *schema.Entity, a string) string {
 	parts := make([]string, len(e.Label))
 	for i, name := range e.Label {
@@ -204,7 +209,10 @@ func indexedLabel(d db.Dialect, e *schema.Entity, a string) string {
 		if a != "" {
 			parts[i] = col(a, name)
 		}
-		if lf, _ := e.Field(name); lf.Type == schema.TypeDate {
+		switch lf, _ := e.Field(name); {
+		case name == e.PK:
+			parts[i] = "CAST(" + parts[i] + " AS TEXT)"
+		case lf.Type == schema.TypeDate:
 			parts[i] = db.DateText(d, parts[i])
 		}
 	}

@@ -15,9 +15,9 @@ test('a PDF is uploaded in the documents tab of a point of sale and downloaded a
   const panel = page.locator('[data-relation="pos_document_rel"]');
   await panel.getByRole('button', { name: 'Upload' }).click();
   const dialog = page.getByRole('dialog', { name: 'Upload a document' });
-  // The server names what is missing; the form says it first.
+  // The file is the one thing an upload needs; the form says so first.
   await dialog.getByRole('button', { name: 'Upload' }).click();
-  await expect(dialog.getByText(/Document type is required/)).toBeVisible();
+  await expect(dialog.getByText('Choose a PDF file.')).toBeVisible();
   await dialog.getByRole('combobox', { name: /^Document type/ }).click();
   await page.getByRole('option', { name: 'Mietvertrag' }).click();
   await dialog.locator('input[type="file"]').setInputFiles({ name: 'Mietvertrag Nord.pdf', mimeType: 'application/pdf', buffer: PDF });
@@ -35,6 +35,19 @@ test('a PDF is uploaded in the documents tab of a point of sale and downloaded a
   const saved = await download.path();
   expect(readFileSync(saved).equals(PDF)).toBe(true);
 
+});
+
+test('a PDF uploaded without a type says so in the documents tab', async ({ page }) => {
+  await openAs(page, 'admin@demo.test', '/app/table/pos/view/1');
+  await page.getByRole('tab', { name: /^Documents?$/ }).click();
+  const panel = page.locator('[data-relation="pos_document_rel"]');
+  await panel.getByRole('button', { name: 'Upload' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upload a document' });
+  await dialog.locator('input[type="file"]').setInputFiles({ name: 'Scan ohne Typ.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await dialog.getByRole('button', { name: 'Upload' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(panel.getByRole('gridcell', { name: 'Scan ohne Typ' })).toBeVisible();
+  await expect(panel.getByText('No type yet').first()).toBeVisible();
 });
 
 test("the upload puts the server's detail next to a file that is not a PDF, de-duplicates a choice and uploads with progress", async ({ page, expected }) => {

@@ -10,6 +10,7 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import type { AttributeDefinition, RelationDefinition, TableDefinition } from '../../../lib/table-definition';
 import { useLinkDocuments } from '../api/link-documents';
 import { CONTRACT_DOCUMENTS, useContractDocuments } from '../api/list-documents';
+import { NoTypeBadge } from '../../documents/components/no-type-badge';
 import { PdfUploadField, useNameFromFile, usePdfUploads } from '../../documents/components/pdf-uploads';
 import type { StepProps } from './basic-data-step';
 import { StepActions } from './step-actions';
@@ -98,7 +99,7 @@ function LinkedDocuments({ contractId }: { contractId: number }) {
             {rows.map((r) => (
               <Table.Tr key={String(r.document_id)}>
                 <Table.Td>{String(r.document_name ?? '')}</Table.Td>
-                <Table.Td>{String(r.documenttype_id__label ?? '–')}</Table.Td>
+                <Table.Td>{r.documenttype_id == null ? <NoTypeBadge /> : String(r.documenttype_id__label ?? '–')}</Table.Td>
                 <Table.Td>{String(r.documentcontracttype_id__label ?? '–')}</Table.Td>
               </Table.Tr>
             ))}

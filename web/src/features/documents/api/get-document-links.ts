@@ -11,6 +11,8 @@ export interface DocumentLinks {
   preview: string;
   preview_stamp: string;
   sign_image: string;
+  /** The document's type; null while it has none: no stamped copy, no signature. */
+  documenttype_id: number | null;
   expires_at: string;
 }
 

@@ -11,6 +11,8 @@ export interface RecordDocument {
   document_name: string;
   document_mime_type: string;
   document_sha256: string | null;
+  /** The document's type; null while it has none (then it is neither stamped nor signed). */
+  documenttype_id: number | null;
 }
 
 /** The relation of each owner field that lists its documents. */
@@ -28,6 +30,7 @@ export async function listRecordDocuments(ownerField: string, ownerId: number, s
     document_name: String(row.document_name ?? ''),
     document_mime_type: String(row.document_mime_type ?? ''),
     document_sha256: row.document_sha256 ? String(row.document_sha256) : null,
+    documenttype_id: row.documenttype_id === null || row.documenttype_id === undefined ? null : Number(row.documenttype_id),
   }));
 }
 

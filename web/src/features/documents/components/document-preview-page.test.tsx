@@ -38,6 +38,7 @@ const links = {
   preview: '/documents/preview/7?authorization=7.1.9.mac',
   preview_stamp: '/documents/preview/stamp/7?authorization=7.1.9.mac',
   sign_image: '/documents-sign/image/7?authorization=7.1.9.mac',
+  documenttype_id: 3,
   expires_at: '2026-11-24T00:05:00Z',
 };
 
@@ -55,6 +56,17 @@ describe('DocumentPreviewPage', () => {
     await userEvent.click(screen.getByText('Stamped copy'));
     await waitFor(() => expect(screen.getByTestId('pdf-viewer').getAttribute('data-url')).toBe(links.preview_stamp));
     expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(links.download_stamp);
+  });
+
+  it('offers only the original of a document without a type, and says why', async () => {
+    mockFetch(() => json(200, { ...links, documenttype_id: null }));
+    renderAt('/preview/document/7/Scan');
+    const viewer = await screen.findByTestId('pdf-viewer');
+    expect(viewer.getAttribute('data-url')).toBe(links.preview);
+    expect(screen.getByText('No type yet')).toBeTruthy();
+    expect(screen.getByText(/it can be stamped and signed once it has one/)).toBeTruthy();
+    expect(screen.queryByText('Stamped copy')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(links.download);
   });
 
   it('says so when the document cannot be shown', async () => {

@@ -1,14 +1,16 @@
 /**
  * /app/preview/document/{document_id}/{name}: the document with pdf.js
- * (pages, zoom, search in the text), the original or the stamped copy,
- * and a download button. The file is read through a link token
+ * (pages, zoom, search in the text), the original or the stamped copy
+ * (only the original while the document has no type, decision 0065), and
+ * a download button. The file is read through a link token
  * (GET /documents/links/{id}); no access token goes into a URL.
  */
-import { Alert, Button, Group, Loader, SegmentedControl, Stack, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useDocumentLinks } from '../api/get-document-links';
+import { NoTypeBadge } from './no-type-badge';
 
 const PdfViewer = lazy(() => import('./pdf-viewer').then((m) => ({ default: m.PdfViewer })));
 
@@ -28,23 +30,34 @@ export default function DocumentPreviewPage() {
       </Alert>
     );
   }
-  const fresh = copy === 'stamped' ? links.data.preview_stamp : links.data.preview;
-  const src = opened[copy] ?? fresh;
-  if (!opened[copy]) setOpened((o) => ({ ...o, [copy]: fresh }));
-  const download = copy === 'stamped' ? links.data.download_stamp : links.data.download;
+  const typed = links.data.documenttype_id !== null;
+  const shown = typed ? copy : 'original';
+  const fresh = shown === 'stamped' ? links.data.preview_stamp : links.data.preview;
+  const src = opened[shown] ?? fresh;
+  if (!opened[shown]) setOpened((o) => ({ ...o, [shown]: fresh }));
+  const download = shown === 'stamped' ? links.data.download_stamp : links.data.download;
   return (
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3}>{decodeURIComponent(name) || t('screen.document_preview')}</Title>
         <Group>
-          <SegmentedControl
-            value={copy}
-            onChange={(v) => setCopy(v === 'stamped' ? 'stamped' : 'original')}
-            data={[
-              { value: 'original', label: t('documents.preview.original') },
-              { value: 'stamped', label: t('documents.preview.stamped') },
-            ]}
-          />
+          {typed ? (
+            <SegmentedControl
+              value={copy}
+              onChange={(v) => setCopy(v === 'stamped' ? 'stamped' : 'original')}
+              data={[
+                { value: 'original', label: t('documents.preview.original') },
+                { value: 'stamped', label: t('documents.preview.stamped') },
+              ]}
+            />
+          ) : (
+            <Group gap={6} wrap="nowrap">
+              <NoTypeBadge />
+              <Text size="sm" c="dimmed">
+                {t('documents.no_type_hint')}
+              </Text>
+            </Group>
+          )}
           <Button component="a" href={download} download>
             {t('documents.preview.download')}
           </Button>

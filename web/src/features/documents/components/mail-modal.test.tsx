@@ -8,7 +8,7 @@ import { isMailAddress } from '../api/send-mail';
 import { MailModal } from './mail-modal';
 
 const docs = {
-  data: { data: [{ document_id: 4, document_name: 'Mietvertrag', document_mime_type: 'application/pdf' }], current_page: 1, per_page: 100 },
+  data: { data: [{ document_id: 4, document_name: 'Mietvertrag', document_mime_type: 'application/pdf', documenttype_id: 2 }], current_page: 1, per_page: 100 },
 };
 
 function server(send: (call: RecordedCall) => Response) {
@@ -95,6 +95,30 @@ describe('MailModal', { timeout: 60_000 }, () => {
     await waitFor(() => expect(onSent).toHaveBeenCalledWith(13));
     expect(uploads.calls).toHaveLength(2);
     expect((calls.find((c) => c.url.includes('/emails/send'))?.body as { email_attachements: number[] }).email_attachements).toEqual([50]);
+  });
+
+  it('uploads new PDFs without a type and names a document without one in the attachments', async () => {
+    const user = userEvent.setup();
+    const untyped = { data: { data: [{ document_id: 5, document_name: 'Scan', document_mime_type: 'application/pdf', documenttype_id: null }] } };
+    mockFetch((call) => {
+      if (call.url.includes('/emails/send')) return json(201, { email_id: 14 });
+      if (call.url.includes('ticket_document_rel')) return json(200, untyped);
+      if ((call.body as { action?: string } | undefined)?.action === 'options') return json(200, { data: [{ value: 2, label: 'Angebot' }], has_more: false });
+      return json(200, { data: { data: [] } });
+    });
+    const uploads = mockXhr((call) => call.respond(201, { data: [{ document_id: 51 }] }));
+    const onSent = vi.fn();
+    renderUi(<MailModal mode="compose" ticketId={3} to={['anna@example.org']} attach={[5]} onClose={() => undefined} onSent={onSent} />);
+    expect((await screen.findAllByText('Scan (No type yet)')).length).toBeGreaterThan(0);
+    fireEvent.change(await screen.findByLabelText('Subject'), { target: { value: 'Scan' } });
+    const input = screen.getByTestId('pdf-upload').querySelector('input[type="file"]') as HTMLInputElement;
+    await user.upload(input, [new File(['%PDF-1.4 a'], 'Neu.pdf', { type: 'application/pdf' })]);
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSent).toHaveBeenCalledWith(14));
+    expect(formFields(uploads.calls[0].body)).toEqual([
+      ['ticket_id', '3'],
+      ['files', 'file:Neu.pdf'],
+    ]);
   });
 
   it('refuses to send without a recipient', async () => {

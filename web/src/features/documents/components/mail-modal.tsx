@@ -140,7 +140,6 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
     const errs: Record<string, string> = {};
     if (to.length === 0) errs.email_to = t('mailbox.to_required');
     if (!subject.trim()) errs.email_subject = t('mailbox.subject_required');
-    if (files.length > 0 && !docType) errs.documenttype_id = t('mailbox.type_required');
     setErrors(errs);
     setFailure(null);
     if (Object.keys(errs).length > 0) return;
@@ -184,7 +183,11 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
     }
   };
 
-  const docOptions = (docs.data ?? []).map((d) => ({ value: String(d.document_id), label: d.document_name }));
+  // A document without a type may be sent; the list says it has none.
+  const docOptions = (docs.data ?? []).map((d) => ({
+    value: String(d.document_id),
+    label: d.documenttype_id === null ? `${d.document_name} (${t('documents.no_type')})` : d.document_name,
+  }));
   return (
     <form
       noValidate
@@ -247,7 +250,8 @@ function ComposeMail(props: Extract<MailModalProps, { mode: 'compose' }>) {
                 data={(types.data?.data ?? []).map((o) => ({ value: String(o.value), label: o.label }))}
                 value={docType}
                 onChange={setDocType}
-                error={errors.documenttype_id}
+                placeholder={t('documents.no_type')}
+                clearable
                 searchable
               />
             )}

@@ -45,6 +45,14 @@ export default function SignDocumentPage() {
       </Alert>
     );
   }
+  // The server signs only a document with a type (decision 0065).
+  if (doc.documenttype_id === null) {
+    return (
+      <Alert color="yellow" title={t('screen.sign_document')}>
+        {t('documents.no_type_hint')}
+      </Alert>
+    );
+  }
   const url = src ?? links.data.preview;
   if (src === null) setSrc(links.data.preview);
 

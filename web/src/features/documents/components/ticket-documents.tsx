@@ -10,6 +10,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { ticketKeys } from '../../tickets/api/keys';
 import { recordDocumentsKey, useRecordDocuments } from '../api/record-documents';
 import { MailModal } from './mail-modal';
+import { NoTypeBadge } from './no-type-badge';
 import { PdfUploadField, usePdfUploads } from './pdf-uploads';
 
 /** The app's preview route of a document. */
@@ -40,17 +41,21 @@ export function TicketDocuments({ ticketId }: { ticketId: number }) {
       )}
       {(docs.data ?? []).map((d) => {
         const pdf = d.document_mime_type === 'application/pdf';
+        const typed = d.documenttype_id !== null;
         return (
           <Group key={d.document_id} justify="space-between" wrap="nowrap" gap="xs">
-            <Text size="sm" truncate="end" style={{ minWidth: 0 }}>
-              {pdf ? (
-                <Anchor component={Link} to={previewPath(d.document_id, d.document_name)}>
-                  {d.document_name}
-                </Anchor>
-              ) : (
-                d.document_name
-              )}
-            </Text>
+            <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+              <Text size="sm" truncate="end" style={{ minWidth: 0 }}>
+                {pdf ? (
+                  <Anchor component={Link} to={previewPath(d.document_id, d.document_name)}>
+                    {d.document_name}
+                  </Anchor>
+                ) : (
+                  d.document_name
+                )}
+              </Text>
+              {!typed && <NoTypeBadge />}
+            </Group>
             <Group gap={4} wrap="nowrap">
               {pdf && (
                 <Tooltip label={t('documents.preview_action')}>
@@ -59,7 +64,7 @@ export function TicketDocuments({ ticketId }: { ticketId: number }) {
                   </ActionIcon>
                 </Tooltip>
               )}
-              {pdf && canSign && (
+              {pdf && canSign && typed && (
                 <Tooltip label={t('documents.sign_action')}>
                   <ActionIcon
                     variant="subtle"
@@ -116,18 +121,13 @@ function TicketUpload({ ticketId }: { ticketId: number }) {
   const qc = useQueryClient();
   const uploads = usePdfUploads({ multiple: true });
   const [docType, setDocType] = useState<string | null>(null);
-  const [typeError, setTypeError] = useState<string | null>(null);
   const types = useQuery({
     queryKey: ['mail', 'documenttypes'],
     queryFn: ({ signal }) => dataProvider.options('document', { field: 'documenttype_id', perPage: 100 }, signal),
     enabled: uploads.items.length > 0,
   });
+  // The type may be given later (the document then shows "No type yet").
   const upload = async () => {
-    if (!docType) {
-      setTypeError(t('documents.upload_list.type_required'));
-      return;
-    }
-    setTypeError(null);
     const { ids, failures } = await uploads.uploadAll({ documenttype_id: docType, ticket_id: ticketId });
     if (ids.length > 0) {
       void qc.invalidateQueries({ queryKey: recordDocumentsKey('ticket_id', ticketId) });
@@ -150,7 +150,8 @@ function TicketUpload({ ticketId }: { ticketId: number }) {
               data={(types.data?.data ?? []).map((o) => ({ value: String(o.value), label: o.label }))}
               value={docType}
               onChange={setDocType}
-              error={typeError}
+              placeholder={t('documents.no_type')}
+              clearable
               searchable
               style={{ flex: 1 }}
             />

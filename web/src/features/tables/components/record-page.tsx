@@ -120,9 +120,11 @@ function ExistingRecord({
   const record = useRecord(table, id);
   const remove = useDeleteRecord();
   const [confirm, setConfirm] = useState(false);
-  const editing = search.get('edit') === 'true';
   const subject = def.access_subject || def.subject || table;
   const canUpdate = def.limits.update && ability.can('update', subject);
+  // ?edit=true opens the form only where the server takes an update (not
+  // on a read-only table such as the text templates).
+  const editing = search.get('edit') === 'true' && canUpdate;
   const canRemove = def.limits.delete && ability.can('remove', subject);
 
   if (record.isPending) return <Loader m="xl" />;

@@ -367,4 +367,50 @@ describe('the history tab', () => {
     expect(table).toHaveTextContent('Name: Nordhandel → Nordhandel Retail GmbH');
     for (const technical of ['link', 'update', '<p>', '→ 12']) expect(table.textContent).not.toContain(technical);
   });
+
+  describe('a documents tab', () => {
+    withLayout();
+
+    it('says which documents have no type yet', async () => {
+      const doc = fakeDefinition('document', {
+        label: ['document_name'],
+        attributes: [
+          textAttr('document_id', 'Id', { type: 'id', read_only: true, hidden_on_create: true, attribute_datatype_hint: 'number' }),
+          textAttr('document_name', 'Name', { required: true }),
+          textAttr('documenttype_id', 'Document type', {
+            type: 'id',
+            attribute_datatype_hint: 'list',
+            ref: { table: 'documenttype', key: 'documenttype_id', label: ['documenttype_name'] },
+          }),
+        ],
+      });
+      const owner = fakeDefinition('company', {
+        table: 'customergroup',
+        subject: 'customergroup',
+        access_subject: 'customergroup',
+        relations: [{ name: 'document', api: 'company_document_rel', label: 'Documents', kind: 'many_to_many', target: 'document', link: 'company_document' }],
+      });
+      const docs = [
+        { document_id: 4, document_name: 'Mietvertrag', documenttype_id: 2, documenttype_id__label: 'Vertrag' },
+        { document_id: 5, document_name: 'Scan', documenttype_id: null, documenttype_id__label: null },
+      ];
+      const user = makeUser([
+        { action: 'read', subject: 'customergroup' },
+        { action: 'list', subject: 'document' },
+      ]);
+      loginAs(user);
+      renderApp(
+        '/app/table/customergroup/view/1',
+        user,
+        fakeTables({
+          customergroup: { def: owner, rows: [{ company_id: 1, company_name: 'Nordhandel Retail GmbH', row_version: 1 }] },
+          document: { def: doc, rows: docs },
+          company_document_rel: { def: doc, rows: docs },
+        }),
+      );
+      expect(await screen.findByText('Scan', {}, { timeout: 10_000 })).toBeInTheDocument();
+      expect(screen.getByText('Vertrag')).toBeInTheDocument();
+      expect(screen.getAllByText('No type yet')).toHaveLength(1);
+    });
+  });
 });

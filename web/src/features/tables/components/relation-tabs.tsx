@@ -21,11 +21,15 @@ import { useListRows } from '../api/list-rows';
 import { useUnlinkRelation } from '../api/unlink-relation';
 import { buildColumns, defaultColumns } from './columns';
 import { ConfirmDialog } from './confirm-dialog';
+import { NoTypeBadge } from '../../documents/components/no-type-badge';
 import { DocumentUploadModal } from './document-upload-modal';
 import { lightColumn } from './light-column';
 import { LinkRowModal, RelationCreateModal, RelationRowModal } from './relation-row-modal';
 import { serverDetail, toastError } from './table-errors';
 import { DEADLINE_ENTITY, DEFAULT_THRESHOLDS } from './traffic-light';
+
+/** The document's type field: empty until the document is typed (decision 0065). */
+const DOCUMENT_TYPE_FIELD = 'documenttype_id';
 
 export interface RelationTabsProps {
   table: string;
@@ -167,8 +171,14 @@ function RelationPanel({ table, id, def, relation }: { table: string; id: string
     const built = buildColumns(attrs, [...base, ...linkAttrs.filter((a) => attrs.some((x) => x.attribute === a))], ctx, {
       primaryKey: targetPk,
     });
+    if (documents) {
+      // A document uploaded without a type says so (it is not stamped or signed until it has one).
+      for (const c of built) {
+        if (c.id === DOCUMENT_TYPE_FIELD) c.render = (row, text) => (row[DOCUMENT_TYPE_FIELD] == null ? <NoTypeBadge /> : text);
+      }
+    }
     return deadlines ? [lightColumn(t, thresholds, new Date()), ...built] : built;
-  }, [attrs, relation.attributes, relation.foreign_key, ctx, targetPk, target.data?.label, deadlines, thresholds, t]);
+  }, [attrs, relation.attributes, relation.foreign_key, ctx, targetPk, target.data?.label, deadlines, thresholds, t, documents]);
   const rows = list.data?.data.data ?? [];
   const rowKey = (row: Row) => String(row.link_id ?? row[`${relation.link}_id`] ?? row[targetPk]);
 
