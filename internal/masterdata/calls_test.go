@@ -91,7 +91,11 @@ func TestPartners(t *testing.T) {
 			{Name: "bank data of a missing partner", As: admin, Method: "POST", Path: "/partners/999999/bankdata", Status: 404,
 				Body: map[string]any{"bankdata_iban": "DE89370400440532013000"}},
 			{Name: "partner user: bank data of another group's partner", As: partner, Method: "GET", Path: jsonPath("/partners/", p2) + "/bankdata", Status: 404},
-			{Name: "lead sees no partner", As: lead, Method: "GET", Path: "/partners/1/bankdata", Status: 404},
+			{Name: "another group's lead sees no partner", As: leadB, Method: "GET", Path: "/partners/1/bankdata", Status: 404},
+			// Rheinland manages Nordhandel contracts (demo): Nordhandel's lead reads
+			// the partner (decision 0060), not its bank data.
+			{Name: "lead sees its manager, not its bank data", As: lead, Method: "GET", Path: "/partners/1/bankdata", Status: 200,
+				Contains: []string{`"total":0`}},
 		})
 		bank := f.firstID(`SELECT MAX(bankdata_id) FROM bankdata`)
 		f.run([]apptest.Scenario{
