@@ -5,6 +5,7 @@ import type { Row } from '../../../lib/table-definition';
 import type { InvoiceContradiction } from '../api/get-invoice';
 import { isRule } from '../model/labels';
 import { formatAmount, truthy } from '../model/review';
+import { AddToPackage } from './add-to-package';
 
 /** The traffic-light thresholds of a point (claim or accommodation), shown beside its claim to guide the negotiation. */
 function Lights({ point, kind, lang }: { point: Row; kind: 'claim' | 'accommodation'; lang: string }) {
@@ -24,7 +25,7 @@ function Lights({ point, kind, lang }: { point: Row; kind: 'claim' | 'accommodat
 }
 
 /** The contradictions of an invoice, each with its points, their claims, the landlord's accepted amounts and the traffic lights. */
-export function ContradictionsPanel({ contradictions }: { contradictions: InvoiceContradiction[] }) {
+export function ContradictionsPanel({ contradictions, posId }: { contradictions: InvoiceContradiction[]; posId: number }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   if (contradictions.length === 0) {
@@ -55,9 +56,19 @@ export function ContradictionsPanel({ contradictions }: { contradictions: Invoic
                   {t('invoices.in_package', { name: String(c.contradictionpackage_id__label ?? c.contradictionpackage_id) })}
                 </Badge>
               ) : (
-                <Badge variant="outline" color="gray">
-                  {t('invoices.no_package')}
-                </Badge>
+                <>
+                  <Badge variant="outline" color="gray">
+                    {t('invoices.no_package')}
+                  </Badge>
+                  <AddToPackage
+                    contradiction={{
+                      id: c.contradiction_id,
+                      name: String(c.contradiction_name ?? `#${c.contradiction_id}`),
+                      rowVersion: typeof c.row_version === 'number' ? c.row_version : null,
+                    }}
+                    posId={posId}
+                  />
+                </>
               )}
             </Group>
             <Text size="sm" fw={600} data-testid="contradiction-sum">

@@ -26,7 +26,7 @@ const invoice = {
   contract: { contract_id: 1, contract_name: 'Mietvertrag Amiens', pos_id: 1, pos_id__label: 'Nordhandel Gare de Amiens' },
   invoice_billing_period_from: '2024-01-01', invoice_billing_period_to: '2025-03-31',
   areas: [], positions: [position(148, 'Winterdienst'), position(150, 'Grundsteuer', { apportionable: 1 })],
-  contradictions: [{ contradiction_id: 1, contradiction_name: 'NK-DEMO-2024', contradiction_sum: 640, points: [
+  contradictions: [{ contradiction_id: 1, contradiction_name: 'NK-DEMO-2024', contradiction_sum: 640, row_version: 2, points: [
     { contradictionpoint_id: 9, invoiceposition_id: 148, contradictionpoint_rule: 'not_apportionable', contradictionpoint_title: 'Nicht umlagefähig: Winterdienst', contradictionpoint_claim: 640, hidden: 0 },
   ] }],
   sums: { amount_total: '8000.00', amount_customer: '1280.00', positions: 2, claimed: '640.00', accepted: '0.00', inspection_value: '0.00', inspection_realised: '0.00' },
@@ -42,10 +42,12 @@ function api(generator: () => Response) {
   const tables = fakeTables({
     invoice: { def: fakeDefinition('invoice'), rows: [] },
     invoiceposition: { def: positionDef, rows: [] },
+    contradictionpackage: { def: fakeDefinition('contradictionpackage'), rows: [] },
   });
   return (call: RecordedCall): Response | undefined => {
     if (call.url.startsWith('/invoices/38')) return json(200, invoice);
     if (call.url === '/contradiction_generators/start') return generator();
+    if (call.url === '/contradictionpackages') return json(201, { id: 7, data: {}, contradiction_ids: [1] });
     const body = call.body as { action?: string; field?: string } | undefined;
     if (body?.action === 'update-field' && body.field === 'units_customer') {
       return json(422, { detail: [{ loc: ['body', 'units_customer'], msg: 'The value must be lower than Total units', type: 'lower' }] });
@@ -88,5 +90,30 @@ describe('the invoice page', SLOW, () => {
     expect(await screen.findByText('Contradictions generated', {}, WAIT)).toBeInTheDocument();
     await waitFor(() => expect(server.calls.filter((c) => c.url === '/contradiction_generators/start')).toHaveLength(2));
     expect(server.calls.find((c) => c.url === '/contradiction_generators/start')!.body).toEqual({ invoice_ids: [38] });
+  });
+
+  it('puts a contradiction into a new package of its point of sale', async () => {
+    loginAs(admin);
+    const { server } = renderApp('/app/table/invoice/view/38', admin, api(() => json(500, {})));
+    const user = userEvent.setup();
+    expect(await screen.findByRole('heading', { name: 'NK-DEMO-2024 #38', level: 1 }, { timeout: 60_000 })).toBeInTheDocument();
+    await user.click(within(screen.getByTestId('contradiction-1')).getByRole('button', { name: 'Add to a package' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add NK-DEMO-2024 to a package' }, WAIT);
+    // The point of sale has no package yet: the new one is named after the contradiction.
+    const name = await within(dialog).findByRole('textbox', { name: /Name of the new package/ }, WAIT);
+    expect(name).toHaveValue('NK-DEMO-2024');
+    await user.click(within(dialog).getByRole('button', { name: 'Add to a package' }));
+    expect(await screen.findByText('Added to the package', {}, WAIT)).toBeInTheDocument();
+    expect(server.calls.find((c) => c.url === '/contradictionpackages')!.body).toEqual({
+      data: { pos_id: 1, contradictionpackage_name: 'NK-DEMO-2024', contradictionpackage_description: null }, contradiction_ids: [1],
+    });
+  });
+
+  it('offers no package action to a reader', async () => {
+    const reader = makeUser([{ action: 'read', subject: 'all' }, { action: 'list', subject: 'all' }]);
+    loginAs(reader);
+    renderApp('/app/table/invoice/view/38', reader, api(() => json(500, {})));
+    expect(await screen.findByRole('heading', { name: 'NK-DEMO-2024 #38', level: 1 }, { timeout: 60_000 })).toBeInTheDocument();
+    expect(within(screen.getByTestId('contradiction-1')).queryByRole('button', { name: 'Add to a package' })).not.toBeInTheDocument();
   });
 });

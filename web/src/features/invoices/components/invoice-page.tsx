@@ -83,7 +83,7 @@ export default function InvoicePage({ relationTabs: RelationTabs }: { relationTa
         <Title order={2} size="h4" mb="sm">
           {t('invoices.contradictions')}
         </Title>
-        <ContradictionsPanel contradictions={invoice.data.contradictions ?? []} />
+        <ContradictionsPanel contradictions={invoice.data.contradictions ?? []} posId={Number(invoice.data.contract?.pos_id ?? 0)} />
       </Paper>
       {RelationTabs && <RelationTabs table="invoice" id={id} def={def.data} relations={relations} />}
     </Stack>
