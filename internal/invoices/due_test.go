@@ -32,6 +32,9 @@ func TestStatementDeadlinesAlertTheirRecipient(t *testing.T) {
 
 		// NK-DEMO-2025 was received on 2026-04-20: objections by 2027-04-20.
 		inv := f.one(`SELECT invoice_id FROM invoice WHERE invoice_number = ?`, seed.DemoInvoiceNumbers[2])
+		if got := f.one(`SELECT COALESCE(invoice_responsible_user_id, 0) FROM invoice WHERE invoice_id = ?`, inv); got != member {
+			t.Errorf("the demo statement's responsible user is %d, want the MVM team member %d", got, member)
+		}
 		version := f.one(`SELECT row_version FROM invoice WHERE invoice_id = ?`, inv)
 		if r := f.do(admin, "POST", "/api/?invoice", obj{"action": "update", "entity": "invoice", "id": inv, "row_version": version,
 			"data": obj{"invoice_responsible_user_id": member}}); r.Status != 200 {

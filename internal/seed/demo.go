@@ -77,6 +77,9 @@ func Demo(ctx context.Context, a *app.App) ([]Login, error) {
 		}
 		logins = append(logins, Login{Email: u.email, Description: u.desc})
 	}
+	if err := a.DB.InTx(ctx, func(tx *db.Tx) error { return demoStatementResponsible(ctx, tx) }); err != nil {
+		return nil, err
+	}
 	if err := DemoTickets(ctx, a.DB, clock.Now()); err != nil {
 		return nil, err
 	}

@@ -123,10 +123,9 @@ func demoLandlord(ctx context.Context, tx *db.Tx) error {
 // demoStatementDeadlines gives the demo invoices the day they were received
 // (five days after their date) and the deadlines internal/invoices derives
 // from it (decision 0062): NK-DEMO-2024's objection deadline has passed,
-// NK-DEMO-2025's lies ahead. Each also gets its contract's areas (an
-// invoice requires them, and without them no one could save a change) and
-// the MVM team member as its responsible user. Invoices that have a day of
-// receipt are left alone.
+// NK-DEMO-2025's lies ahead. Each also gets its contract's areas: an
+// invoice requires them, and without them no one could save a change.
+// Invoices that have a day of receipt are left alone.
 func demoStatementDeadlines(ctx context.Context, tx *db.Tx) error {
 	for _, number := range DemoInvoiceNumbers {
 		var id, contract int64
@@ -156,13 +155,6 @@ func demoStatementDeadlines(ctx context.Context, tx *db.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO invoice_area (invoice_id, area_id)
 			SELECT DISTINCT CAST(? AS BIGINT), area_id FROM contract_area WHERE contract_id = ? ON CONFLICT DO NOTHING`, id, contract); err != nil {
 			return fmt.Errorf("seed demo invoice %s areas: %w", number, err)
-		}
-		// The MVM team member reviews the demo statements and hears of
-		// their deadlines (decision 0063).
-		if _, err := tx.ExecContext(ctx, `UPDATE invoice SET invoice_responsible_user_id =
-				(SELECT user_id FROM users WHERE user_email = 'team_member@demo.test')
-			WHERE invoice_id = ? AND invoice_responsible_user_id IS NULL`, id); err != nil {
-			return fmt.Errorf("seed demo invoice %s responsible: %w", number, err)
 		}
 	}
 	return nil
@@ -348,6 +340,20 @@ func demoChargePosition(ctx context.Context, tx *db.Tx, contract, invoice, ext i
 		unit_id, total_units, units_customer, flat_rate, amount_total, amount_customer, apportionable)
 		VALUES (?, ?, ?, ?, 1, 1000, 150, 0, ?, ?, 1)`, invoice, name, ext, ct, amountTotal, amount); err != nil {
 		return fmt.Errorf("seed demo invoice position %s: %w", name, err)
+	}
+	return nil
+}
+
+// demoStatementResponsible makes the MVM team member the responsible user
+// of the demo statements that have none, so they hear of their deadlines
+// (decision 0063). It runs once the demo users exist.
+func demoStatementResponsible(ctx context.Context, tx *db.Tx) error {
+	for _, number := range DemoInvoiceNumbers {
+		if _, err := tx.ExecContext(ctx, `UPDATE invoice SET invoice_responsible_user_id =
+				(SELECT user_id FROM users WHERE user_email = 'team_member@demo.test')
+			WHERE invoice_number = ? AND invoice_responsible_user_id IS NULL`, number); err != nil {
+			return fmt.Errorf("seed demo invoice %s responsible: %w", number, err)
+		}
 	}
 	return nil
 }
