@@ -14,6 +14,7 @@ import {
   EXPIRED_FIELD,
   NOTICE_FIELD,
   NOTICE_WINDOWS,
+  OVERDUE_DEADLINE,
   type QuickWindow,
   STATUS_FIELD,
   withWindow,
@@ -52,16 +53,27 @@ const DEADLINE_WIDTHS: Record<string, number> = {
  * The quick windows of a deadline list on date `field`: all, what passed
  * (overdue: nobody closed it), and the next 30, 90 and 365 days.
  */
-function WindowControl({ state, update, field }: { state: ListState; update: (patch: Partial<ListState>) => void; field: string }) {
+function WindowControl({
+  state,
+  update,
+  field,
+  overdueAlso = [],
+}: {
+  state: ListState;
+  update: (patch: Partial<ListState>) => void;
+  field: string;
+  /** What else makes a passed date overdue on this list (OVERDUE_DEADLINE). */
+  overdueAlso?: readonly FilterCondition[];
+}) {
   const { t } = useTranslation();
   const now = new Date();
-  const current = activeWindow(state.filters, now, field);
+  const current = activeWindow(state.filters, now, field, overdueAlso);
   const windowOf = (v: string): QuickWindow | null => (v === 'all' ? null : v === 'overdue' ? 'overdue' : Number(v));
   return (
     <SegmentedControl
       aria-label={t('grid.window')}
       value={current === null ? 'all' : String(current)}
-      onChange={(v) => update({ filters: withWindow(state.filters, windowOf(v), now, field) })}
+      onChange={(v) => update({ filters: withWindow(state.filters, windowOf(v), now, field, overdueAlso) })}
       data={[
         { value: 'all', label: t('grid.window_all') },
         { value: 'overdue', label: t('grid.window_overdue') },
@@ -84,7 +96,7 @@ export function DeadlineListPage() {
       defaultSort: { field: NOTICE_FIELD, dir: 'ASC' },
       extraFields: [NOTICE_FIELD, STATUS_FIELD, EXPIRED_FIELD],
       leadColumns: [lightColumn(t, thresholds, today)],
-      toolbar: (state, update) => <WindowControl state={state} update={update} field={NOTICE_FIELD} />,
+      toolbar: (state, update) => <WindowControl state={state} update={update} field={NOTICE_FIELD} overdueAlso={OVERDUE_DEADLINE} />,
     };
   }, [t, thresholds]);
   return <TableListPage table="contractaction" variant={variant} />;

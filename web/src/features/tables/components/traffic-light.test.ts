@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeWindow, daysUntil, isoDay, lightOf, NOTICE_FIELD, windowFilter, withWindow } from './traffic-light';
+import { activeWindow, daysUntil, isoDay, lightOf, NOTICE_FIELD, OVERDUE_DEADLINE, STATUS_FIELD, windowFilter, withWindow } from './traffic-light';
 
 // A local noon, so no time zone moves the day.
 const today = new Date(2027, 2, 31, 12, 0, 0);
@@ -67,5 +67,20 @@ describe('notice-date windows', () => {
     expect(overdue).toEqual([{ field, op: 'lt', value: '2027-03-31' }]);
     expect(activeWindow(overdue, today, field)).toBe('overdue');
     expect(activeWindow(overdue, today)).toBeNull();
+  });
+
+  it('keeps on the contract deadline list only the active deadlines not used up as overdue, and takes that away again', () => {
+    const mine = { field: 'contractaction_responsible_user_id', op: 'eq' as const, value: 3 };
+    const overdue = withWindow([mine], 'overdue', today, NOTICE_FIELD, OVERDUE_DEADLINE);
+    expect(overdue).toEqual([mine, ...OVERDUE_DEADLINE, { field: NOTICE_FIELD, op: 'lt', value: '2027-03-31' }]);
+    expect(activeWindow(overdue, today, NOTICE_FIELD, OVERDUE_DEADLINE)).toBe('overdue');
+    // The dashboard's link holds the same conditions in another order, read back from the URL as text.
+    const fromUrl = [{ field: NOTICE_FIELD, op: 'lt' as const, value: '2027-03-31' }, { field: 'contractaction_expired', op: 'eq' as const, value: '0' }, { field: STATUS_FIELD, op: 'eq' as const, value: 'active' }];
+    expect(activeWindow(fromUrl, today, NOTICE_FIELD, OVERDUE_DEADLINE)).toBe('overdue');
+    // A passed date alone (cancelled deadlines too) is no overdue window.
+    expect(activeWindow([{ field: NOTICE_FIELD, op: 'lt', value: '2027-03-31' }], today, NOTICE_FIELD, OVERDUE_DEADLINE)).toBeNull();
+    // The next window takes the status and used-up conditions with the date, the user's own condition stays.
+    expect(withWindow(overdue, 30, today, NOTICE_FIELD, OVERDUE_DEADLINE)).toEqual([mine, { field: NOTICE_FIELD, op: 'between', value: ['2027-03-31', '2027-04-30'] }]);
+    expect(withWindow(overdue, null, today, NOTICE_FIELD, OVERDUE_DEADLINE)).toEqual([mine]);
   });
 });

@@ -80,18 +80,49 @@ export function windowFilter(window: QuickWindow, today: Date, field = NOTICE_FI
 }
 
 /**
- * The list's filters with the window set (null: removed). Any other
- * condition on the date gives way to the window; the rest of the filters
- * stay, so the window combines with them and with saved views.
+ * What else makes a passed date overdue on the contract deadline list: the
+ * deadline is still active and not used up (nobody closed it), as the
+ * dashboard's Overdue figure counts it.
  */
-export function withWindow(filters: readonly FilterCondition[], window: QuickWindow | null, today: Date, field = NOTICE_FIELD): FilterCondition[] {
-  const others = filters.filter((f) => f.field !== field);
-  return window === null ? others : [...others, windowFilter(window, today, field)];
+export const OVERDUE_DEADLINE: readonly FilterCondition[] = [
+  { field: STATUS_FIELD, op: 'eq', value: 'active' },
+  { field: EXPIRED_FIELD, op: 'eq', value: 0 },
+];
+
+// Values compared as text: a condition read back from the URL may hold "0" for 0.
+const sameCondition = (a: FilterCondition, b: FilterCondition) => a.field === b.field && a.op === b.op && String(a.value) === String(b.value);
+
+/**
+ * The list's filters with the window set (null: removed). Any other
+ * condition on the date gives way to the window, and the overdue window
+ * brings the conditions `overdueAlso` (and takes them when it goes); the
+ * rest of the filters stay, so the window combines with them and with
+ * saved views.
+ */
+export function withWindow(
+  filters: readonly FilterCondition[],
+  window: QuickWindow | null,
+  today: Date,
+  field = NOTICE_FIELD,
+  overdueAlso: readonly FilterCondition[] = [],
+): FilterCondition[] {
+  const wasOverdue = activeWindow(filters, today, field, overdueAlso) === 'overdue';
+  const others = filters.filter((f) => f.field !== field && !(wasOverdue && overdueAlso.some((o) => sameCondition(o, f))));
+  if (window === null) return others;
+  const extra = window === 'overdue' ? overdueAlso.filter((o) => !others.some((f) => sameCondition(o, f))) : [];
+  return [...others, ...extra, windowFilter(window, today, field)];
 }
 
 /** The quick window the filters express as of today, if any. */
-export function activeWindow(filters: readonly FilterCondition[], today: Date, field = NOTICE_FIELD): QuickWindow | null {
-  if (filters.some((c) => c.field === field && c.op === 'lt' && c.value === isoDay(today))) return 'overdue';
+export function activeWindow(
+  filters: readonly FilterCondition[],
+  today: Date,
+  field = NOTICE_FIELD,
+  overdueAlso: readonly FilterCondition[] = [],
+): QuickWindow | null {
+  if (filters.some((c) => c.field === field && c.op === 'lt' && c.value === isoDay(today)) && overdueAlso.every((o) => filters.some((f) => sameCondition(o, f)))) {
+    return 'overdue';
+  }
   const f = filters.find((c) => c.field === field && c.op === 'between');
   if (!f || !Array.isArray(f.value) || f.value[0] !== isoDay(today)) return null;
   return NOTICE_WINDOWS.find((d) => f.value && (f.value as unknown[])[1] === isoDay(today, d)) ?? null;
