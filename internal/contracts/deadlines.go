@@ -49,6 +49,7 @@ const (
 func (s *Service) registerHooks() {
 	s.engine.OnWrite(entityDeadline, tables.HookFunc(s.beforeDeadlineWrite))
 	s.engine.OnWrite(entityContract, tables.HookFunc(s.beforeContractWrite))
+	s.engine.OnDelete(entityDeadline, s.afterDeadlineDelete)
 	s.engine.OnLink(relContractCriteria, checkCriteriaLink)
 }
 
@@ -77,10 +78,42 @@ func (s *Service) beforeDeadlineWrite(ctx context.Context, w *tables.WriteContex
 	if exercisedAll(dl, notice) && w.Record[fieldStatus] == StatusActive {
 		w.Values[fieldStatus] = StatusPulled // nothing is left to watch: closed as exercised
 	}
+	s.laterCurrentEnd(w, dl, notice, end)
 	if p, ok := auth.PrincipalFrom(ctx); ok && w.Creating && w.Record[fieldResponsible] == nil {
 		w.Values[fieldResponsible] = p.UserID // who creates a deadline answers for it
 	}
 	return nil
+}
+
+// laterCurrentEnd queues, after the deadline is stored, the current end
+// of its contract when the end the deadline reached changes (an option
+// exercised or undone, a deadline cancelled, moved to another contract or
+// created with uses already made); dl and n are the deadline and its
+// notice as they will be stored, end its contract's agreed end.
+func (s *Service) laterCurrentEnd(w *tables.WriteContext, dl Deadline, n Notice, end *time.Time) {
+	contract, _ := w.Record["contract_id"].(int64)
+	var reached *time.Time
+	if status, _ := w.Record[fieldStatus].(string); countsForEnd(status) {
+		reached = ReachedEnd(dl, n)
+	}
+	var contracts []int64
+	switch old, _ := w.Stored["contract_id"].(int64); {
+	case w.Creating:
+		if reached != nil {
+			contracts = []int64{contract}
+		}
+	case old != contract:
+		contracts = []int64{old, contract}
+	case !sameDay(reached, deadlineReached(w.Stored, end)):
+		contracts = []int64{contract}
+	}
+	if len(contracts) == 0 || contract == 0 {
+		return
+	}
+	w.Later(func(ctx context.Context) error {
+		_, err := s.refreshCurrentEnds(ctx, w.Tx, contracts)
+		return err
+	})
 }
 
 // derivedValues are the stored fields a computed notice gives.
@@ -123,60 +156,77 @@ func checkExercise(rec validate.Record, dl Deadline, today time.Time) error {
 }
 
 // beforeContractWrite recomputes the notice dates of a contract's
-// deadlines when its end date changes: the options count from it.
+// deadlines when its end date changes (the options count from it), and
+// the contract's current end with them; a new contract, without
+// deadlines yet, runs to its agreed end.
 func (s *Service) beforeContractWrite(ctx context.Context, w *tables.WriteContext) error {
-	if w.Creating {
-		return nil
-	}
-	if _, changed := w.Values[fieldEnd]; !changed {
+	if _, changed := w.Values[fieldEnd]; !changed && !w.Creating {
 		return nil
 	}
 	end, err := dateOf(w.Record[fieldEnd])
 	if err != nil {
 		return err
 	}
-	_, state, err := s.contractFacts(ctx, w.Tx, w.ID)
-	if err != nil {
-		return err
-	}
-	return s.recomputeContract(ctx, w.Tx, w.ID, end, state)
-}
-
-// recomputeContract stores the notice dates of every deadline of contract
-// as its end date end makes them (state: its location's state).
-func (s *Service) recomputeContract(ctx context.Context, tx *db.Tx, contract int64, end *time.Time, state string) error {
-	rows, err := s.deadlineRows(ctx, tx, "d.contract_id = ? ORDER BY d.contractaction_id", contract)
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if err := s.storeNotice(ctx, tx, r.id, deadlineOf(r.rec, end, calendarOf(r.rec, state))); err != nil {
+	var reached []*time.Time
+	if !w.Creating {
+		_, state, err := s.contractFacts(ctx, w.Tx, w.ID)
+		if err != nil {
 			return err
 		}
+		if reached, err = s.recomputeContract(ctx, w.Tx, w.ID, end, state); err != nil {
+			return err
+		}
+	}
+	current := CurrentEnd(end, reached...)
+	if stored, err := dateOf(w.Stored[fieldCurrentEnd]); err != nil || w.Creating || !sameDay(stored, current) {
+		w.Values[fieldCurrentEnd], w.Record[fieldCurrentEnd] = dateValue(current), dateValue(current)
 	}
 	return nil
 }
 
-// storeNotice computes and stores the notice date of deadline id; a
-// deadline whose own values cannot give one (stored before these rules)
-// keeps no date.
-func (s *Service) storeNotice(ctx context.Context, tx *db.Tx, id int64, dl Deadline) error {
+// recomputeContract stores the notice dates of every deadline of contract
+// as its end date end makes them (state: its location's state), and
+// answers the ends they reached (ReachedEnd).
+func (s *Service) recomputeContract(ctx context.Context, tx *db.Tx, contract int64, end *time.Time, state string) ([]*time.Time, error) {
+	rows, err := s.deadlineRows(ctx, tx, "d.contract_id = ? ORDER BY d.contractaction_id", contract)
+	if err != nil {
+		return nil, err
+	}
+	reached := make([]*time.Time, 0, len(rows))
+	for _, r := range rows {
+		r.end = end
+		n, err := s.storeNotice(ctx, tx, r.id, deadlineOf(r.rec, end, calendarOf(r.rec, state)))
+		if err != nil {
+			return nil, err
+		}
+		reached = append(reached, reachedOf(r, n))
+	}
+	return reached, nil
+}
+
+// storeNotice computes and stores the notice date of deadline id, and
+// answers it; a deadline whose own values cannot give one (stored before
+// these rules) keeps no date.
+func (s *Service) storeNotice(ctx context.Context, tx *db.Tx, id int64, dl Deadline) (Notice, error) {
 	notice, err := NoticeDate(dl, s.now())
 	if err != nil {
 		notice = Notice{}
 	}
 	_, err = s.engine.DeriveIn(ctx, tx, entityDeadline, id, derivedValues(notice))
-	return err
+	return notice, err
 }
 
 // deadlineRow is a stored deadline with the values its notice date needs
 // and the values derived from them as stored.
 type deadlineRow struct {
 	id       int64
+	contract int64
 	rec      validate.Record
 	end      *time.Time
 	location int64
 	stored   validate.Record // derivedValues as stored
+	// current is the contract's current end as stored.
+	current *time.Time
 }
 
 // deadlineRows reads the caller's deadlines matching where (the WHERE
@@ -191,7 +241,8 @@ func (s *Service) deadlineRows(ctx context.Context, q db.Querier, where string, 
 			d.contractaction_options_count, d.contractaction_extension_value, d.contractaction_extension_unit,
 			d.contractaction_notice_period_value, d.contractaction_notice_period_unit, d.contractaction_notice_rule,
 			d.contractaction_notice_to, d.contractaction_options_exercised, c.contract_end_date, c.location_id,
-			d.contractaction_notice_date, d.contractaction_effective_date, d.contractaction_uses, d.contractaction_expired
+			d.contractaction_notice_date, d.contractaction_effective_date, d.contractaction_uses, d.contractaction_expired,
+			d.contract_id, d.contractaction_status, c.contract_current_end_date
 		FROM `+src.SQL+` JOIN contract c ON c.contract_id = d.contract_id WHERE `+where,
 		append(src.Args, args...)...)
 	if err != nil {
@@ -211,18 +262,18 @@ func (s *Service) deadlineRows(ctx context.Context, q db.Querier, where string, 
 
 // scanDeadline reads one row of deadlineRows.
 func scanDeadline(rows *sql.Rows) (deadlineRow, error) {
-	var id int64
-	var typ, extUnit, noticeUnit, rule, to sql.NullString
-	var resiliation, end, notice, effective any
+	var id, contract int64
+	var typ, extUnit, noticeUnit, rule, to, status sql.NullString
+	var resiliation, end, notice, effective, current any
 	var count, extValue, noticeValue, exercised, location, uses, expired sql.NullInt64
 	if err := rows.Scan(&id, &typ, &resiliation, &count, &extValue, &extUnit, &noticeValue, &noticeUnit, &rule, &to,
-		&exercised, &end, &location, &notice, &effective, &uses, &expired); err != nil {
+		&exercised, &end, &location, &notice, &effective, &uses, &expired, &contract, &status, &current); err != nil {
 		return deadlineRow{}, fmt.Errorf("contracts: read deadlines: %w", err)
 	}
-	r := deadlineRow{id: id, location: location.Int64, rec: validate.Record{
+	r := deadlineRow{id: id, contract: contract, location: location.Int64, rec: validate.Record{
 		"contractaction_type": typ.String, "contractaction_extension_unit": extUnit.String,
 		"contractaction_notice_period_unit": noticeUnit.String, fieldRule: rule.String, fieldTo: to.String,
-		fieldExercised: exercised.Int64,
+		fieldExercised: exercised.Int64, fieldStatus: status.String,
 	}}
 	if d, err := dateOf(resiliation); err == nil && d != nil {
 		r.rec["contractaction_resiliation_date"] = d.Format(time.DateOnly)
@@ -233,6 +284,9 @@ func scanDeadline(rows *sql.Rows) (deadlineRow, error) {
 	r.rec["contractaction_extension_value"], r.rec["contractaction_notice_period_value"] = extValue.Int64, noticeValue.Int64
 	var err error
 	if r.end, err = dateOf(end); err != nil {
+		return r, err
+	}
+	if r.current, err = dateOf(current); err != nil {
 		return r, err
 	}
 	n, err := dateOf(notice)

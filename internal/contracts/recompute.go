@@ -26,7 +26,9 @@ const recomputeBatch = 5000
 // deadline (the next row_version, checked), and their history rows in
 // multi-row INSERTs. A recomputed date is a change users see on the
 // contract, so it keeps the history row every derived write has, naming no
-// user (docs/decisions/0008-notice-dates.md).
+// user (docs/decisions/0008-notice-dates.md). The contracts whose current
+// end the moved deadlines change (an automatic extension that prolonged
+// overnight) get it in the same transaction (decision 0064).
 func (s *Service) RecomputeNoticeDates(ctx context.Context) (int, error) {
 	ctx = tables.AsSystem(ctx)
 	moved := 0
@@ -64,17 +66,38 @@ func (s *Service) recomputeBatch(ctx context.Context, tx *db.Tx, after int64) (m
 	}
 	today := s.now()
 	var changes []tables.Derived
+	var ends []int64 // contracts whose current end moves
+	seen := map[int64]bool{}
 	for _, r := range rows {
 		n, err := NoticeDate(deadlineOf(r.rec, r.end, calendarOf(r.rec, states[r.location])), today)
 		if err != nil {
 			continue // a deadline its own values give no date keeps the stored one
 		}
-		if v := derivedValues(n); !sameDerived(v, r.stored) {
+		v := derivedValues(n)
+		moves := !sameDerived(v, r.stored)
+		if moves {
 			changes = append(changes, tables.Derived{ID: r.id, Values: v})
+		}
+		// An automatic extension that prolonged moves its contract's end;
+		// one reaching past the stored current end (a used-up extension
+		// migration 0064 could not count) raises it.
+		reached := reachedOf(r, n)
+		if !seen[r.contract] && ((moves && !sameDay(reached, reachedOf(r, noticeOf(r.stored)))) ||
+			(reached != nil && (r.current == nil || reached.After(*r.current)))) {
+			seen[r.contract] = true
+			ends = append(ends, r.contract)
 		}
 	}
 	moved, err = s.engine.DeriveManyIn(ctx, tx, entityDeadline, changes)
-	return moved, len(rows), rows[len(rows)-1].id, err
+	if err != nil {
+		return moved, len(rows), after, err
+	}
+	if len(ends) > 0 {
+		if _, err := s.refreshCurrentEnds(ctx, tx, ends); err != nil {
+			return moved, len(rows), after, err
+		}
+	}
+	return moved, len(rows), rows[len(rows)-1].id, nil
 }
 
 // workdayLocations are the locations of the deadlines that count working

@@ -173,6 +173,11 @@ func contracts() ([]Entity, []Link) {
 				ref("currency_id", "currency"),
 				day("contract_begin_date").index(),
 				day("contract_end_date").after("contract_begin_date").index(),
+				// The end the contract runs to now: the agreed end moved by
+				// the options exercised and the automatic extensions made
+				// (decision 0064). Computed by internal/contracts whenever
+				// the end date or a deadline changes, and nightly.
+				day("contract_current_end_date").optional().after("contract_end_date").readOnly().hideOnCreate().index().withHelp().label("Current end"),
 				day("contract_first_possible_end_date").after("contract_begin_date").index(),
 				flag("contract_migration_checked"),
 				flag("contract_resiliation").kind(KindCustomSelect).

@@ -2,6 +2,7 @@ package seed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -32,7 +33,8 @@ var demoQuietStatuses = []string{contracts.StatusInactive, contracts.StatusStopp
 // deadlines that are not active. It runs with `seed --demo`, after Demo,
 // on every run (the dates move with the day it runs); the test apps leave
 // it out, so the alert tests start without announcements due. The generated
-// portfolio (Scale) is left as it is.
+// portfolio (Scale) is left as it is, but for one active option of the
+// first group, which is exercised once (demoExercisedOption).
 func DemoDeadlines(ctx context.Context, d *db.DB, today time.Time) error {
 	today = contracts.Day(today)
 	return d.InTx(ctx, func(tx *db.Tx) error {
@@ -47,8 +49,89 @@ func DemoDeadlines(ctx context.Context, d *db.DB, today time.Time) error {
 				}
 			}
 		}
-		return quietDeadlines(ctx, tx)
+		if err := quietDeadlines(ctx, tx); err != nil {
+			return err
+		}
+		return demoExercisedOption(ctx, tx, today)
 	})
+}
+
+// demoExercisedOption exercises the first option of an active option of
+// the first group that has two or more and whose first is still open (its
+// notice date today or later), declared ten days ago (or today, when the
+// contract is that young): the option's deadline moves on to the second
+// option, and the contract's current end moves by one extension, as the
+// contracts module derives them (decision 0064). The same option on every
+// run.
+func demoExercisedOption(ctx context.Context, tx *db.Tx, today time.Time) error {
+	rows, err := tx.QueryContext(ctx, `SELECT ca.contractaction_id, ca.contract_id, ca.contractaction_options_count,
+			ca.contractaction_extension_value, ca.contractaction_extension_unit, ca.contractaction_notice_period_value,
+			ca.contractaction_notice_period_unit, c.contract_end_date, c.contract_begin_date
+		FROM contractaction ca JOIN contract c ON c.contract_id = ca.contract_id
+		JOIN company co ON co.company_id = c.company_id
+		WHERE co.customergroup_id = ? AND ca.contractaction_type = ? AND ca.contractaction_status = ?
+			AND ca.contractaction_options_count >= 2 AND ca.contractaction_notice_rule = ? AND ca.contractaction_notice_to = ?
+		ORDER BY ca.contractaction_id`, demoGroupA, contracts.TypeActiveOption, contracts.StatusActive, contracts.RuleCalendar, contracts.ToDate)
+	if err != nil {
+		return fmt.Errorf("seed demo exercised option: %w", err)
+	}
+	type option struct {
+		id, contract int64
+		dl           contracts.Deadline
+		begin        time.Time
+	}
+	var found *option
+	for rows.Next() && found == nil {
+		var o option
+		var count, extValue, noticeValue int
+		var end, begin string
+		if err := rows.Scan(&o.id, &o.contract, &count, &extValue, &o.dl.Extension.Unit, &noticeValue, &o.dl.Notice.Unit, &end, &begin); err != nil {
+			rows.Close()
+			return fmt.Errorf("seed demo exercised option: %w", err)
+		}
+		t0, err1 := time.Parse(time.DateOnly, end[:10])
+		b, err2 := time.Parse(time.DateOnly, begin[:10])
+		if err := errors.Join(err1, err2); err != nil {
+			rows.Close()
+			return fmt.Errorf("seed demo exercised option %d: %w", o.id, err)
+		}
+		o.dl.Type, o.dl.OptionsCount, o.dl.ContractEnd, o.begin = contracts.TypeActiveOption, &count, &t0, b
+		o.dl.Extension.Value, o.dl.Notice.Value = extValue, noticeValue
+		if first, _ := contracts.OptionNotice(o.dl, 0); !first.Before(today) {
+			found = &o
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("seed demo exercised option: %w", err)
+	}
+	if found == nil {
+		return nil // a group without such an option: nothing to show
+	}
+	found.dl.Exercised = 1
+	n, err := contracts.NoticeDate(found.dl, today)
+	if err != nil {
+		return fmt.Errorf("seed demo exercised option %d: %w", found.id, err)
+	}
+	declared := today.AddDate(0, 0, -10)
+	if declared.Before(found.begin) {
+		declared = today
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE contractaction SET contractaction_options_exercised = 1, contractaction_exercised_date = ?,
+			contractaction_notice_date = ?, contractaction_effective_date = ?, contractaction_uses = ?, contractaction_expired = 0,
+			row_version = row_version + 1
+		WHERE contractaction_id = ?`, declared.Format(time.DateOnly), n.Date.Format(time.DateOnly), n.End.Format(time.DateOnly),
+		n.Uses, found.id); err != nil {
+		return fmt.Errorf("seed demo exercised option %d: %w", found.id, err)
+	}
+	// The current end is the later of the one stored (what the contract's
+	// other deadlines reached) and the option's.
+	end := contracts.ReachedEnd(found.dl, n).Format(time.DateOnly)
+	if _, err := tx.ExecContext(ctx, `UPDATE contract SET contract_current_end_date = ?, row_version = row_version + 1
+		WHERE contract_id = ? AND (contract_current_end_date IS NULL OR contract_current_end_date < ?)`, end, found.contract, end); err != nil {
+		return fmt.Errorf("seed demo exercised option %d: %w", found.id, err)
+	}
+	return nil
 }
 
 // demoResiliations returns up to n resiliations of the group's contracts,

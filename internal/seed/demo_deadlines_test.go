@@ -16,7 +16,8 @@ import (
 // TestDemoDeadlines: after `seed --demo` the demo shows active deadlines
 // with a responsible user whose notice dates fall within the next 30, 90
 // and 365 days and one overdue, each notice date as the contracts module
-// computes it; running it again changes nothing more.
+// computes it, and one option exercised; running it again changes nothing
+// more.
 func TestDemoDeadlines(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
 		apptest.NewApp(t, d)
@@ -68,6 +69,15 @@ func TestDemoDeadlines(t *testing.T) {
 		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM contractaction WHERE contractaction_status IN ('unactive', 'stopped')`).
 			Scan(&quiet); err != nil || quiet != 2 {
 			t.Fatalf("%d deadlines not active (%v), want 2", quiet, err)
+		}
+		// One option exercised, twice run: its contract runs past its agreed
+		// end to the end the option reached (decision 0064).
+		var exercised int
+		if err := d.QueryRowContext(ctx, `SELECT COUNT(*) FROM contractaction ca JOIN contract c ON c.contract_id = ca.contract_id
+			WHERE ca.contractaction_options_exercised = 1 AND ca.contractaction_exercised_date <= ?
+				AND c.contract_current_end_date = ca.contractaction_effective_date AND c.contract_current_end_date > c.contract_end_date`,
+			today.Format(time.DateOnly)).Scan(&exercised); err != nil || exercised != 1 {
+			t.Fatalf("%d exercised options moving their contract's end (%v), want 1", exercised, err)
 		}
 	})
 }

@@ -243,7 +243,7 @@ func newScaleGen(ctx context.Context, d *db.DB, n int, cfg scaleConfig) (*scaleG
 	g.posArea = newInserter(d, "pos_area", "pos_id", "area_id")
 	g.contract = newInserter(d, "contract", "contract_id", "contract_name", "contracttype_id", "company_id", "pos_id",
 		"location_id", "currency_id", "contract_begin_date", "contract_end_date", "contract_first_possible_end_date",
-		"contract_migration_checked", "contract_resiliation")
+		"contract_migration_checked", "contract_resiliation", "contract_current_end_date")
 	g.contractArea = newInserter(d, "contract_area", "contract_area_id", "contract_id", "area_id", "usagetype_id", "unit_id",
 		"rentalspace_value", "allocationspace_value", "mainusage", "valid_from")
 	g.deadline = newInserter(d, "contractaction", "contractaction_id", "contract_id", "contractaction_acting_by",
@@ -750,13 +750,14 @@ func (g *scaleGen) addPOS(i int, c *scaleCompany) {
 		currency = g.lk.currency["CHF"]
 	}
 	contractID := g.id("contract")
-	g.contract.add(contractID, scaleContractTypes[ctIdx].name+" "+posName, g.lk.contractType[ctIdx], c.id, posID, locationID,
-		currency, day(begin), day(end), day(firstEnd), boolInt(r.IntN(10) < 7), boolInt(r.IntN(100) < 3))
+	checked, resiliated := boolInt(r.IntN(10) < 7), boolInt(r.IntN(100) < 3)
 	for _, a := range areas {
 		g.contractArea.add(g.id("contract_area"), contractID, a.id, g.lk.usageType[a.kind], int64(1),
 			decimal(a.space), decimal(a.alloc), boolInt(a.kind == 0), day(begin))
 	}
-	g.addDeadlines(r, contractID, end, opening)
+	current := g.addDeadlines(r, contractID, end, opening)
+	g.contract.add(contractID, scaleContractTypes[ctIdx].name+" "+posName, g.lk.contractType[ctIdx], c.id, posID, locationID,
+		currency, day(begin), day(end), day(firstEnd), checked, resiliated, day(current))
 	if g.cfg.tickets() {
 		g.addTicket(r, i, posID, contractID, posName, city.name)
 	}
@@ -838,10 +839,12 @@ const scaleDeadlines = 3
 // addDeadlines gives a contract ending on end its usual deadlines: the
 // ordinary resiliation at its end, an option to extend it, and an
 // automatic extension by a year unless someone gives notice, with notice
-// dates as the contracts module computes them today.
-func (g *scaleGen) addDeadlines(r *rand.Rand, contractID int64, end, created time.Time) {
+// dates as the contracts module computes them today; it answers the
+// contract's current end they give (decision 0064).
+func (g *scaleGen) addDeadlines(r *rand.Rand, contractID int64, end, created time.Time) time.Time {
 	options := 1 + r.IntN(3)
 	noticeMonths := []int{3, 6, 12}[r.IntN(3)]
+	var reached []*time.Time
 	for _, dl := range []contracts.Deadline{
 		{Type: contracts.TypeResiliation, ResiliationDate: &end, Notice: contracts.Period{Value: noticeMonths, Unit: contracts.UnitMonth}},
 		{Type: contracts.TypeActiveOption, OptionsCount: &options, Extension: contracts.Period{Value: 5, Unit: contracts.UnitYear},
@@ -856,6 +859,8 @@ func (g *scaleGen) addDeadlines(r *rand.Rand, contractID int64, end, created tim
 			if n.Expired {
 				expired = 1
 			}
+			dl.ContractEnd = &end
+			reached = append(reached, contracts.ReachedEnd(dl, n))
 		}
 		var resiliation, count, extValue, extUnit any
 		if dl.ResiliationDate != nil {
@@ -869,6 +874,7 @@ func (g *scaleGen) addDeadlines(r *rand.Rand, contractID int64, end, created tim
 		g.deadline.add(g.id("contractaction"), contractID, "mieter", dl.Type, resiliation, count, extValue, extUnit,
 			int64(dl.Notice.Value), dl.Notice.Unit, notice, effective, uses, expired, created, contracts.StatusActive)
 	}
+	return *contracts.CurrentEnd(&end, reached...)
 }
 
 // decimal formats an amount or area for a NUMERIC column (as text, which

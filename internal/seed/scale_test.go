@@ -159,6 +159,13 @@ func checkScaleInvariants(t *testing.T, d *db.DB) {
 		"deadline without notice date": `SELECT COUNT(*) FROM contractaction WHERE contractaction_notice_date IS NULL`,
 		"resiliation notice after its date": `SELECT COUNT(*) FROM contractaction WHERE contractaction_type = 'resiliation'
 			AND contractaction_notice_date > contractaction_resiliation_date`,
+		// The current end as internal/contracts derives it: never before the
+		// agreed end, and at least what each deadline's uses reached.
+		"current end before the agreed end": `SELECT COUNT(*) FROM contract WHERE contract_current_end_date IS NULL
+			OR contract_current_end_date < contract_end_date`,
+		"current end before a term an option or extension reached": `SELECT COUNT(*) FROM contract c JOIN contractaction d
+			ON d.contract_id = c.contract_id WHERE d.contractaction_uses > 0 AND d.contractaction_type <> 'resiliation'
+			AND d.contractaction_effective_date > c.contract_current_end_date`,
 		"duplicate branch number":        `SELECT COUNT(*) FROM (SELECT company_id, pos_branchnumber FROM pos GROUP BY company_id, pos_branchnumber HAVING COUNT(*) > 1) x`,
 		"pos without exactly one ticket": `SELECT COUNT(*) FROM pos p WHERE (SELECT COUNT(*) FROM ticket t WHERE t.pos_id = p.pos_id) <> 1`,
 		"ticket contract of another pos": `SELECT COUNT(*) FROM ticket t JOIN contract c ON c.contract_id = t.contract_id WHERE c.pos_id <> t.pos_id`,

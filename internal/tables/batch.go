@@ -114,14 +114,12 @@ func (b *Batch) Flush(ctx context.Context, tx *db.Tx) ([]int64, error) {
 	b.pending = nil
 	ids := make([]int64, 0, len(rows))
 	cols := make([]validate.Record, len(rows))
+	hooked := make([]*WriteContext, len(rows))
 	for i, ch := range rows {
 		cols[i] = ch.columns()
 		if h, ok := b.e.hooks[b.ent.Name]; ok {
-			w := &WriteContext{Entity: b.ent.Name, Creating: true, Values: cols[i], Record: ch.rec, Tx: tx}
-			if err := h.BeforeWrite(ctx, w); err != nil {
-				return nil, err
-			}
-			if err := w.runLater(ctx); err != nil {
+			hooked[i] = &WriteContext{Entity: b.ent.Name, Creating: true, Values: cols[i], Record: ch.rec, Tx: tx}
+			if err := h.BeforeWrite(ctx, hooked[i]); err != nil {
 				return nil, err
 			}
 		}
@@ -142,6 +140,12 @@ func (b *Batch) Flush(ctx context.Context, tx *db.Tx) ([]int64, error) {
 	}
 	for i, ch := range rows {
 		id := ids[i]
+		if w := hooked[i]; w != nil {
+			w.ID = id
+			if err := w.runLater(ctx); err != nil {
+				return nil, err
+			}
+		}
 		through := ch.throughChanges()
 		for _, name := range sortedKeys(through) {
 			f, _ := b.ent.Field(name)

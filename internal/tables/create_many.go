@@ -71,6 +71,12 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 		}
 		for i, p := range batch {
 			id := keys[i]
+			if p.hooked != nil {
+				p.hooked.ID = id
+				if err := p.hooked.runLater(ctx); err != nil {
+					return err
+				}
+			}
 			for _, name := range sortedKeys(p.through) {
 				f, _ := ent.Field(name)
 				if err := e.replaceThrough(ctx, tx, ent, f, id, p.through[name]); err != nil {
@@ -91,12 +97,10 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 			return nil, err
 		}
 		cols := ch.columns()
+		var hooked *WriteContext
 		if h, ok := e.hooks[ent.Name]; ok {
-			w := &WriteContext{Entity: ent.Name, Creating: true, Values: cols, Record: ch.rec, Tx: tx}
-			if err := h.BeforeWrite(ctx, w); err != nil {
-				return nil, err
-			}
-			if err := w.runLater(ctx); err != nil {
+			hooked = &WriteContext{Entity: ent.Name, Creating: true, Values: cols, Record: ch.rec, Tx: tx}
+			if err := h.BeforeWrite(ctx, hooked); err != nil {
 				return nil, err
 			}
 		}
@@ -104,7 +108,7 @@ func (e *Engine) CreateManyIn(ctx context.Context, tx *db.Tx, entity string, row
 		if err != nil {
 			return nil, fmt.Errorf("tables: encode history of %s: %w", ent.Name, err)
 		}
-		p := pendingCreate{names: sortedKeys(cols), cols: cols, through: ch.throughChanges(), changes: string(b)}
+		p := pendingCreate{names: sortedKeys(cols), cols: cols, through: ch.throughChanges(), changes: string(b), hooked: hooked}
 		if len(batch) > 0 && (len(batch) >= min(createBatch, createParams/max(1, len(p.names))) ||
 			strings.Join(batch[0].names, ",") != strings.Join(p.names, ",")) {
 			if err := flush(); err != nil {
@@ -176,6 +180,9 @@ type pendingCreate struct {
 	cols    validate.Record
 	through map[string][]int64
 	changes string
+	// hooked is the row's write hook context, whose queued functions
+	// (WriteContext.Later) run once the row is inserted.
+	hooked *WriteContext
 }
 
 // createBatch is how many rows one insert statement of CreateManyIn

@@ -57,6 +57,8 @@ type Engine struct {
 	labelCache labelCache          // attribute labels per language
 	rights     *access.Cache       // computed rights per rights generation
 	linkHooks  map[string]LinkHook // module rules on links, by relation API name
+	// deleteHooks are told about the deletes of an entity's records (OnDelete).
+	deleteHooks map[string][]DeleteHook
 	// choiceRules are the modules' limits on list field choices (OnChoices).
 	// by entity name, "" for every entity.
 	choiceRules map[string][]ChoiceRule

@@ -62,7 +62,8 @@ type WriteContext struct {
 // statement bumps its table's data_generation row, and a move writing its
 // history before its ticket deadlocked with a create writing them the
 // other way round (found by the crash test, docs/reliability.md). In the
-// batched creates (imports) the queued functions run at once.
+// batched creates (imports, CreateManyIn) the queued functions run once
+// the batch's rows are inserted, each with ID set to its row's new key.
 func (w *WriteContext) Later(fn func(context.Context) error) { w.later = append(w.later, fn) }
 
 // runLater runs the queued functions in order.
@@ -112,6 +113,33 @@ func (c hookChain) Prepare(ctx context.Context, w *WriteContext) error {
 		}
 	}
 	return nil
+}
+
+// DeleteHook is told about one deleted record of an entity inside the
+// delete's transaction, right after the row and its history row are gone
+// and written: a module keeps a value it derives from the entity's rows
+// current (a contract's end reached by its deadlines). An error rolls the
+// delete back. Rows removed by a cascade of their owner's delete are not
+// told: their owner is gone with them.
+type DeleteHook func(ctx context.Context, d *DeleteContext) error
+
+// DeleteContext is one delete as a DeleteHook sees it.
+type DeleteContext struct {
+	Entity string
+	ID     int64
+	// Stored is the record as it was.
+	Stored validate.Record
+	// Tx is the delete's transaction.
+	Tx *db.Tx
+}
+
+// OnDelete registers a delete hook of entity; several run in the order
+// they were registered.
+func (e *Engine) OnDelete(entity string, h DeleteHook) {
+	if e.deleteHooks == nil {
+		e.deleteHooks = map[string][]DeleteHook{}
+	}
+	e.deleteHooks[entity] = append(e.deleteHooks[entity], h)
 }
 
 // ChoiceRule limits what a caller may choose in one list field: the

@@ -472,7 +472,15 @@ func (e *Engine) deleteOne(ctx context.Context, tx *db.Tx, c *caller, ent *schem
 	gone := newChange(ent, stored, nil)
 	gone.stored, gone.rec = stored, validate.Record{}
 	e.committedWrite(tx, ent.Name, id, historyDelete)
-	return e.record(ctx, tx, c, historyDelete, ent, id, gone.diff())
+	if err := e.record(ctx, tx, c, historyDelete, ent, id, gone.diff()); err != nil {
+		return err
+	}
+	for _, h := range e.deleteHooks[ent.Name] {
+		if err := h(ctx, &DeleteContext{Entity: ent.Name, ID: id, Stored: stored, Tx: tx}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // messageTexts are the translated labels of an entity's fields and the

@@ -52,6 +52,7 @@ const contractLists = () => import('../features/tables/components/contract-lists
 const deadlineListPage = page(() => contractLists().then((m) => ({ default: m.DeadlineListPage })));
 const statementDeadlinesPage = page(() => contractLists().then((m) => ({ default: m.StatementDeadlineListPage })));
 const paymentsListPage = page(() => contractLists().then((m) => ({ default: m.PaymentsListPage })));
+const contractListPage = page(() => contractLists().then((m) => ({ default: m.ContractListPage })));
 /** The ticket dashboard (features/dashboard). */
 const ticketDashboardPage = page(() => import('../features/dashboard/components/ticket-dashboard-page'));
 const errorDashboardPage = page(() => import('../features/dashboard/components/error-dashboard-page'));
@@ -392,6 +393,7 @@ export const routes: RouteObject[] = [
                   tableRoute('table/area/view/:id', 'view', areaPage, 'area'),
                   tableRoute('table/contactperson/create', 'create', contactPage, 'contactperson'),
                   tableRoute('table/contactperson/view/:id', 'view', contactPage, 'contactperson'),
+                  tableRoute('table/contract', 'list', contractListPage, 'contract'),
                   tableRoute('table/contract/create', 'create', contractStepsPage, 'contract'),
                   tableRoute('table/contract/view/:id', 'view', contractRecordPage, 'contract'),
                   tableRoute('table/priceindex/view/:id', 'view', priceIndexPage, 'priceindex'),

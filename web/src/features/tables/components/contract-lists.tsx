@@ -1,7 +1,8 @@
-import { SegmentedControl } from '@mantine/core';
+import { SegmentedControl, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterCondition } from '../../../lib/data-provider';
+import { formatDate } from '../../../lib/dates';
 import type { Row } from '../../../lib/table-definition';
 import { useLightThresholds } from '../api/get-light-thresholds';
 import { lightColumn } from './light-column';
@@ -20,7 +21,7 @@ import {
   withWindow,
 } from './traffic-light';
 
-/** The contract lists of the menu: deadlines, recurring payments and conditions of all the caller's contracts. */
+/** The contract lists of the menu: contracts, and the deadlines, recurring payments and conditions of all the caller's contracts. */
 
 /** The contract's point of sale, read through the contract by the server (a RefOf field of contractaction). */
 const POS_FIELD = 'contract_pos_name';
@@ -140,6 +141,51 @@ export function StatementDeadlineListPage() {
     };
   }, [t, thresholds]);
   return <TableListPage table="invoice" variant={variant} />;
+}
+
+const END_FIELD = 'contract_end_date';
+const CURRENT_END_FIELD = 'contract_current_end_date';
+
+/**
+ * The contract's current end when it differs from the agreed end (options
+ * exercised, automatic extensions made: decision 0064), as the server
+ * derives it; null when the contract runs to its agreed end.
+ */
+export function movedEnd(row: Row): string | null {
+  const current = row[CURRENT_END_FIELD];
+  if (typeof current !== 'string' || current === '' || current.slice(0, 10) === String(row[END_FIELD] ?? '').slice(0, 10)) return null;
+  return current;
+}
+
+/**
+ * /app/table/contract: the generic contract list, whose end date column
+ * shows the current end beside the agreed one where they differ.
+ */
+export function ContractListPage() {
+  const { t, i18n } = useTranslation();
+  const variant = useMemo<ListVariant>(
+    () => ({
+      extraFields: [END_FIELD, CURRENT_END_FIELD],
+      columnRender: {
+        [END_FIELD]: (row: Row, text: string) => {
+          const moved = movedEnd(row);
+          if (!moved) return text;
+          const shown = formatDate(moved, i18n.language);
+          const label = t('contracts.current_end', { date: shown });
+          return (
+            <span title={label}>
+              {text}{' '}
+              <Text span size="sm" fw={600} c="blue.8" aria-label={label}>
+                → {shown}
+              </Text>
+            </span>
+          );
+        },
+      },
+    }),
+    [t, i18n.language],
+  );
+  return <TableListPage table="contract" variant={variant} />;
 }
 
 const PAYMENT_COLUMNS = [

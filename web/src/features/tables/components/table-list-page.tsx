@@ -75,6 +75,8 @@ export interface ListVariant {
   leadColumns?: DataTableColumn[];
   /** Widths (px) that replace the kind-based defaults of the named columns. */
   columnWidths?: Record<string, number>;
+  /** Cell renderings that replace the default of the named columns (given the row and the cell's text). */
+  columnRender?: Record<string, NonNullable<DataTableColumn['render']>>;
   /** Controls beside the search field. */
   toolbar?: (state: ListState, update: (patch: Partial<ListState>) => void) => ReactNode;
   /** Where a row leads (default: its own record page). */
@@ -173,11 +175,13 @@ function TableList({ table, def, variant }: { table: string; def: TableDefinitio
   const columns = useMemo(
     () => [
       ...(variant?.leadColumns ?? []),
-      ...buildColumns(attrs, visible, ctx, { inlineEdit, primaryKey: def.primary_key, editHint: t('grid.edit_hint') }).map((c) =>
-        variant?.columnWidths?.[c.id] ? { ...c, width: variant.columnWidths[c.id] } : c,
-      ),
+      ...buildColumns(attrs, visible, ctx, { inlineEdit, primaryKey: def.primary_key, editHint: t('grid.edit_hint') }).map((c) => ({
+        ...c,
+        ...(variant?.columnWidths?.[c.id] ? { width: variant.columnWidths[c.id] } : {}),
+        ...(variant?.columnRender?.[c.id] ? { render: variant.columnRender[c.id] } : {}),
+      })),
     ],
-    [attrs, visible, ctx, inlineEdit, def.primary_key, t, variant?.leadColumns, variant?.columnWidths],
+    [attrs, visible, ctx, inlineEdit, def.primary_key, t, variant?.leadColumns, variant?.columnWidths, variant?.columnRender],
   );
 
   const pk = def.primary_key;
