@@ -185,7 +185,7 @@ test.describe('generic table screens', () => {
   });
 
   test('a relation tab links a row with the link attributes and ends the link', async ({ page }) => {
-    await openAs(page, 'admin@demo.test', '/app/table/contract/view/1');
+    await openAs(page, 'admin@demo.test', '/app/table/contract/view/2');
     await page.getByRole('tab', { name: 'Partner companies' }).click();
     const panel = page.locator('[data-relation="contract_partner_company_rel"]');
     await expect(panel.getByText('Nothing linked yet')).toBeVisible();

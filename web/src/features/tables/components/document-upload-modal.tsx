@@ -47,16 +47,12 @@ export function DocumentUploadModal({ documentDef, relationApi, owner, onClose }
   useNameFromFile(uploads.items[0]?.file, form.values.document_name, (v) => setValue('document_name', v));
 
   const submit = async () => {
-    setFormError(null);
-    if (!form.validate()) {
-      setFormError(t('form.fix_errors'));
-      return;
-    }
-    setFileError(null);
-    if (uploads.pending === 0) {
-      setFileError(t('documents.file_required'));
-      return;
-    }
+    // The file and the fields are checked together, so one click names every gap.
+    const fieldsValid = form.validate();
+    const fileChosen = uploads.pending > 0;
+    setFormError(fieldsValid ? null : t('form.fix_errors'));
+    setFileError(fileChosen ? null : t('documents.file_required'));
+    if (!fieldsValid || !fileChosen) return;
     const { failures } = await uploads.uploadAll({ ...form.payload(), [owner.field]: owner.id });
     if (failures.length === 0) {
       void client.invalidateQueries({ queryKey: tableKeys.lists(relationApi) });
