@@ -237,12 +237,15 @@ func (s *Service) deadlineRows(ctx context.Context, q db.Querier, where string, 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := q.QueryContext(ctx, `SELECT d.contractaction_id, d.contractaction_type, d.contractaction_resiliation_date,
+	// Dates are read as their text: the SQLite driver would parse a DATE
+	// column into a time.Time trying several layouts, a third of the
+	// nightly recomputation's reading time; parseDay reads "YYYY-MM-DD".
+	rows, err := q.QueryContext(ctx, `SELECT d.contractaction_id, d.contractaction_type, CAST(d.contractaction_resiliation_date AS TEXT),
 			d.contractaction_options_count, d.contractaction_extension_value, d.contractaction_extension_unit,
 			d.contractaction_notice_period_value, d.contractaction_notice_period_unit, d.contractaction_notice_rule,
-			d.contractaction_notice_to, d.contractaction_options_exercised, c.contract_end_date, c.location_id,
-			d.contractaction_notice_date, d.contractaction_effective_date, d.contractaction_uses, d.contractaction_expired,
-			d.contract_id, d.contractaction_status, c.contract_current_end_date
+			d.contractaction_notice_to, d.contractaction_options_exercised, CAST(c.contract_end_date AS TEXT), c.location_id,
+			CAST(d.contractaction_notice_date AS TEXT), CAST(d.contractaction_effective_date AS TEXT), d.contractaction_uses,
+			d.contractaction_expired, d.contract_id, d.contractaction_status, CAST(c.contract_current_end_date AS TEXT)
 		FROM `+src.SQL+` JOIN contract c ON c.contract_id = d.contract_id WHERE `+where,
 		append(src.Args, args...)...)
 	if err != nil {
@@ -270,11 +273,12 @@ func scanDeadline(rows *sql.Rows) (deadlineRow, error) {
 		&exercised, &end, &location, &notice, &effective, &uses, &expired, &contract, &status, &current); err != nil {
 		return deadlineRow{}, fmt.Errorf("contracts: read deadlines: %w", err)
 	}
-	r := deadlineRow{id: id, contract: contract, location: location.Int64, rec: validate.Record{
-		"contractaction_type": typ.String, "contractaction_extension_unit": extUnit.String,
-		"contractaction_notice_period_unit": noticeUnit.String, fieldRule: rule.String, fieldTo: to.String,
-		fieldExercised: exercised.Int64, fieldStatus: status.String,
-	}}
+	// Sized for every value it takes: a map grown on the way costs the
+	// nightly recomputation as much as the rules it computes.
+	r := deadlineRow{id: id, contract: contract, location: location.Int64, rec: make(validate.Record, 12)}
+	r.rec["contractaction_type"], r.rec["contractaction_extension_unit"] = typ.String, extUnit.String
+	r.rec["contractaction_notice_period_unit"], r.rec[fieldRule], r.rec[fieldTo] = noticeUnit.String, rule.String, to.String
+	r.rec[fieldExercised], r.rec[fieldStatus] = exercised.Int64, status.String
 	if d, err := dateOf(resiliation); err == nil && d != nil {
 		r.rec["contractaction_resiliation_date"] = d.Format(time.DateOnly)
 	}
@@ -423,6 +427,9 @@ func dateOf(v any) (*time.Time, error) {
 		if len(x) > 10 {
 			x = x[:10]
 		}
+		if d, ok := parseDay(x); ok {
+			return &d, nil
+		}
 		d, err := time.Parse(time.DateOnly, x)
 		if err != nil {
 			return nil, fmt.Errorf("contracts: date %q: %w", x, err)
@@ -430,6 +437,29 @@ func dateOf(v any) (*time.Time, error) {
 		return &d, nil
 	}
 	return nil, fmt.Errorf("contracts: date of type %T", v)
+}
+
+// parseDay reads a valid date written "YYYY-MM-DD" without the general
+// layout parser (the nightly recomputation reads 300,000 rows of five
+// dates); ok is false for anything else, which time.Parse then judges.
+func parseDay(s string) (time.Time, bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return time.Time{}, false
+	}
+	n := [3]int{}
+	for i, part := range [3]string{s[:4], s[5:7], s[8:]} {
+		for _, c := range []byte(part) {
+			if c < '0' || c > '9' {
+				return time.Time{}, false
+			}
+			n[i] = n[i]*10 + int(c-'0')
+		}
+	}
+	d := time.Date(n[0], time.Month(n[1]), n[2], 0, 0, 0, 0, time.UTC)
+	if d.Month() != time.Month(n[1]) || d.Day() != n[2] { // 2027-02-30 and the like
+		return time.Time{}, false
+	}
+	return d, true
 }
 
 // dateValue is d as the engine stores dates ("YYYY-MM-DD"), nil for none.

@@ -22,10 +22,15 @@ type Derived struct {
 
 // deriveReadChunk is how many keys one read of DeriveManyIn names, and
 // historyChunk how many history rows one INSERT writes: both far below
-// the parameter limits of SQLite and PostgreSQL.
+// the parameter limits of SQLite and PostgreSQL. deriveWriteChunk is how
+// many rows one UPDATE writes: each row evaluates a CASE over every key of
+// its statement, so the cost per row grows with the chunk, while fewer
+// statements save SQLite's statement journal; 100 measured best
+// (docs/performance.md, session 27).
 const (
-	deriveReadChunk = 500
-	historyChunk    = 500
+	deriveReadChunk  = 500
+	deriveWriteChunk = 100
+	historyChunk     = 500
 )
 
 // DeriveManyIn is DeriveIn for many records of entity in one transaction,
@@ -64,7 +69,11 @@ func (e *Engine) DeriveManyIn(ctx context.Context, tx *db.Tx, entity string, row
 		if err != nil {
 			return changed, err
 		}
-		var moved []pendingRow
+		// Rows are written in groups by the columns that change: a column
+		// left out of the statement costs nothing, one written back
+		// unchanged costs a CASE over every key of the chunk per row.
+		moved := map[string][]pendingRow{}
+		var order []string
 		for _, r := range chunk {
 			s, ok := stored[r.ID]
 			if !ok {
@@ -72,13 +81,14 @@ func (e *Engine) DeriveManyIn(ctx context.Context, tx *db.Tx, entity string, row
 			}
 			row := pendingRow{id: r.ID, version: s.version, values: validate.Record{}}
 			changes := map[string][2]any{}
+			var set []string
 			for _, n := range names {
 				v, ok := r.Values[n]
 				if !ok || validate.Equal(s.rec[n], v) {
-					row.values[n] = s.rec[n] // written back unchanged
 					continue
 				}
 				row.values[n] = v
+				set = append(set, n)
 				changes[n] = [2]any{historyValue(s.rec[n]), historyValue(v)}
 			}
 			if len(changes) == 0 {
@@ -88,13 +98,22 @@ func (e *Engine) DeriveManyIn(ctx context.Context, tx *db.Tx, entity string, row
 			if err != nil {
 				return changed, fmt.Errorf("tables: encode history of %s %d: %w", ent.Name, r.ID, err)
 			}
-			moved = append(moved, row)
+			key := strings.Join(set, ",")
+			if _, ok := moved[key]; !ok {
+				order = append(order, key)
+			}
+			moved[key] = append(moved[key], row)
 			history = append(history, historyRow{id: r.ID, changes: string(b)})
 		}
-		if err := up.updateMany(ctx, names, moved); err != nil {
-			return changed, err
+		for _, key := range order {
+			rows := moved[key]
+			for w := 0; w < len(rows); w += deriveWriteChunk {
+				if err := up.updateMany(ctx, strings.Split(key, ","), rows[w:min(w+deriveWriteChunk, len(rows))]); err != nil {
+					return changed, err
+				}
+			}
+			changed += len(moved[key])
 		}
-		changed += len(moved)
 	}
 	return changed, e.recordMany(ctx, tx, c, historyUpdate, ent, history)
 }
@@ -203,7 +222,7 @@ type bulkUpdate struct {
 }
 
 // pendingRow is one record to update: its key, the row_version read, and
-// the values of every derived column (the unchanged ones as stored).
+// the values of the columns that change.
 type pendingRow struct {
 	id, version int64
 	values      validate.Record
