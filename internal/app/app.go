@@ -212,7 +212,9 @@ func (a *App) bindRoutes() {
 	ticketService := tickets.New(tickets.Deps{DB: a.DB, Engine: engine, Log: a.Log})
 	ticketService.OnStamp(a.documentService.StampTicket)
 	tickets.Bind(a.Server, ticketService)
-	a.Imports = imports.New(imports.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
+	a.Imports = imports.New(imports.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log, Limits: imports.Limits{
+		MaxRows: a.Config.Imports.MaxRows, MaxCells: a.Config.Imports.MaxCells,
+		MaxUnpackedBytes: a.Config.Imports.MaxUnpackedBytes, MaxPartBytes: a.Config.Imports.MaxPartBytes}})
 	a.Imports.UseQueue(a.Jobs, a.Auth)
 	a.errors.UseImports(a.Imports)
 	imports.Bind(a.Server, a.Imports)

@@ -64,6 +64,25 @@ type Config struct {
 	// TrafficLight holds the days before a deadline's notice date at which
 	// its traffic light turns red and yellow (green before).
 	TrafficLight TrafficLight
+
+	// Imports bounds what one uploaded spreadsheet may make the server
+	// read (decision 0067).
+	Imports Imports
+}
+
+// Imports are the limits of a spreadsheet import (decision 0067): a file
+// crossing one is refused with 413 as soon as it does, nothing kept.
+type Imports struct {
+	// MaxRows is the most rows below the headings of one sheet or CSV file.
+	MaxRows int
+	// MaxCells is the most cells of one sheet (also the most different
+	// texts of a workbook).
+	MaxCells int
+	// MaxUnpackedBytes is the most a workbook's parts unpack to together.
+	MaxUnpackedBytes int64
+	// MaxPartBytes is the most one part of a workbook unpacks to (a sheet,
+	// its texts), and the largest CSV file.
+	MaxPartBytes int64
 }
 
 // TrafficLight are the thresholds of a deadline's traffic light in days:
@@ -127,6 +146,7 @@ func Defaults() Config {
 		IMAP:               IMAP{Mailbox: "INBOX", TLS: "tls"},
 		S3:                 S3{TLS: true},
 		TrafficLight:       TrafficLight{Red: 30, Yellow: 90},
+		Imports:            Imports{MaxRows: 200_000, MaxCells: 2_000_000, MaxUnpackedBytes: 256 << 20, MaxPartBytes: 128 << 20},
 	}
 }
 
@@ -217,6 +237,18 @@ func Register(fs *flag.FlagSet, c *Config) {
 	dur(&c.TurnSpill, "turn-spill", "PORTFOLIO_TURN_SPILL", "how long a request waits in line before it goes ahead without a turn")
 	days(&c.TrafficLight.Red, "deadline-red-days", "PORTFOLIO_DEADLINE_RED_DAYS", "a deadline's traffic light is red this many days before its notice date or less")
 	days(&c.TrafficLight.Yellow, "deadline-yellow-days", "PORTFOLIO_DEADLINE_YELLOW_DAYS", "a deadline's traffic light is yellow this many days before its notice date or less")
+	days(&c.Imports.MaxRows, "import-max-rows", "PORTFOLIO_IMPORT_MAX_ROWS", "most rows below the headings of one imported sheet or CSV file; more answer 413")
+	days(&c.Imports.MaxCells, "import-max-cells", "PORTFOLIO_IMPORT_MAX_CELLS", "most cells of one imported sheet (and different texts of a workbook); more answer 413")
+	byteCount := func(p *int64, name, env, usage string) {
+		if v, ok := os.LookupEnv(env); ok {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				*p = n
+			}
+		}
+		fs.Int64Var(p, name, *p, fmt.Sprintf("%s (env %s)", usage, env))
+	}
+	byteCount(&c.Imports.MaxUnpackedBytes, "import-max-unpacked-bytes", "PORTFOLIO_IMPORT_MAX_UNPACKED_BYTES", "most bytes an imported workbook's parts unpack to together; more answer 413")
+	byteCount(&c.Imports.MaxPartBytes, "import-max-part-bytes", "PORTFOLIO_IMPORT_MAX_PART_BYTES", "most bytes one part (a sheet) of an imported workbook unpacks to, and the largest imported CSV file; more answer 413")
 }
 
 // Validate reports the first inconsistent setting.
@@ -240,6 +272,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: traffic light days red %d, yellow %d: need 0 <= red <= yellow", c.TrafficLight.Red, c.TrafficLight.Yellow)
 	case c.MaxBodyBytes < 1024:
 		return fmt.Errorf("config: body limit %d is too small", c.MaxBodyBytes)
+	case c.Imports.MaxRows < 1 || c.Imports.MaxCells < 1:
+		return fmt.Errorf("config: import limits of %d rows and %d cells: need at least one of each", c.Imports.MaxRows, c.Imports.MaxCells)
+	case c.Imports.MaxPartBytes < 64<<10 || c.Imports.MaxUnpackedBytes < c.Imports.MaxPartBytes:
+		return fmt.Errorf("config: import limits of %d bytes a part and %d unpacked: need 64 KiB <= part <= unpacked", c.Imports.MaxPartBytes, c.Imports.MaxUnpackedBytes)
 	}
 	if !strings.HasPrefix(c.PublicURL, "http://") && !strings.HasPrefix(c.PublicURL, "https://") {
 		return fmt.Errorf("config: public URL %q must start with http:// or https://", c.PublicURL)

@@ -258,14 +258,16 @@ func (s *Service) matchColumns(ctx context.Context, cp *cpart) error {
 // readContractWorkbook parses the parts of an XLSX contract workbook. A
 // file that is no XLSX workbook, one without a contract sheet, a sheet
 // without a heading row and an empty contract sheet answer 422; empty
-// sheets of the other parts are left out.
+// sheets of the other parts are left out. The workbook and each sheet it
+// reads are held to the service's limits (413, decision 0067).
 func (s *Service) readContractWorkbook(ctx context.Context, data []byte) ([]*cpart, error) {
 	if !bytes.HasPrefix(data, []byte("PK\x03\x04")) {
 		return nil, fileError("server.imports.not_workbook", nil)
 	}
-	f, err := excelize.OpenReader(bytes.NewReader(data))
+	rd := reading{Limits: s.limits, lang: i18n.LangFrom(ctx)}
+	f, err := rd.openWorkbook(data)
 	if err != nil {
-		return nil, fileError("server.imports.not_spreadsheet", nil)
+		return nil, err
 	}
 	defer f.Close()
 	var out []*cpart
@@ -279,20 +281,14 @@ func (s *Service) readContractWorkbook(ctx context.Context, data []byte) ([]*cpa
 			return nil, fileError("server.imports.sheet_twice", map[string]string{"sheet": name, "other": other})
 		}
 		seen[p.key] = name
-		rows, err := f.GetRows(name, excelize.Options{RawCellValue: false})
-		if err != nil {
-			return nil, fileError("server.imports.not_spreadsheet", nil)
+		b := &sheetReader{reading: rd, sheet: name}
+		if err := readSheet(f, name, b); err != nil {
+			return nil, inSheet(err, name)
 		}
-		filled := 0
-		for _, r := range rows {
-			if !blank(r) {
-				filled++
-			}
-		}
-		if p.key != partContract && filled <= 1 {
+		if p.key != partContract && b.filled <= 1 {
 			continue
 		}
-		sh, err := sheetOf(rows)
+		sh, err := b.done()
 		if err != nil {
 			return nil, inSheet(err, name)
 		}
@@ -321,6 +317,11 @@ func inSheet(err error, sheet string) error {
 	}
 	fields := make([]apperr.FieldError, 0, len(ae.Fields))
 	for _, f := range ae.Fields {
+		if f.Key == "server.imports.not_spreadsheet" {
+			// About the file, not the sheet: excelize could not read it.
+			fields = append(fields, f)
+			continue
+		}
 		args := map[string]string{"sheet": sheet}
 		maps.Copy(args, f.Args)
 		f.Args = args

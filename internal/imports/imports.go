@@ -49,6 +49,9 @@ type Deps struct {
 	Log     *slog.Logger
 	// Now is the clock (tests); time.Now when nil.
 	Now func() time.Time
+	// Limits bound what one uploaded file makes the service read
+	// (decision 0067); DefaultLimits for each one not set.
+	Limits Limits
 }
 
 // Service answers the import calls.
@@ -58,6 +61,7 @@ type Service struct {
 	catalog *i18n.Catalog
 	log     *slog.Logger
 	now     func() time.Time
+	limits  Limits
 	// running holds the progress of the commits under way in this
 	// instance, by import.
 	mu      sync.Mutex
@@ -96,7 +100,8 @@ func New(d Deps) *Service {
 	if now == nil {
 		now = clock.Now
 	}
-	return &Service{db: d.DB, engine: d.Engine, catalog: d.Catalog, log: d.Log, now: now, running: map[int64]*Progress{}}
+	return &Service{db: d.DB, engine: d.Engine, catalog: d.Catalog, log: d.Log, now: now, limits: d.Limits.orDefaults(),
+		running: map[int64]*Progress{}}
 }
 
 // Bind registers the import routes.
@@ -254,7 +259,7 @@ func (s *Service) Upload(ctx context.Context, entity, fileName string, data []by
 	if err := s.checkParent(ctx, ent, parent); err != nil {
 		return nil, err
 	}
-	sh, err := Parse(data)
+	sh, err := Parse(ctx, data, s.limits)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package imports
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/transform"
 
 	"portfolio/internal/apperr"
+	"portfolio/internal/i18n"
 )
 
 // Sheet is a parsed spreadsheet: the headings of its first row and the
@@ -32,22 +35,25 @@ func fileError(key string, args map[string]string) error {
 
 // Parse reads an XLSX workbook (its first sheet) or a CSV text (UTF-8 or
 // Windows-1252, separated by ";" or ","). Anything else, an empty sheet
-// and a first row that is no heading row answer 422 naming the problem.
-func Parse(data []byte) (*Sheet, error) {
-	var rows [][]string
+// and a first row that is no heading row answer 422 naming the problem; a
+// file past one of lim answers 413 as soon as the limit is crossed, in
+// the language of ctx (decision 0067).
+func Parse(ctx context.Context, data []byte, lim Limits) (*Sheet, error) {
+	rd := reading{Limits: lim.orDefaults(), lang: i18n.LangFrom(ctx)}
+	b := &sheetReader{reading: rd}
 	var err error
 	switch {
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")):
-		rows, err = readXLSX(data)
+		err = rd.readXLSX(data, b)
 	case looksLikeText(data):
-		rows, err = readCSV(data)
+		err = rd.readCSV(data, b)
 	default:
 		return nil, fileError("server.imports.not_spreadsheet", nil)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return sheetOf(rows)
+	return b.done()
 }
 
 // looksLikeText reports whether the start of data can be a CSV text: no
@@ -62,91 +68,180 @@ func looksLikeText(data []byte) bool {
 	return true
 }
 
-// readXLSX reads the first sheet row by row (excelize's streaming reader),
-// cells as excelize formats them.
-func readXLSX(data []byte) ([][]string, error) {
-	f, err := excelize.OpenReader(bytes.NewReader(data))
+// openWorkbook checks an XLSX file against the limits (checkWorkbook)
+// and opens it with excelize; the caller closes it, which removes the
+// temporary files excelize made.
+func (r reading) openWorkbook(data []byte) (*excelize.File, error) {
+	if err := r.checkWorkbook(data); err != nil {
+		return nil, err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data), r.options())
 	if err != nil {
+		if f != nil {
+			_ = f.Close()
+		}
 		return nil, fileError("server.imports.not_spreadsheet", nil)
+	}
+	return f, nil
+}
+
+// readXLSX reads the first sheet.
+func (r reading) readXLSX(data []byte, b *sheetReader) error {
+	f, err := r.openWorkbook(data)
+	if err != nil {
+		return err
 	}
 	defer f.Close()
 	sheets := f.GetSheetList()
 	if len(sheets) == 0 {
-		return nil, fileError("server.imports.empty", nil)
+		return fileError("server.imports.empty", nil)
 	}
-	it, err := f.Rows(sheets[0])
+	return readSheet(f, sheets[0], b)
+}
+
+// readSheet gives the rows of sheet to b one by one (excelize's streaming
+// reader, cells as excelize formats them), stopping at the first error:
+// nothing past a crossed limit is read.
+func readSheet(f *excelize.File, sheet string, b *sheetReader) error {
+	it, err := f.Rows(sheet)
 	if err != nil {
-		return nil, fileError("server.imports.not_spreadsheet", nil)
+		return fileError("server.imports.not_spreadsheet", nil)
 	}
 	defer it.Close()
-	var rows [][]string
-	for it.Next() {
+	// The iterator also stops at each row number a row skips (an empty
+	// line), so line is the row's number.
+	for line := 1; it.Next(); line++ {
+		if line > excelize.TotalRows {
+			return b.tooManyRows(b.sheet)
+		}
 		cols, err := it.Columns()
 		if err != nil {
-			return nil, fileError("server.imports.not_spreadsheet", nil)
+			return fileError("server.imports.not_spreadsheet", nil)
 		}
-		rows = append(rows, cols)
+		if err := b.add(line, cols); err != nil {
+			return err
+		}
 	}
 	if err := it.Error(); err != nil {
-		return nil, fileError("server.imports.not_spreadsheet", nil)
+		return fileError("server.imports.not_spreadsheet", nil)
 	}
-	return rows, nil
+	return nil
 }
 
 // readCSV decodes data (UTF-8 with or without byte order mark, else
-// Windows-1252) and splits it by the separator its first line uses most.
-func readCSV(data []byte) ([][]string, error) {
+// Windows-1252) as a stream and splits it by the separator its first line
+// uses most, giving b one record after the other.
+func (r reading) readCSV(data []byte, b *sheetReader) error {
+	if int64(len(data)) > r.csvBytes() {
+		return r.csvTooLarge()
+	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	text := string(data)
+	var text io.Reader = bytes.NewReader(data)
 	if !utf8.Valid(data) {
-		dec, err := charmap.Windows1252.NewDecoder().Bytes(data)
-		if err != nil {
-			return nil, fileError("server.imports.not_spreadsheet", nil)
-		}
-		text = string(dec)
+		text = transform.NewReader(text, charmap.Windows1252.NewDecoder())
 	}
-	first, _, _ := strings.Cut(text, "\n")
-	r := csv.NewReader(strings.NewReader(text))
-	r.Comma = ','
-	if strings.Count(first, ";") > strings.Count(first, ",") {
-		r.Comma = ';'
+	// The separators are ASCII, the same bytes in both encodings.
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	in := &csvLines{r: text}
+	cr := csv.NewReader(in)
+	cr.Comma = ','
+	if bytes.Count(first, []byte(";")) > bytes.Count(first, []byte(",")) {
+		cr.Comma = ';'
 	}
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	var rows [][]string
-	for {
-		rec, err := r.Read()
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	for line := 1; ; line++ {
+		in.next(cr.InputOffset())
+		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
-			break
+			return nil
+		}
+		if errors.Is(err, errLineTooLong) {
+			return r.lineTooLong()
 		}
 		if err != nil {
 			var pe *csv.ParseError
-			line := "?"
+			at := "?"
 			if errors.As(err, &pe) {
-				line = strconv.Itoa(pe.Line)
+				at = strconv.Itoa(pe.Line)
 			}
-			return nil, fileError("server.imports.bad_csv", map[string]string{"line": line})
+			return fileError("server.imports.bad_csv", map[string]string{"line": at})
 		}
-		rows = append(rows, rec)
+		if err := b.add(line, rec); err != nil {
+			return err
+		}
 	}
-	return rows, nil
 }
 
-// sheetOf takes the first non-empty row as the headings and keeps the
-// non-empty rows below it.
-func sheetOf(rows [][]string) (*Sheet, error) {
-	start := -1
-	for i, r := range rows {
-		if !blank(r) {
-			start = i
-			break
+// sheetReader builds a Sheet from its rows given in order, as they are
+// read: the first non-empty row is the headings, the non-empty rows below
+// it are kept. It refuses a row as soon as it crosses a limit: more than
+// MaxRows rows below the headings, more than MaxCells cells, a row of
+// more cells than a spreadsheet has columns.
+type sheetReader struct {
+	reading
+	// sheet names the sheet in the limit messages (a contract
+	// workbook's); empty for the one sheet of an upload.
+	sheet string
+	s     Sheet
+	// heads is the heading row until the first row below it, when it is
+	// checked (checked); headLine is its line.
+	heads    []string
+	headLine int
+	checked  bool
+	// filled counts the non-empty rows, the headings included; cells the
+	// cells read of them.
+	filled int
+	cells  int
+}
+
+// add takes the row at line (1 the file's first).
+func (b *sheetReader) add(line int, r []string) error {
+	if len(r) > excelize.MaxColumns {
+		return b.rowTooWide()
+	}
+	if blank(r) {
+		return nil
+	}
+	b.filled++
+	if b.cells += len(r); b.cells > b.MaxCells {
+		return b.tooManyCells(b.sheet)
+	}
+	if b.filled == 1 {
+		b.heads, b.headLine = r, line
+		return nil
+	}
+	if err := b.checkHeadings(); err != nil {
+		return err
+	}
+	if len(b.s.Rows) >= b.MaxRows {
+		return b.tooManyRows(b.sheet)
+	}
+	heads := b.s.Headings
+	r = trimRight(r)
+	for j, v := range r {
+		if j >= len(heads) || heads[j] == "" {
+			if strings.TrimSpace(v) != "" {
+				return fileError("server.imports.no_heading_column", map[string]string{"column": columnName(j), "line": strconv.Itoa(line)})
+			}
 		}
 	}
-	if start < 0 {
-		return nil, fileError("server.imports.empty", nil)
+	if len(r) > len(heads) {
+		r = r[:len(heads)]
 	}
-	heads := trimRight(rows[start])
-	s := &Sheet{}
+	b.s.Rows = append(b.s.Rows, r)
+	b.s.Lines = append(b.s.Lines, line)
+	return nil
+}
+
+// checkHeadings checks the heading row once: no heading twice, and
+// headings rather than values.
+func (b *sheetReader) checkHeadings() error {
+	if b.checked {
+		return nil
+	}
+	b.checked = true
+	heads := trimRight(b.heads)
 	seen := map[string]bool{}
 	numeric := 0
 	for i, h := range heads {
@@ -158,41 +253,35 @@ func sheetOf(rows [][]string) (*Sheet, error) {
 			numeric++
 		}
 		if seen[strings.ToLower(h)] {
-			return nil, fileError("server.imports.duplicate_heading", map[string]string{"heading": h, "column": columnName(i)})
+			return fileError("server.imports.duplicate_heading", map[string]string{"heading": h, "column": columnName(i)})
 		}
 		seen[strings.ToLower(h)] = true
 	}
 	filled := len(seen)
 	if numeric > 0 && numeric*2 >= filled {
-		return nil, fileError("server.imports.no_heading", map[string]string{"line": strconv.Itoa(start + 1)})
+		return fileError("server.imports.no_heading", map[string]string{"line": strconv.Itoa(b.headLine)})
 	}
 	for i := range heads {
 		heads[i] = strings.TrimSpace(heads[i])
 	}
-	s.Headings = heads
-	for i := start + 1; i < len(rows); i++ {
-		r := rows[i]
-		if blank(r) {
-			continue
-		}
-		r = trimRight(r)
-		for j, v := range r {
-			if j >= len(heads) || heads[j] == "" {
-				if strings.TrimSpace(v) != "" {
-					return nil, fileError("server.imports.no_heading_column", map[string]string{"column": columnName(j), "line": strconv.Itoa(i + 1)})
-				}
-			}
-		}
-		if len(r) > len(heads) {
-			r = r[:len(heads)]
-		}
-		s.Rows = append(s.Rows, r)
-		s.Lines = append(s.Lines, i+1)
-	}
-	if len(s.Rows) == 0 {
+	b.s.Headings = heads
+	b.heads = nil
+	return nil
+}
+
+// done is the sheet read: an empty one, or one with headings only,
+// answers 422.
+func (b *sheetReader) done() (*Sheet, error) {
+	if b.filled == 0 {
 		return nil, fileError("server.imports.empty", nil)
 	}
-	return s, nil
+	if err := b.checkHeadings(); err != nil {
+		return nil, err
+	}
+	if len(b.s.Rows) == 0 {
+		return nil, fileError("server.imports.empty", nil)
+	}
+	return &b.s, nil
 }
 
 func blank(r []string) bool {
