@@ -54,6 +54,8 @@ func TestPartners(t *testing.T) {
 		f.run([]apptest.Scenario{
 			{Name: "shortname over 10", As: admin, Method: "POST", Path: "/partners/new", Status: 422, Contains: []string{"partnercompany_shortname"},
 				Body: map[string]any{"partnercompany_name": "Neu GmbH", "partnercompany_shortname": "ELEVENCHARS", "partnergroup": map[string]any{"partnergroup_name": "Neue Gruppe"}}},
+			{Name: "without the right, the refusal comes before the body's faults", As: teamLead, Method: "POST", Path: "/partners/new", Status: 403,
+				Body: map[string]any{"partnercompany_shortname": "ELEVENCHARS"}},
 			{Name: "no group", As: admin, Method: "POST", Path: "/partners/new", Status: 422,
 				Body: map[string]any{"partnercompany_name": "Neu GmbH", "partnercompany_shortname": "NEU"}},
 			{Name: "group not an object", As: admin, Method: "POST", Path: "/partners/new", Status: 422,

@@ -89,15 +89,15 @@ func principal(ctx context.Context) (*auth.Principal, error) {
 	return p, nil
 }
 
-// requireAdmin answers 403 unless the caller is an administrator, whatever
-// table rights the caller holds.
-func requireAdmin(ctx context.Context) error {
+// requireAdmin answers 403 with the server text refusal unless the caller
+// is an administrator, whatever table rights the caller holds.
+func requireAdmin(ctx context.Context, refusal string) error {
 	p, err := principal(ctx)
 	if err != nil {
 		return err
 	}
 	if !p.IsAdmin() {
-		return apperr.Forbidden("server.masterdata.admin_only")
+		return apperr.Forbidden(refusal)
 	}
 	return nil
 }

@@ -36,7 +36,7 @@ var newCustomerParts = []string{"customergroup", "company", "contactperson", "po
 // (loc ["company", "company_name"]).
 func (h *handler) createNewCustomer(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	if err := requireAdmin(ctx); err != nil {
+	if err := requireAdmin(ctx, "server.masterdata.new_customer_admin_only"); err != nil {
 		return err
 	}
 	ticket, err := httpapi.PathID(r, "id")

@@ -43,7 +43,8 @@ func TestNewBusinessFlow(t *testing.T) {
 		noPos := body("Westwind Handel GmbH", "W-1")
 		delete(noPos, "pos")
 		f.run([]apptest.Scenario{
-			{Name: "a team lead may not", As: teamLead, Method: "POST", Path: path, Status: 403, Body: body("Westwind Handel GmbH", "W-1")},
+			{Name: "a team lead may not, and is told what was refused", As: teamLead, Method: "POST", Path: path, Status: 403, Body: body("Westwind Handel GmbH", "W-1"),
+				Contains: []string{"customer group from a ticket"}, Absent: []string{"tax rates"}},
 			{Name: "an external director may not", As: lead, Method: "POST", Path: path, Status: 403, Body: body("Westwind Handel GmbH", "W-1")},
 			{Name: "no company name", As: admin, Method: "POST", Path: path, Status: 422,
 				Contains: []string{`"loc":["body","company","company_name"]`}, Body: body("", "W-1")},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"portfolio/internal/access"
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/reqbody"
@@ -24,6 +25,10 @@ type partnerAnswer struct {
 // made of that object's values when it has no partnergroup_id; one
 // transaction.
 func (h *handler) createPartner(w http.ResponseWriter, r *http.Request) error {
+	// A caller without the right learns that, not what its body lacks.
+	if err := h.s.engine.Require(r.Context(), access.ActionCreate, "partnercompany"); err != nil {
+		return err
+	}
 	b, err := reqbody.Read(r)
 	if err != nil {
 		return err

@@ -20,7 +20,7 @@ import (
 // taxRateCompany checks the caller is an administrator and answers the
 // company of the path (404 when there is none).
 func (h *handler) taxRateCompany(r *http.Request) (int64, error) {
-	if err := requireAdmin(r.Context()); err != nil {
+	if err := requireAdmin(r.Context(), "server.masterdata.admin_only"); err != nil {
 		return 0, err
 	}
 	id, err := httpapi.PathID(r, "id")
