@@ -169,7 +169,9 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 	a.Server.SetAuthenticator(a.Auth)
 	a.Jobs = jobs.New(database, log, jobs.Options{})
 	a.errors.Use(a.Jobs, a.Outbox)
-	a.bindRoutes()
+	if err := a.bindRoutes(secret); err != nil {
+		return nil, err
+	}
 	a.documentService.UseLinks(secret, a.Auth)
 	a.documentService.UseMail(a.Outbox, cfg.SMTP.From)
 	a.documentService.UseMailbox(mailbox.Config{Addr: cfg.IMAP.Addr, Username: cfg.IMAP.Username, Password: cfg.IMAP.Password,
@@ -183,8 +185,9 @@ func NewWithDB(cfg config.Config, log *slog.Logger, database *db.DB) (*App, erro
 // DocumentService is the documents module's service.
 func (a *App) DocumentService() *documents.Service { return a.documentService }
 
-// bindRoutes lets each module register its own routes.
-func (a *App) bindRoutes() {
+// bindRoutes lets each module register its own routes; secret is the
+// server's, from which the live stream derives its id key.
+func (a *App) bindRoutes(secret []byte) error {
 	bindHealth(a.Server, a.DB)
 	bindMetrics(a.Server, a.metrics, a.Config.MetricsToken)
 	auth.Bind(a.Server, a.Auth)
@@ -220,7 +223,10 @@ func (a *App) bindRoutes() {
 	imports.Bind(a.Server, a.Imports)
 	dashboard.Bind(a.Server, dashboard.New(dashboard.Deps{DB: a.DB, Engine: engine, Log: a.Log,
 		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}}))
-	a.Events = events.New(a.DB, engine, a.Log, events.Options{})
+	var err error
+	if a.Events, err = events.New(a.DB, engine, a.Log, events.Options{IDKey: secret}); err != nil {
+		return err
+	}
 	// A comment changes a ticket's timeline, not the ticket: published as an
 	// update of the ticket so that open timelines reload (decision 0027).
 	ticketService.OnCommented(func(id int64) {
@@ -231,6 +237,7 @@ func (a *App) bindRoutes() {
 		}
 	})
 	events.Bind(a.Server, a.Events, a.Auth)
+	return nil
 }
 
 // registerJobs puts the scheduled maintenance on the job queue. Each runs

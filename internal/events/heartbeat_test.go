@@ -21,7 +21,10 @@ import (
 func TestHeartbeatAndLifetime(t *testing.T) {
 	ta := apptest.NewApp(t, testkit.NewSQLite(t))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	hub := events.New(ta.DB, ta.Engine, log, events.Options{Heartbeat: 20 * time.Millisecond, Lifetime: 300 * time.Millisecond})
+	hub, err := events.New(ta.DB, ta.Engine, log, events.Options{Heartbeat: 20 * time.Millisecond, Lifetime: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httpapi.New(httpapi.Options{Logger: log, Catalog: ta.Catalog})
 	srv.SetAuthenticator(ta.Auth)
 	events.Bind(srv, hub, ta.Auth)

@@ -96,6 +96,15 @@ func (x *handler) stream(w http.ResponseWriter, r *http.Request) error {
 		// a client opening a new stream (with a new ticket) names it here.
 		last = r.URL.Query().Get("last_event_id")
 	}
+	if last != "" {
+		// An id this server did not seal resumes nothing: the client
+		// reloads (event "reset").
+		id, ok := x.h.ids.open(last)
+		if !ok {
+			id = "unknown"
+		}
+		last = id
+	}
 	wt, missed, resumed, err := x.h.watch(ctx, p, last)
 	if err != nil {
 		return err
@@ -115,7 +124,7 @@ func (x *handler) stream(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	for _, ev := range missed {
-		if err := writeEvent(w, ev); err != nil {
+		if err := writeEvent(w, x.h.ids, ev); err != nil {
 			return nil
 		}
 	}
@@ -138,14 +147,14 @@ func (x *handler) stream(w http.ResponseWriter, r *http.Request) error {
 			}
 			flusher.Flush()
 		case ev := <-wt.ch:
-			if err := writeEvent(w, ev); err != nil {
+			if err := writeEvent(w, x.h.ids, ev); err != nil {
 				return nil
 			}
 			// Send what else is queued before flushing once.
 			for more := true; more; {
 				select {
 				case ev := <-wt.ch:
-					if err := writeEvent(w, ev); err != nil {
+					if err := writeEvent(w, x.h.ids, ev); err != nil {
 						return nil
 					}
 				default:
@@ -157,8 +166,10 @@ func (x *handler) stream(w http.ResponseWriter, r *http.Request) error {
 	}
 }
 
-// writeEvent writes one SSE message: the id and the JSON event.
-func writeEvent(w http.ResponseWriter, ev Event) error {
+// writeEvent writes one SSE message: the id, sealed, and the JSON event
+// with it.
+func writeEvent(w http.ResponseWriter, ids *idSealer, ev Event) error {
+	ev.ID = ids.seal(ev.ID)
 	b, err := json.Marshal(ev)
 	if err != nil {
 		return err

@@ -50,6 +50,10 @@ type Options struct {
 	// Buffer is the number of events a slow watcher may lag behind before
 	// its stream is ended (default 1,024).
 	Buffer int
+	// IDKey is the secret the ids a stream shows are sealed with
+	// (idSealer; the server's secret, shared by its instances); empty
+	// takes a random key.
+	IDKey []byte
 }
 
 func (o *Options) defaults() {
@@ -95,6 +99,7 @@ type Hub struct {
 	scopeKey  scopeKeys
 	canRead   rights
 	published map[string]bool
+	ids       *idSealer
 	broker    broker
 	in        chan Event
 	ctx       context.Context // ends when the hub closes
@@ -114,10 +119,14 @@ type broker interface {
 
 // New builds the hub on the engine's commit listener and starts its
 // dispatcher (and, on PostgreSQL, its listener). Close stops them.
-func New(d *db.DB, engine *tables.Engine, log *slog.Logger, opts Options) *Hub {
+func New(d *db.DB, engine *tables.Engine, log *slog.Logger, opts Options) (*Hub, error) {
 	opts.defaults()
+	ids, err := newIDSealer(opts.IDKey)
+	if err != nil {
+		return nil, err
+	}
 	ctx, stop := context.WithCancel(context.Background())
-	h := &Hub{opts: opts, db: d, log: log, published: map[string]bool{}, in: make(chan Event, 4096), ctx: ctx, stop: stop,
+	h := &Hub{opts: opts, db: d, log: log, published: map[string]bool{}, ids: ids, in: make(chan Event, 4096), ctx: ctx, stop: stop,
 		watchers: map[*watcher]struct{}{}}
 	h.visible = func(ctx context.Context, p *auth.Principal, entity string, id int64) (bool, error) {
 		return engine.VisibleTo(ctx, d, p, entity, id)
@@ -138,7 +147,7 @@ func New(d *db.DB, engine *tables.Engine, log *slog.Logger, opts Options) *Hub {
 	}
 	h.done.Go(func() { h.dispatch(ctx) })
 	engine.OnCommitted(h.committed)
-	return h
+	return h, nil
 }
 
 // committed is the engine's commit listener: it publishes the writes of
