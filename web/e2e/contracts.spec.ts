@@ -59,9 +59,9 @@ test('an administrator creates a contract in three steps and adds a deadline who
   await page.getByRole('option', { name: 'Gare de Amiens' }).click();
   await expect(location).toHaveValue('Gare de Amiens');
   await choose(page, basic, /^Currency/);
-  await typeDate(basic, /^Start date/, '01.01.2026');
-  await typeDate(basic, /^End date/, '31.12.2035');
-  await typeDate(basic, /^First possible end date/, '31.12.2030');
+  await typeDate(basic, /^Start date/, '01/01/2026');
+  await typeDate(basic, /^End date/, '12/31/2035');
+  await typeDate(basic, /^First possible end date/, '12/31/2030');
   await snap(page, 'contract-step1-light');
   await basic.getByRole('button', { name: 'Save and continue' }).click();
   await expect(page).toHaveURL(/\/app\/table\/contract\/view\/\d+\?edit=true&step=payments/);
@@ -77,10 +77,10 @@ test('an administrator creates a contract in three steps and adds a deadline who
   await choose(page, row, /^Payment type/, 'Grundmiete');
   await choose(page, row, /^General ledger account/, /4210/);
   await row.getByRole('textbox', { name: /^Amount per month/ }).fill('2500');
-  await typeDate(row, /^Start date/, '01.01.2026');
-  await typeDate(row, /^End date/, '31.12.2035');
+  await typeDate(row, /^Start date/, '01/01/2026');
+  await typeDate(row, /^End date/, '12/31/2035');
   await choose(page, row, /^Maturity type/, 'Fester Termin');
-  await typeDate(row, /^Due date/, '03.01.2026');
+  await typeDate(row, /^Due date/, '01/03/2026');
   await snap(page, 'contract-step2-light');
   await payments.getByRole('button', { name: 'Save and continue' }).click();
   await expect(page).toHaveURL(/step=documents/);
@@ -113,17 +113,17 @@ test('an administrator creates a contract in three steps and adds a deadline who
   const dialog = page.getByRole('dialog', { name: /^Deadlines/ });
   await choose(page, dialog, /^Acting party/);
   await choose(page, dialog, /^Type/, 'Termination');
-  await typeDate(dialog, /^Termination date/, '31.12.2030');
+  await typeDate(dialog, /^Termination date/, '12/31/2030');
   await dialog.getByRole('textbox', { name: /^Notice period/ }).first().fill('6');
   await choose(page, dialog, /^Notice period unit/, 'Month');
   await snap(page, 'contract-deadline-create-light');
   await dialog.getByRole('textbox', { name: /^Notice period/ }).first().press('Enter');
   await expect(dialog).toHaveCount(0);
-  await expect(tab.getByRole('gridcell', { name: '2030-06-30' })).toBeVisible();
+  await expect(tab.getByRole('gridcell', { name: '06/30/2030' })).toBeVisible();
   // …with its traffic light, as in the deadline list.
   await expect(tab.locator('td[data-column="traffic_light"]').getByText(/^On track · in \d+ days$/)).toBeVisible();
   // …and in the side panel's next notice date, without a reload.
-  await expect(page.getByTestId('admin-side-panel')).toContainText('2030-06-30');
+  await expect(page.getByTestId('admin-side-panel')).toContainText('06/30/2030');
   await snap(page, 'contract-deadline-light');
 });
 

@@ -35,12 +35,13 @@ for (const skin of ['light', 'dark'] as const) {
     await expect(page.getByRole('radio', { name: 'Next 90 days' })).toBeChecked();
     await expect(page.getByTestId('empty-state')).toHaveCount(0);
 
-    // Every notice date shown lies from today to 90 days ahead (English dates are ISO), once the
-    // filtered page has replaced the one shown before it.
+    // Every notice date shown lies from today to 90 days ahead (English dates are MM/DD/YYYY,
+    // compared as ISO), once the filtered page has replaced the one shown before it.
     const from = isoDay(0);
     const to = isoDay(90);
+    const asIso = (us: string) => us.replace(/^(\d{2})\/(\d{2})\/(\d{4})$/, '$3-$1-$2');
     const outside = async () => {
-      const dates = (await grid.locator('td[data-column="contractaction_notice_date"]').allTextContents()).map((d) => d.trim());
+      const dates = (await grid.locator('td[data-column="contractaction_notice_date"]').allTextContents()).map((d) => asIso(d.trim()));
       return dates.length === 0 ? ['no rows'] : dates.filter((iso) => iso < from || iso > to);
     };
     await expect.poll(outside, { message: `notice dates outside ${from} to ${to}`, timeout: 30_000 }).toEqual([]);
@@ -143,9 +144,9 @@ test('the statement deadlines list lights each statement by its objection deadli
   const grid = page.getByRole('grid');
   // Only statements whose day of receipt is known (the demo's three), the passed one first.
   const late = grid.getByRole('row').filter({ hasText: 'NK-DEMO-2024' });
-  await expect(late).toContainText('2026-04-20');
+  await expect(late).toContainText('04/20/2026');
   await expect(late).toContainText(/Urgent · \d+ days overdue/);
-  await expect(grid.getByRole('row').filter({ hasText: 'NK-DEMO-2025' })).toContainText('2027-04-20');
+  await expect(grid.getByRole('row').filter({ hasText: 'NK-DEMO-2025' })).toContainText('04/20/2027');
   await expect(grid.getByRole('row').filter({ hasText: /NK-\d{4}-\d{7}/ })).toHaveCount(0);
   await snap(page, 'statement-deadlines');
 

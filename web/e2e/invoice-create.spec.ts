@@ -48,16 +48,16 @@ test('an administrator creates an invoice on its own page (header, billing perio
   const header = page.getByRole('region', { name: 'Header' });
   const number = `NK-E2E-${Date.now() % 100000}`;
   await header.getByRole('textbox', { name: /^Invoice number/ }).fill(number);
-  await typeDate(header, /^Invoice date/, '15.03.2025');
-  await typeDate(header, /^Order date/, '01.03.2025');
+  await typeDate(header, /^Invoice date/, '03/15/2025');
+  await typeDate(header, /^Order date/, '03/01/2025');
   await header.getByRole('textbox', { name: /^Contract year/ }).fill('2024');
   await choose(page, header, /^Company/, 'Nordhandel Retail GmbH');
   await choose(page, header, /^Partner type/);
-  await typeDate(header, /^Payment date/, '15.04.2025');
+  await typeDate(header, /^Payment date/, '04/15/2025');
   await header.getByRole('textbox', { name: /^Allocation area/ }).fill('120');
   const period = page.getByRole('region', { name: 'Billing period' });
-  await typeDate(period, /^Billing period from/, '01.01.2024');
-  await typeDate(period, /^Billing period to/, '31.12.2024');
+  await typeDate(period, /^Billing period from/, '01/01/2024');
+  await typeDate(period, /^Billing period to/, '12/31/2024');
   const contract = page.getByRole('region', { name: 'Contract and areas' });
   // A contract with areas: the demo's have them, contracts other specs create
   // (named "E2E …", first in the list) may not.
@@ -68,7 +68,7 @@ test('an administrator creates an invoice on its own page (header, billing perio
   const types = page.getByRole('region', { name: 'Value types' });
   await types.getByRole('button', { name: 'Add value type' }).click();
   await choose(page, types, /^Value type 1/, valueType);
-  await types.getByRole('textbox', { name: 'Value 1' }).fill('1234,5');
+  await types.getByRole('textbox', { name: 'Value 1' }).fill('1,234.5');
   await snap(page, 'invoice-create-light');
   await setSkin(page, 'dark');
   await snap(page, 'invoice-create-dark');

@@ -80,7 +80,7 @@ test('an administrator reviews a demo invoice: switches a position inline, runs 
   await page.getByText('Français', { exact: true }).click();
   await page.getByRole('button', { name: 'Download letter (PDF)' }).click();
   const late = page.getByRole('dialog', { name: 'Objection deadline passed' });
-  await expect(late).toContainText('NK-DEMO-2024: objections were due by 2026-04-20');
+  await expect(late).toContainText('NK-DEMO-2024: objections were due by 04/20/2026');
   await snap(page, 'package-letter-late');
   const [download] = await Promise.all([page.waitForEvent('download'), late.getByRole('button', { name: 'Download the letter anyway' }).click()]);
   expect(download.suggestedFilename()).toMatch(/-fr\.pdf$/);

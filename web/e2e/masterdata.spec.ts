@@ -105,7 +105,7 @@ test.describe('master data', () => {
     await panel.getByLabel(/^Valid to/).fill('2026-12-31');
     await panel.getByRole('button', { name: 'Add partner company' }).click();
     await expect(page.getByText('Partner company added')).toBeVisible();
-    await expect(panel.getByRole('cell', { name: '2026-12-31' })).toBeVisible();
+    await expect(panel.getByRole('cell', { name: '12/31/2026' })).toBeVisible();
     await snap(page, 'masterdata-location-partners');
   });
 

@@ -9,11 +9,27 @@
  *  - Rules run in served order; the first failing rule is the field's error.
  *    A rule with `when` applies only while `when` holds.
  *  - Every rule except required and required_if passes an empty value.
+ *  - Text a date or number input could not read (UnparsedInput) is the
+ *    field's error before any rule: the server would refuse its type.
  */
 import type { AttributeDefinition, Cond, Literal, Rule } from './table-definition';
 
 /** A record being edited: field → value (wire form: numbers, 'YYYY-MM-DD', lists of ids). */
 export type FormValues = Record<string, unknown>;
+
+/**
+ * Text typed into a date or number input that does not read as a value of
+ * its kind ("31.02.2031", "12,5x"). The form keeps it as typed, so the input
+ * goes on showing it; its validation reports `messageKey`, and a payload
+ * carries the text itself, which the server refuses, never an older value.
+ */
+export class UnparsedInput {
+  constructor(
+    readonly text: string,
+    readonly messageKey: string,
+    readonly vars: Record<string, string> = {},
+  ) {}
+}
 
 /** Translation function: key and interpolation values. */
 export type Translate = (key: string, values?: Record<string, string>) => string;
@@ -81,6 +97,7 @@ export function canonicalText(v: unknown): string {
   if (typeof v === 'boolean') return v ? '1' : '0';
   if (typeof v === 'number') return String(v);
   if (typeof v === 'string') return v;
+  if (v instanceof UnparsedInput) return v.text;
   if (isFileLike(v)) return v.name;
   return String(v);
 }
@@ -284,6 +301,8 @@ function checkRule(attr: AttributeDefinition, rule: Rule, record: FormValues, en
 /** The first failing rule's message of one field, or null. Invisible and read-only fields pass. */
 export function validateField(attr: AttributeDefinition, record: FormValues, env: ValidationEnv): string | null {
   if (!isWritable(attr, env.creating) || !isVisible(attr, record, env)) return null;
+  const typed = record[attr.attribute];
+  if (typed instanceof UnparsedInput) return env.t(typed.messageKey, typed.vars);
   for (const rule of rulesOf(attr)) {
     if (rule.when && rule.rule !== 'required_if' && !holds(rule.when, record, env)) continue;
     const message = checkRule(attr, rule, record, env);

@@ -1,22 +1,11 @@
 import { formatDate } from '../../lib/dates';
+import { formatNumberDisplay } from '../../lib/numbers';
 import { type AttributeDefinition, labelColumn, type Row } from '../../lib/table-definition';
 
 export interface FormatContext {
   lang: string;
   yes: string;
   no: string;
-}
-
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(lang: string, decimals: boolean): Intl.NumberFormat {
-  const key = `${lang}:${decimals}`;
-  let f = numberFormats.get(key);
-  if (!f) {
-    f = new Intl.NumberFormat(lang === 'en' ? 'en-GB' : lang, decimals ? { minimumFractionDigits: 2, maximumFractionDigits: 4 } : { useGrouping: false });
-    numberFormats.set(key, f);
-  }
-  return f;
 }
 
 function stripHtml(html: string): string {
@@ -40,7 +29,7 @@ export function formatCell(attr: AttributeDefinition, row: Row, ctx: FormatConte
     case 'datetime':
       return formatDate(String(value), ctx.lang);
     case 'decimal':
-      return typeof value === 'number' || !Number.isNaN(Number(value)) ? numberFormat(ctx.lang, true).format(Number(value)) : String(value);
+      return formatNumberDisplay(value, ctx.lang, true);
     case 'int':
       return String(value);
   }

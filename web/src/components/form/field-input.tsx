@@ -5,7 +5,6 @@ import {
   FileInput,
   Group,
   Input,
-  NumberInput,
   PasswordInput,
   SegmentedControl,
   Select,
@@ -15,15 +14,18 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { DateInput, DatePickerInput, DateTimePicker } from '@mantine/dates';
+import { DatePickerInput, DateTimePicker } from '@mantine/dates';
 import { IconKey } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import '../../lib/dates'; // dayjs customParseFormat: typed dates are read in DD.MM.YYYY
+import { dateFormatFor } from '../../lib/dates';
+import { DECIMAL_PLACES } from '../../lib/numbers';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { type AttributeDefinition, type Literal, rangeEndField, type RefDefinition, type Row } from '../../lib/table-definition';
 import type { FormValues } from '../../lib/validation';
+import { DateTextInput } from './date-text-input';
+import { NumberTextInput } from './number-text-input';
 import { RemoteSelect, type SelectOption } from './remote-select';
 
 const HtmlEditor = lazy(() => import('./html-editor'));
@@ -317,7 +319,7 @@ export function FieldInput(props: FieldInputProps) {
           {...common}
           type="range"
           allowSingleDateInRange
-          valueFormat="DD.MM.YYYY"
+          valueFormat={dateFormatFor(i18n.language)}
           firstDayOfWeek={1}
           clearable={!required}
           value={[(value as string | null) ?? null, hasEnd && end ? ((values[end] as string | null) ?? null) : null]}
@@ -336,7 +338,7 @@ export function FieldInput(props: FieldInputProps) {
       return (
         <DateTimePicker
           {...common}
-          valueFormat="DD.MM.YYYY HH:mm"
+          valueFormat={`${dateFormatFor(i18n.language)} HH:mm`}
           firstDayOfWeek={1}
           clearable={!required}
           minDate={minDate}
@@ -346,16 +348,14 @@ export function FieldInput(props: FieldInputProps) {
         />
       );
     }
+    // Typed as the language writes dates and kept as typed: a text that is no
+    // date, or a day before the date_after field, is reported by the form.
     return (
-      <DateInput
+      <DateTextInput
         {...common}
-        valueFormat="DD.MM.YYYY"
-        locale={i18n.language}
-        firstDayOfWeek={1}
-        clearable={!required}
         minDate={minDate}
-        value={typeof value === 'string' && value ? value.slice(0, 10) : null}
-        onChange={(v) => onChange(v ? dayjs(v).format('YYYY-MM-DD') : null)}
+        value={typeof value === 'string' && value ? value.slice(0, 10) : value}
+        onChange={onChange}
       />
     );
   }
@@ -363,14 +363,13 @@ export function FieldInput(props: FieldInputProps) {
   if (attr.type === 'int' || attr.type === 'decimal' || kind === 'number' || kind === 'decimal') {
     const decimal = attr.type === 'decimal' || kind === 'decimal';
     const input = (
-      <NumberInput
+      <NumberTextInput
         {...common}
         style={unitAttr ? { flex: 1 } : undefined}
-        step={decimal ? 0.01 : 1}
-        decimalScale={decimal ? 2 : 0}
-        fixedDecimalScale={false}
-        value={value === null || value === undefined || value === '' ? '' : Number(value)}
-        onChange={(v) => onChange(v === '' ? null : typeof v === 'number' ? v : Number(v))}
+        decimals={decimal ? DECIMAL_PLACES : 0}
+        minDecimals={decimal ? 2 : 0}
+        value={value}
+        onChange={onChange}
       />
     );
     if (!unitAttr) return input;

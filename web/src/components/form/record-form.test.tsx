@@ -163,7 +163,7 @@ describe('the generic form', () => {
     await user.click(screen.getByRole('button', { name: 'Generate a password and copy it' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith('Gen3rated!Pass'));
     expect(await screen.findByText('Password copied')).toBeInTheDocument();
-    await user.type(screen.getByRole('textbox', { name: 'Begin date' }), '01.02.2024');
+    await user.type(screen.getByRole('textbox', { name: 'Begin date' }), '02/01/2024');
     await user.type(screen.getByRole('textbox', { name: /^Percent change/ }), '2.5');
     await user.type(screen.getByRole('textbox', { name: /^Space/ }), '12.75');
     await pick(user, 'Unit', 'm²');
@@ -200,9 +200,8 @@ describe('the generic form', () => {
     const user = userEvent.setup();
     renderUi(<Harness />);
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Far too long a name');
-    // The end date comes first: once the begin date is set, the picker refuses earlier days.
-    await user.type(screen.getByRole('textbox', { name: 'End date' }), '01.02.2024');
-    await user.type(screen.getByRole('textbox', { name: 'Begin date' }), '10.02.2024');
+    await user.type(screen.getByRole('textbox', { name: 'Begin date' }), '02/10/2024');
+    await user.type(screen.getByRole('textbox', { name: 'End date' }), '02/01/2024');
     await user.type(screen.getByRole('textbox', { name: /^Space/ }), '3');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(screen.getByTestId('payload')).toHaveTextContent('invalid');
@@ -252,7 +251,7 @@ describe('the generic form', () => {
     expect(await screen.findByText('Can not copy!')).toBeInTheDocument();
   });
 
-  it('shows stored date-times as d.m.Y H:i and a date-picker range over its start and end fields', async () => {
+  it("shows stored date-times in the language's format and a date-picker range over its start and end fields", async () => {
     serve();
     const attrs = [
       attr('deadline', 'Deadline', { type: 'datetime', attribute_datatype_hint: 'date' }),
@@ -265,8 +264,8 @@ describe('the generic form', () => {
       return <RecordForm form={form} row={row} />;
     }
     renderUi(<View />);
-    expect(await screen.findByRole('button', { name: 'Deadline' })).toHaveTextContent('01.05.2024 10:30');
-    expect(screen.getByRole('button', { name: 'Validity' })).toHaveTextContent('01.05.2024 – 31.05.2024');
+    expect(await screen.findByRole('button', { name: 'Deadline' })).toHaveTextContent('05/01/2024 10:30');
+    expect(screen.getByRole('button', { name: 'Validity' })).toHaveTextContent('05/01/2024 – 05/31/2024');
     // The end field is part of the range, not a field of its own.
     expect(screen.queryByText('Valid until')).toBeNull();
   });

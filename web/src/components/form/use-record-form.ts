@@ -8,6 +8,7 @@ import {
   isEmpty,
   isVisible,
   isWritable,
+  UnparsedInput,
   type ValidationEnv,
   validateField,
   validateRecord,
@@ -42,6 +43,7 @@ export function payloadOf(attrs: readonly AttributeDefinition[], values: FormVal
     if (a.type === 'bool') v = v === true || v === 1 || v === '1' ? 1 : 0;
     else if (typeof v === 'string' && v.trim() === '' && a.type !== 'string') v = null;
     else if (v instanceof File) v = v.name;
+    else if (v instanceof UnparsedInput) v = v.text; // validate() stops it first; the server would refuse it
     if (a.attribute_datatype_hint === 'password' && isEmpty(v)) continue; // an empty password keeps the old one
     out[a.attribute] = v === undefined ? null : v;
   }

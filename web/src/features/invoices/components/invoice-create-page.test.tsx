@@ -72,7 +72,7 @@ describe('the invoice create page', SLOW, () => {
     answer = json(201, { id: 77, data: { invoice_id: 77, invoice_number: 'NK-NEU-1' } });
     const value = within(row).getByRole('textbox', { name: 'Value 1' });
     await user.clear(value);
-    await user.type(value, '1234,5');
+    await user.type(value, '1,234.5'); // English: thousands comma, decimal point
     await user.click(screen.getByRole('button', { name: 'Create invoice' }));
     expect(await screen.findByRole('heading', { name: /NK-NEU-1/, level: 1 }, { timeout: 60_000 })).toBeInTheDocument();
     await waitFor(() => expect(server.calls.filter((c) => c.url === '/invoices')).toHaveLength(2));

@@ -1,14 +1,16 @@
 import '@mantine/dates/styles.css';
-import { ActionIcon, Alert, Anchor, Breadcrumbs, Button, Checkbox, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Breadcrumbs, Button, Checkbox, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { FieldInput } from '../../../components/form/field-input';
+import { NumberTextInput } from '../../../components/form/number-text-input';
 import { useRecordForm } from '../../../components/form/use-record-form';
 import { ApiError } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { DECIMAL_PLACES } from '../../../lib/numbers';
 import { type AttributeDefinition, companionFields, embeddedFields, type TableDefinition } from '../../../lib/table-definition';
 import { isRequiredNow, isVisible, isWritable } from '../../../lib/validation';
 import { useDefinition } from '../../tables/api/get-definition';
@@ -191,7 +193,7 @@ function InvoiceCreateForm({ def, areasApi }: { def: TableDefinition; areasApi: 
               variant="light"
               size="xs"
               leftSection={<IconPlus size={14} />}
-              onClick={() => setRows((old) => [...old, { key: nextKey.current++, invoicevaluetype_id: null, value: '' }])}
+              onClick={() => setRows((old) => [...old, { key: nextKey.current++, invoicevaluetype_id: null, value: null }])}
             >
               {t('invoices.add_value_type')}
             </Button>
@@ -214,13 +216,14 @@ function InvoiceCreateForm({ def, areasApi }: { def: TableDefinition; areasApi: 
                   onChange={(v) => setRow(row.key, { invoicevaluetype_id: v ? Number(v) : null })}
                   error={errorOf(row).invoicevaluetype_id}
                 />
-                <TextInput
+                <NumberTextInput
                   style={{ flex: 1 }}
                   label={t('invoices.value')}
                   aria-label={`${t('invoices.value')} ${i + 1}`}
                   inputMode="decimal"
+                  decimals={DECIMAL_PLACES}
                   value={row.value}
-                  onChange={(e) => setRow(row.key, { value: e.currentTarget.value })}
+                  onChange={(value) => setRow(row.key, { value })}
                   error={errorOf(row).value}
                 />
                 <ActionIcon

@@ -1,10 +1,13 @@
-import { Anchor, Badge, Group, NumberInput, ScrollArea, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Group, ScrollArea, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { NumberTextInput } from '../../../components/form/number-text-input';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
+import { DECIMAL_PLACES } from '../../../lib/numbers';
 import type { Row, TableDefinition } from '../../../lib/table-definition';
+import { UnparsedInput } from '../../../lib/validation';
 import { toastError } from '../../tables/components/table-errors';
 import type { InvoiceSums } from '../api/get-invoice';
 import { useUpdatePosition } from '../api/update-position';
@@ -102,7 +105,8 @@ function PositionRow({
   const id = Number(row.invoiceposition_id);
   const name = String(row.invoiceposition_name ?? `#${id}`);
   const [unitsError, setUnitsError] = useState<string | null>(null);
-  const [units, setUnits] = useState<string | number>(row.units_customer === null || row.units_customer === undefined ? '' : Number(row.units_customer));
+  // The units as typed: a number, null, or a text that is no number (kept, with its message, and not saved).
+  const [units, setUnits] = useState<unknown>(row.units_customer ?? null);
   const rowVersion = Number(row.row_version ?? 0) || null;
 
   const save = (field: 'flat_rate' | 'apportionable' | 'units_customer', value: number | null, onFieldError?: (msg: string) => void) =>
@@ -119,7 +123,8 @@ function PositionRow({
     );
 
   const saveUnits = () => {
-    const next = units === '' ? null : Number(units);
+    if (units instanceof UnparsedInput) return setUnitsError(t(units.messageKey, units.vars));
+    const next = units === null || units === '' ? null : Number(units);
     const before = row.units_customer === null || row.units_customer === undefined ? null : Number(row.units_customer);
     if (next === before) return;
     setUnitsError(null);
@@ -140,11 +145,10 @@ function PositionRow({
       </Table.Td>
       <Table.Td ta="right">
         {canUpdate ? (
-          <NumberInput
+          <NumberTextInput
             size="xs"
-            hideControls
             w={96}
-            decimalScale={4}
+            decimals={DECIMAL_PLACES}
             aria-label={`${label('units_customer')}: ${name}`}
             value={units}
             onChange={(v) => {

@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { UnparsedInput } from '../../../lib/validation';
 import { createInvoiceBody, invoiceFieldErrors, valueTypeErrors } from './invoice-create';
 
 describe('the invoice create model', () => {
-  it('sends the areas and only the value type rows with a type, values with a decimal point', () => {
+  it('sends the areas and only the value type rows with a type, values as decimal strings, a text that is no number as typed', () => {
     const body = createInvoiceBody({ invoice_number: 'NK-1' }, [3, 4], [
-      { key: 1, invoicevaluetype_id: 5, value: ' 12,5 ' },
-      { key: 2, invoicevaluetype_id: null, value: '9' },
-      { key: 3, invoicevaluetype_id: 6, value: '' },
+      { key: 1, invoicevaluetype_id: 5, value: 12.5 },
+      { key: 2, invoicevaluetype_id: null, value: 9 },
+      { key: 3, invoicevaluetype_id: 6, value: null },
+      { key: 4, invoicevaluetype_id: 7, value: new UnparsedInput('12,5x', 'form.number_invalid') },
     ]);
     expect(body).toEqual({
       data: { invoice_number: 'NK-1', area_id: [3, 4] },
       value_types: [
         { invoicevaluetype_id: 5, value: '12.5' },
         { invoicevaluetype_id: 6, value: null },
+        { invoicevaluetype_id: 7, value: '12,5x' },
       ],
     });
   });

@@ -1,3 +1,5 @@
+import { UnparsedInput } from '../../../lib/validation';
+
 /**
  * The invoice create page's model: which fields each section shows, the
  * body of POST /invoices, and the server's refusals of the value types
@@ -23,20 +25,24 @@ export const PERIOD_FIELDS = ['invoice_billing_period_from', 'invoice_billing_pe
 /** The contract (its areas are picked beside it). */
 export const CONTRACT_FIELDS = ['contract_id'] as const;
 
-/** One value type row of the page: the value type and its value (text as typed). */
+/** One value type row of the page: the value type and its value (a number, none, or a text typed that is no number). */
 export interface ValueTypeRow {
   key: number;
   invoicevaluetype_id: number | null;
-  value: string;
+  value: number | null | UnparsedInput;
 }
 
-/** The body of POST /invoices: the invoice's fields and the filled value type rows. */
+/**
+ * The body of POST /invoices: the invoice's fields and the filled value type
+ * rows, their values as decimal strings ("1234.5"); a text that is no number
+ * goes as typed, for the server to refuse on its row.
+ */
 export function createInvoiceBody(data: Record<string, unknown>, areas: number[], rows: readonly ValueTypeRow[]) {
   return {
     data: { ...data, area_id: areas },
     value_types: rows
       .filter((r) => r.invoicevaluetype_id !== null)
-      .map((r) => ({ invoicevaluetype_id: r.invoicevaluetype_id, value: r.value.trim() === '' ? null : r.value.trim().replace(',', '.') })),
+      .map((r) => ({ invoicevaluetype_id: r.invoicevaluetype_id, value: r.value instanceof UnparsedInput ? r.value.text : r.value === null ? null : String(r.value) })),
   };
 }
 

@@ -1,10 +1,13 @@
-import { NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { NumberTextInput } from '../../../components/form/number-text-input';
 import { useAbility } from '../../../lib/ability-context';
 import { notifySuccess } from '../../../lib/notify';
+import { DECIMAL_PLACES } from '../../../lib/numbers';
 import type { Row } from '../../../lib/table-definition';
+import { UnparsedInput } from '../../../lib/validation';
 import { type AreaInput, useArea, useSaveArea } from '../api/area';
 import { useEntityDefinition } from '../api/get-definition';
 import { useLookup } from '../api/list-lookup';
@@ -59,7 +62,8 @@ interface AreaValues {
   areatype: string;
   name: string;
   external: string;
-  space: number | string;
+  /** A number, null, or a typed text that is no number (kept as typed, refused on saving). */
+  space: unknown;
   usagetype: string;
   from: string;
   to: string;
@@ -72,7 +76,7 @@ function areaValues(row: Row | null): AreaValues {
     areatype: id('areatype_id'),
     name: String(row?.area_name ?? ''),
     external: String(row?.area_name_external ?? ''),
-    space: row?.area_space_value != null ? Number(row.area_space_value) : '',
+    space: row?.area_space_value ?? null,
     usagetype: id('usagetype_id'),
     from: String(row?.area_usage_valid_from ?? ''),
     to: String(row?.area_usage_valid_to ?? ''),
@@ -105,6 +109,7 @@ function AreaForm({ row, editing, onDone, onCreated, onReload }: AreaFormProps) 
   const toBeforeFrom = Boolean(v.from && v.to && v.to < v.from);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (v.space instanceof UnparsedInput) return setErrors({ area_space_value: t(v.space.messageKey, v.space.vars) });
     setErrors({});
     const input: AreaInput = {
       location_id: Number(v.location),
@@ -142,8 +147,8 @@ function AreaForm({ row, editing, onDone, onCreated, onReload }: AreaFormProps) 
             onChange={(e) => set('name')(e.currentTarget.value)} error={errors.area_name} />
           <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.area.name_external')} value={v.external}
             onChange={(e) => set('external')(e.currentTarget.value)} error={errors.area_name_external} />
-          <NumberInput required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.area.space')} value={v.space} onChange={set('space')} min={0}
-            decimalScale={2} rightSection={<Text size="sm" c="dimmed">m²</Text>} error={errors.area_space_value} />
+          <NumberTextInput required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.area.space')} value={v.space}
+            onChange={(space) => setV((old) => ({ ...old, space }))} decimals={DECIMAL_PLACES} minDecimals={2} rightSection={<Text size="sm" c="dimmed">m²</Text>} error={errors.area_space_value} />
           <Select required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.area.usagetype')} value={v.usagetype} onChange={set('usagetype')}
             data={withStored(optionsOf(usagetypes.data, 'usagetype_id', ['usagetype_name']), v.usagetype, row?.usagetype_id__label)}
             error={errors.usagetype_id} />

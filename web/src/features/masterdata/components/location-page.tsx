@@ -1,11 +1,14 @@
-import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Select, SimpleGrid, Stack, Tabs, TextInput } from '@mantine/core';
 import { IconBuildingCommunity } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { NumberTextInput } from '../../../components/form/number-text-input';
 import { useAbility } from '../../../lib/ability-context';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { DECIMAL_PLACES } from '../../../lib/numbers';
+import { UnparsedInput } from '../../../lib/validation';
 import { type AddressValues, addressInput, addressValues } from '../api/address';
 import { useEntityDefinition } from '../api/get-definition';
 import { type LocationAnswer, useLocation } from '../api/get-location';
@@ -75,7 +78,8 @@ function LocationForm({ answer, editing, onDone }: { answer: LocationAnswer; edi
     name: String(row.location_name ?? ''),
     company: row.company_id != null ? String(row.company_id) : '',
     type: row.locationtype_id != null ? String(row.locationtype_id) : '',
-    area: (row.location_total_area ?? '') as number | string,
+    // A number, null, or a typed text that is no number (kept as typed, refused on saving).
+    area: (row.location_total_area ?? null) as unknown,
     start: String(row.location_start_date ?? ''),
   });
   const [address, setAddress] = useState<AddressValues>(() => addressValues(answer.address));
@@ -83,6 +87,7 @@ function LocationForm({ answer, editing, onDone }: { answer: LocationAnswer; edi
   const set = (k: keyof typeof v) => (value: string | number | null) => setV((old) => ({ ...old, [k]: value ?? '' }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (v.area instanceof UnparsedInput) return setErrors({ location_total_area: t(v.area.messageKey, v.area.vars) });
     setErrors({});
     const country = resolveCountry(countries.data, address.country, address.countryName);
     save.mutate(
@@ -92,7 +97,7 @@ function LocationForm({ answer, editing, onDone }: { answer: LocationAnswer; edi
         location_name: v.name.trim(),
         locationtype_id: Number(v.type),
         company_id: Number(v.company),
-        location_total_area: v.area === '' ? null : Number(v.area),
+        location_total_area: v.area === null || v.area === '' ? null : Number(v.area),
         location_start_date: v.start || null,
         address: addressInput(address, Number(country.id), answer.address),
       },
@@ -123,8 +128,8 @@ function LocationForm({ answer, editing, onDone }: { answer: LocationAnswer; edi
             value={v.company} onChange={set('company')} error={errors.company_id} />
           <Select required readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.location.type')}
             data={optionsOf(types.data, 'locationtype_id', ['locationtype_name'])} value={v.type} onChange={set('type')} error={errors.locationtype_id} />
-          <NumberInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.location.total_area')} min={0} decimalScale={2} value={v.area}
-            onChange={set('area')} error={errors.location_total_area} />
+          <NumberTextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} label={t('masterdata.location.total_area')} value={v.area}
+            onChange={(area) => setV((old) => ({ ...old, area }))} decimals={DECIMAL_PLACES} minDecimals={2} error={errors.location_total_area} />
           <TextInput readOnly={readOnly} variant={readOnly ? 'filled' : 'default'} type="date" label={t('masterdata.location.start_date')} value={v.start}
             onChange={(e) => set('start')(e.currentTarget.value)} error={errors.location_start_date} />
         </SimpleGrid>

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Loader, Pagination, Select, Stack, Table, Text, T
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { formatDate } from '../../../lib/dates';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useLookup } from '../api/list-lookup';
 import { useAddLocationPartner, useLocationPartners } from '../api/location-partners';
@@ -9,7 +10,7 @@ import { optionsOf } from './options';
 
 /** The partner companies of a location over time (ten to a page) and, for who may change the location, a form to add one. */
 export function LocationPartnersPanel({ locationId, canAdd }: { locationId: number; canAdd: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [page, setPage] = useState(1);
   const partners = useLocationPartners(locationId, page);
   const rows = partners.data?.data ?? [];
@@ -39,8 +40,8 @@ export function LocationPartnersPanel({ locationId, canAdd }: { locationId: numb
               <Table.Tr key={String(r.location_partnercompany_id ?? i)}>
                 <Table.Td>{String(r.partnercompany_name ?? r.partnercompany_id__label ?? r.partnercompany_id ?? '')}</Table.Td>
                 <Table.Td>{String(r.partnertype_id__label ?? r.partnertype_name ?? r.partnertype_id ?? '')}</Table.Td>
-                <Table.Td>{String(r.valid_from ?? '')}</Table.Td>
-                <Table.Td>{r.valid_to ? String(r.valid_to) : '–'}</Table.Td>
+                <Table.Td>{formatDate(String(r.valid_from ?? ''), i18n.language)}</Table.Td>
+                <Table.Td>{r.valid_to ? formatDate(String(r.valid_to), i18n.language) : '–'}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -1,10 +1,13 @@
-import { ActionIcon, Alert, Button, Card, Group, Loader, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, Card, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconCheck, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
 import { type KeyboardEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NumberTextInput } from '../../../components/form/number-text-input';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
+import { DECIMAL_PLACES, formatNumberInput } from '../../../lib/numbers';
+import { UnparsedInput } from '../../../lib/validation';
 import { type TaxRate, useCreateTaxRate, useDeleteTaxRates, useTaxRates, useUpdateTaxRate } from '../api/tax-rates';
 
 /** The tax rates tab of a company: administrators list, add and delete them; anyone else is told they may not. */
@@ -34,7 +37,7 @@ export default function TaxRatesPanel({ companyId }: { companyId: number }) {
 }
 
 function TaxRateTable({ companyId, rows }: { companyId: number; rows: TaxRate[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const remove = useDeleteTaxRates(companyId);
   const [editing, setEditing] = useState<number | null>(null);
   if (rows.length === 0)
@@ -72,7 +75,7 @@ function TaxRateTable({ companyId, rows }: { companyId: number; rows: TaxRate[] 
           ) : (
             <Table.Tr key={r.taxrate_id}>
               <Table.Td>{r.taxrate_code}</Table.Td>
-              <Table.Td>{r.taxrate_value} %</Table.Td>
+              <Table.Td>{formatNumberInput(r.taxrate_value, i18n.language)} %</Table.Td>
               <Table.Td>
                 <Group gap={4} justify="flex-end" wrap="nowrap">
                   <ActionIcon variant="subtle" aria-label={`${t('masterdata.tax_rates.edit')} ${r.taxrate_code}`} onClick={() => setEditing(r.taxrate_id)}>
@@ -96,11 +99,13 @@ function TaxRateEditRow({ companyId, rate, onDone }: { companyId: number; rate: 
   const { t } = useTranslation();
   const update = useUpdateTaxRate(companyId);
   const [code, setCode] = useState(rate.taxrate_code);
-  const [value, setValue] = useState<number | string>(rate.taxrate_value);
+  // A number, null, or a typed text that is no number (kept as typed, refused with its message).
+  const [value, setValue] = useState<unknown>(rate.taxrate_value);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const invalid = !code.trim() || value === '';
+  const invalid = !code.trim() || value === null;
   const save = () => {
     if (invalid) return;
+    if (value instanceof UnparsedInput) return setErrors({ taxrate_value: t(value.messageKey, value.vars) });
     setErrors({});
     update.mutate(
       { taxrate_id: rate.taxrate_id, row_version: rate.row_version, taxrate_code: code.trim(), taxrate_value: Number(value) },
@@ -132,8 +137,8 @@ function TaxRateEditRow({ companyId, rate, onDone }: { companyId: number; rate: 
           onChange={(e) => setCode(e.currentTarget.value)} error={errors.taxrate_code} />
       </Table.Td>
       <Table.Td>
-        <NumberInput size="xs" aria-label={t('masterdata.tax_rates.value')} value={value} onChange={setValue} min={0} max={100}
-          decimalScale={4} error={errors.taxrate_value} />
+        <NumberTextInput size="xs" aria-label={t('masterdata.tax_rates.value')} value={value} onChange={setValue} decimals={DECIMAL_PLACES}
+          error={errors.taxrate_value} />
       </Table.Td>
       <Table.Td>
         <Group gap={4} justify="flex-end" wrap="nowrap">
@@ -153,24 +158,36 @@ function TaxRateForm({ companyId }: { companyId: number }) {
   const { t } = useTranslation();
   const create = useCreateTaxRate(companyId);
   const [code, setCode] = useState('');
-  const [value, setValue] = useState<number | string>('');
-  const submit = () =>
+  const [value, setValue] = useState<unknown>(null);
+  const [error, setError] = useState<string | null>(null);
+  const submit = () => {
+    if (value instanceof UnparsedInput) return setError(t(value.messageKey, value.vars));
     create.mutate(
       { taxrate_code: code.trim(), taxrate_value: Number(value) },
       {
         onSuccess: () => {
           notifySuccess(t('masterdata.tax_rates.saved'));
           setCode('');
-          setValue('');
+          setValue(null);
         },
         onError: (e) => notifyError(errorMessage(e)),
       },
     );
+  };
   return (
     <Group align="end">
       <TextInput label={t('masterdata.tax_rates.code')} value={code} onChange={(e) => setCode(e.currentTarget.value)} maxLength={50} />
-      <NumberInput label={t('masterdata.tax_rates.value')} value={value} onChange={setValue} min={0} max={100} decimalScale={4} />
-      <Button onClick={submit} loading={create.isPending} disabled={!code.trim() || value === ''}>
+      <NumberTextInput
+        label={t('masterdata.tax_rates.value')}
+        value={value}
+        onChange={(v) => {
+          setValue(v);
+          setError(null);
+        }}
+        decimals={DECIMAL_PLACES}
+        error={error}
+      />
+      <Button onClick={submit} loading={create.isPending} disabled={!code.trim() || value === null}>
         {t('masterdata.tax_rates.add')}
       </Button>
     </Group>

@@ -1,7 +1,12 @@
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import de from '../../../../../internal/i18n/locales/de.json';
 import { formatCell } from '../../../components/data-table/format';
 import { filterKindOf } from '../../../components/data-table/filter-panel';
+import { i18n } from '../../../lib/i18n-instance';
 import { textAttr } from '../../../test/fake-tables';
+import { renderUi } from '../../../test/render-ui';
 import { buildColumns, defaultColumns, requestColumns } from './columns';
 
 const ctx = { lang: 'en', yes: 'Yes', no: 'No' };
@@ -92,5 +97,30 @@ describe('spare room', () => {
       contract_status: false,
       contract_sum: false,
     });
+  });
+});
+
+describe('inline number editor', () => {
+  it('takes a German amount with the decimal comma and keeps a text it cannot read, with its message', async () => {
+    const sum = textAttr('amount', 'Amount', { type: 'decimal', attribute_datatype_hint: 'decimal' });
+    const [column] = buildColumns([sum], ['amount'], { ...ctx, lang: 'de' }, { inlineEdit: true });
+    const commits: unknown[] = [];
+    renderUi(<>{column.editor?.({ row: { amount: 12.5 }, value: 12.5, commit: (v) => commits.push(v), cancel: () => undefined })}</>);
+    i18n.addResourceBundle('de', 'translation', de, true, true);
+    await act(() => i18n.changeLanguage('de'));
+    try {
+      const user = userEvent.setup();
+      const input = screen.getByRole('textbox', { name: 'Amount' });
+      expect(input).toHaveValue('12,5');
+      await user.clear(input);
+      await user.type(input, '1.234,5x{Enter}');
+      expect(commits).toEqual([]);
+      expect(input).toHaveValue('1.234,5x');
+      expect(screen.getByText('Keine gültige Zahl: bitte wie 1.234,56 eingeben')).toBeInTheDocument();
+      await user.type(input, '{Backspace}{Enter}');
+      expect(commits).toEqual([1234.5]);
+    } finally {
+      await act(() => i18n.changeLanguage('en'));
+    }
   });
 });

@@ -1,9 +1,13 @@
-import { Checkbox, NumberInput, TextInput } from '@mantine/core';
+import { Checkbox, TextInput } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { type KeyboardEvent, type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CellEditorProps, DataTableColumn } from '../../../components/data-table/data-table';
 import { columnWidth, type FormatContext, formatCell, isNumeric } from '../../../components/data-table/format';
+import { NumberTextInput } from '../../../components/form/number-text-input';
+import { DECIMAL_PLACES } from '../../../lib/numbers';
 import { type AttributeDefinition, companionFields, type Row } from '../../../lib/table-definition';
+import { UnparsedInput } from '../../../lib/validation';
 import classes from './columns.module.css';
 
 /** Attributes that make sense as list columns: one per field, so no copy of a reference's label. */
@@ -90,21 +94,29 @@ function TextEditor({ value, commit, cancel, label }: CellEditorProps & { label:
   );
 }
 
+/** A number typed as the language writes it; a text that is no number stays in the cell with its message. */
 function NumberEditor({ value, commit, cancel, label, decimal }: CellEditorProps & { label: string; decimal: boolean }) {
-  const [num, setNum] = useState<string | number>(value === null || value === undefined ? '' : Number(value));
-  const out = () => (num === '' ? null : Number(num));
+  const { t } = useTranslation();
+  const [num, setNum] = useState<unknown>(value === undefined ? null : value);
+  const [error, setError] = useState<string | null>(null);
+  const out = (then: (v: number | null) => void) => {
+    if (num instanceof UnparsedInput) return setError(t(num.messageKey, num.vars));
+    then(num === null || num === '' ? null : Number(num));
+  };
   return (
-    <NumberInput
+    <NumberTextInput
       size="xs"
       w="100%"
       autoFocus
       aria-label={label}
       value={num}
-      step={decimal ? 0.01 : 1}
-      decimalScale={decimal ? 4 : 0}
-      hideControls
-      onChange={setNum}
-      onKeyDown={(e) => editorKeys(e, () => commit(out()), (back) => commit(out(), back ? 'prev' : 'next'), cancel)}
+      decimals={decimal ? DECIMAL_PLACES : 0}
+      error={error}
+      onChange={(v) => {
+        setNum(v);
+        setError(null);
+      }}
+      onKeyDown={(e) => editorKeys(e, () => out((v) => commit(v)), (back) => out((v) => commit(v, back ? 'prev' : 'next')), cancel)}
       onClick={(e) => e.stopPropagation()}
     />
   );

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { dateFormatFor } from '../../../lib/dates';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useAbility } from '../../../lib/ability-context';
@@ -215,7 +216,7 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
               <Group grow align="flex-start">
                 <DateTimePicker
                   label={t(DRAWER_LABELS.ticket_yellow_deadline)}
-                  valueFormat="DD.MM.YYYY HH:mm"
+                  valueFormat={`${dateFormatFor(i18n.language)} HH:mm`}
                   firstDayOfWeek={1}
                   locale={i18n.language}
                   value={toPicker(draft.ticket_yellow_deadline)}
@@ -224,7 +225,7 @@ export function TicketDrawer({ ticketId, boardId, priorities, onClose }: TicketD
                 />
                 <DateTimePicker
                   label={t(DRAWER_LABELS.ticket_red_deadline)}
-                  valueFormat="DD.MM.YYYY HH:mm"
+                  valueFormat={`${dateFormatFor(i18n.language)} HH:mm`}
                   firstDayOfWeek={1}
                   locale={i18n.language}
                   value={toPicker(draft.ticket_red_deadline)}

@@ -1,12 +1,11 @@
 import '@mantine/dates/styles.css';
 import { ActionIcon, Alert, Anchor, Breadcrumbs, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { modals } from '@mantine/modals';
 import { IconArrowLeft, IconEdit, IconPencil, IconTrash, IconUserMinus, IconUserPlus } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { DateTextInput } from '../../../components/form/date-text-input';
 import { RecordForm } from '../../../components/form/record-form';
 import { RemoteSelect } from '../../../components/form/remote-select';
 import { applyFieldErrors } from '../../../components/form/server-errors';
@@ -16,6 +15,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/dates';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import type { TableDefinition } from '../../../lib/table-definition';
+import { UnparsedInput } from '../../../lib/validation';
 import { useDeleteTeams } from '../api/delete-teams';
 import { useEntityDefinition } from '../api/get-definition';
 import { useMissingLabels } from '../api/get-labels';
@@ -312,17 +312,21 @@ function MemberModal({ team, member, onClose }: { team: Team; member: TeamMember
   const { t } = useTranslation();
   const save = useSetMembership();
   const [userId, setUserId] = useState<number | null>(member?.user_id ?? null);
-  const [from, setFrom] = useState<string | null>(member?.valid_from ?? null);
-  const [to, setTo] = useState<string | null>(member?.valid_to ?? null);
+  // A typed text that is no date stays as typed (UnparsedInput) and is reported on saving.
+  const [from, setFrom] = useState<string | null | UnparsedInput>(member?.valid_from ?? null);
+  const [to, setTo] = useState<string | null | UnparsedInput>(member?.valid_to ?? null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const fromLabel = t('teams.valid_from');
+  const day = (v: string | null | UnparsedInput) => (typeof v === 'string' ? v : null);
   const submit = () => {
     const next: Record<string, string> = {};
     if (userId === null) next.user_id = t('validation.required', { field: t('teams.member') });
-    if (endsBeforeStart(from, to)) next.valid_to = t('validation.date_after', { attribute: fromLabel });
+    if (from instanceof UnparsedInput) next.valid_from = t(from.messageKey, from.vars);
+    if (to instanceof UnparsedInput) next.valid_to = t(to.messageKey, to.vars);
+    else if (endsBeforeStart(day(from), day(to))) next.valid_to = t('validation.date_after', { attribute: fromLabel });
     setErrors(next);
     if (Object.keys(next).length > 0 || userId === null) return;
-    const input: MembershipInput = { team_id: team.team_id, user_id: userId, valid_from: from, valid_to: to };
+    const input: MembershipInput = { team_id: team.team_id, user_id: userId, valid_from: day(from), valid_to: day(to) };
     save.mutate(input, {
       onSuccess: (answer) => {
         notifySuccess(answer.detail || t('teams.member_saved'));
@@ -335,7 +339,6 @@ function MemberModal({ team, member, onClose }: { team: Team; member: TeamMember
     });
   };
   const known: Record<string, string> = member ? { [String(member.user_id)]: `${member.user_firstname} ${member.user_lastname}` } : {};
-  const asDay = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD') : null);
   return (
     <Modal opened onClose={onClose} title={member ? t('teams.edit_member') : t('teams.add_member')} centered size="lg">
       <Stack>
@@ -352,24 +355,12 @@ function MemberModal({ team, member, onClose }: { team: Team; member: TeamMember
           data-field="user_id"
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <DateInput
-            label={fromLabel}
-            valueFormat="DD.MM.YYYY"
-            firstDayOfWeek={1}
-            clearable
-            value={from}
-            onChange={(v) => setFrom(asDay(v))}
-            error={errors.valid_from}
-            data-field="valid_from"
-          />
-          <DateInput
+          <DateTextInput label={fromLabel} value={from} onChange={setFrom} error={errors.valid_from} data-field="valid_from" />
+          <DateTextInput
             label={t('teams.valid_to')}
-            valueFormat="DD.MM.YYYY"
-            firstDayOfWeek={1}
-            clearable
-            minDate={from ?? undefined}
+            minDate={day(from) ?? undefined}
             value={to}
-            onChange={(v) => setTo(asDay(v))}
+            onChange={setTo}
             error={errors.valid_to}
             data-field="valid_to"
           />
