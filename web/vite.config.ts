@@ -41,6 +41,7 @@ const API_PREFIXES = [
   '/locations',
   '/partners',
   '/pos',
+  '/search/',
   '/healthz',
   '/readyz',
 ];

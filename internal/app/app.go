@@ -72,8 +72,7 @@ type App struct {
 	// Indexation is the index clause module (the seed imports the default
 	// series through it).
 	Indexation *indexation.Service
-	// Invoices is the invoice review module; the dashboard reads
-	// Invoices.SavingsOfYear.
+	// Invoices is the invoice review module.
 	Invoices *invoices.Service
 	// Imports is the spreadsheet import (large commits run as jobs).
 	Imports *imports.Service

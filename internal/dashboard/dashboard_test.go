@@ -46,6 +46,10 @@ type summary struct {
 	SavingsYear        *struct {
 		Claimed, Accepted, Realised *json.Number
 	} `json:"savings_year"`
+	SavingsByYear []struct {
+		Year                        int
+		Claimed, Accepted, Realised *json.Number
+	} `json:"savings_by_year"`
 }
 
 // groupOf is the customer group of an external demo user (0: internal).

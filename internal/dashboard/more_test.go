@@ -64,7 +64,8 @@ func dec(t *testing.T, n interface{ String() string }) decimal.Decimal {
 }
 
 // TestSavings: this year's claimed, accepted and realised savings are
-// exact decimal sums over the invoices dated this year (0.1 + 0.2 is 0.3,
+// exact decimal sums over the claims and results made this year, here
+// rows without history on invoices dated this year (0.1 + 0.2 is 0.3,
 // also on SQLite), last year's invoices and unrealised results left out.
 func TestSavings(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
@@ -97,6 +98,79 @@ func TestSavings(t *testing.T) {
 		}
 		if s := getSummary(t, ta, lead); s.SavingsYear != nil {
 			t.Errorf("lead: savings %+v", s.SavingsYear)
+		}
+	})
+}
+
+// madeOn gives the rows of entity with keys above after the history's
+// create row of a write made at when, as the engine writes it.
+func madeOn(t *testing.T, d *db.DB, entity string, after int64, when time.Time) {
+	t.Helper()
+	exec(t, d, `INSERT INTO trackrecord (trackrecord_timestamp, trackrecord_type, trackrecord_category, trackrecord_row_id, trackrecord_changes)
+		SELECT ?, 'create', ?, `+entity+`_id, '{}' FROM `+entity+` WHERE `+entity+`_id > ?`, when, entity, after)
+}
+
+// TestSavingsByTheDayTheClaimWasMade: a claim counts in the year it was
+// made (its history's create row), whatever its statement's date; a
+// result likewise; a row without history counts on its statement's date
+// (decision 0069). Every year with savings is in savings_by_year, newest
+// first, this year's always; on both databases.
+func TestSavingsByTheDayTheClaimWasMade(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ta := apptest.NewApp(t, d)
+		year := platformclock.Now().UTC().Year()
+		byYear := func(user string) map[int][3]decimal.Decimal {
+			t.Helper()
+			s := getSummary(t, ta, user)
+			out := map[int][3]decimal.Decimal{}
+			last := 1 << 30
+			for _, y := range s.SavingsByYear {
+				if y.Year >= last {
+					t.Errorf("%s: years out of order: %d after %d", user, y.Year, last)
+				}
+				last = y.Year
+				out[y.Year] = [3]decimal.Decimal{dec(t, y.Claimed), dec(t, y.Accepted), dec(t, y.Realised)}
+			}
+			this, ok := out[year]
+			if !ok || s.SavingsYear == nil {
+				t.Fatalf("%s: no savings of %d in %+v", user, year, s.SavingsByYear)
+			}
+			if !this[0].Equal(dec(t, s.SavingsYear.Claimed)) || !this[2].Equal(dec(t, s.SavingsYear.Realised)) {
+				t.Errorf("%s: savings_year %+v differs from %d in savings_by_year %v", user, s.SavingsYear, year, this)
+			}
+			return out
+		}
+		before := byYear(admin)
+		a := groupOf(t, d, lead)
+		maxKey := func(entity string) int64 { return one(t, d, `SELECT COALESCE(MAX(`+entity+`_id), 0) FROM `+entity) }
+
+		// Last year's statement, claimed and realised this year.
+		points, results := maxKey("contradictionpoint"), maxKey("inspectionresult")
+		invoiceWith(t, d, a, fmt.Sprintf("%d-11-20", year-1), []string{"40"}, []string{"30"}, [][2]any{{"7", 1}})
+		thisYear := time.Date(year, 1, 2, 9, 30, 0, 0, time.UTC)
+		madeOn(t, d, "contradictionpoint", points, thisYear)
+		madeOn(t, d, "inspectionresult", results, thisYear)
+		// This year's statement, claimed last year (a correction of an
+		// earlier statement, say).
+		points = maxKey("contradictionpoint")
+		invoiceWith(t, d, a, fmt.Sprintf("%d-02-10", year), []string{"11"}, []string{""}, nil)
+		madeOn(t, d, "contradictionpoint", points, time.Date(year-1, 6, 1, 12, 0, 0, 0, time.UTC))
+		// A statement of two years ago without history: its date counts.
+		invoiceWith(t, d, a, fmt.Sprintf("%d-05-05", year-2), []string{"5.5"}, []string{"5.5"}, nil)
+
+		after := byYear(admin)
+		for _, c := range []struct {
+			year int
+			want [3]string
+		}{{year, [3]string{"40", "30", "7"}}, {year - 1, [3]string{"11", "0", "0"}}, {year - 2, [3]string{"5.5", "5.5", "0"}}} {
+			for i, w := range c.want {
+				if got := after[c.year][i].Sub(before[c.year][i]); !got.Equal(decimal.RequireFromString(w)) {
+					t.Errorf("%d: figure %d grew by %s, want %s", c.year, i, got, w)
+				}
+			}
+		}
+		if s := getSummary(t, ta, lead); s.SavingsByYear != nil {
+			t.Errorf("lead: savings by year %+v", s.SavingsByYear)
 		}
 	})
 }

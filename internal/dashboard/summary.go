@@ -5,11 +5,14 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"portfolio/internal/db"
 	"portfolio/internal/platform/deadline"
+	"portfolio/internal/platform/savings"
 )
 
 // Summary is the dashboard home's figures (GET /dashboard/summary). A
@@ -27,9 +30,14 @@ type Summary struct {
 	DeadlineWindows    DeadlineWindows `json:"deadline_windows"`
 	TicketsOpen        *TicketCounts   `json:"tickets_open"`
 	IndexProposalsOpen *int64          `json:"index_proposals_open"`
-	SavingsYear        *Savings        `json:"savings_year"`
-	Year               int             `json:"year"`
-	Today              string          `json:"today"`
+	// SavingsYear is this year's savings; SavingsByYear every year's
+	// that has any, newest first, this year's always among them (the
+	// card offers the year as a choice). Both null without the read
+	// right on invoices.
+	SavingsYear   *Savings  `json:"savings_year"`
+	SavingsByYear []Savings `json:"savings_by_year"`
+	Year          int       `json:"year"`
+	Today         string    `json:"today"`
 }
 
 // LightCounts counts active deadlines by traffic light within the 90
@@ -57,10 +65,13 @@ type TicketCounts struct {
 	OverDueRed     int64 `json:"over_due_red"`
 }
 
-// Savings are this year's sums over the invoices dated in it: what the
-// objections claimed, what the landlords accepted, what was realised.
-// Each is null when the caller may not read what it sums.
+// Savings are one year's sums of the invoice review: what the claims
+// made in it claimed and what the landlords accepted of them, and the
+// value of the inspection results recorded in it as realised (each
+// counted on the day it was made: savings.MadeSQL, decision 0069). Each
+// is null when the caller may not read what it sums.
 type Savings struct {
+	Year     int          `json:"year"`
 	Claimed  *json.Number `json:"claimed"`
 	Accepted *json.Number `json:"accepted"`
 	Realised *json.Number `json:"realised"`
@@ -301,86 +312,123 @@ func (s *Service) proposals(ctx context.Context, _ time.Time, out *Summary) erro
 	return nil
 }
 
-// savings sums this year's claims and accepted amounts of contradiction
-// points and the realised inspection results, over the invoices dated in
-// the year, as exact decimals.
+// savings sums the invoice review's savings of every year that has any,
+// each claim and result in the year it was made (savings.MadeSQL,
+// decision 0069), as exact decimals: the claims and accepted amounts of
+// the contradiction points, the values of the realised inspection
+// results. This year's stands in the list even when it has none, and on
+// its own as SavingsYear.
 func (s *Service) savings(ctx context.Context, now time.Time, out *Summary) error {
 	okInvoice, err := s.mayRead(ctx, entityInvoice)
 	if err != nil || !okInvoice {
 		return err
 	}
-	year := now.Year()
-	sv := &Savings{From: fmt.Sprintf("%04d-01-01", year), To: fmt.Sprintf("%04d-12-31", year)}
-	out.SavingsYear = sv
 	okPoints, err := s.mayReadAll(ctx, entityPoint, entityObjection)
 	if err != nil {
 		return err
 	}
+	okResults, err := s.mayRead(ctx, entityResult)
+	if err != nil {
+		return err
+	}
+	years := map[int]*[3]decimal.Decimal{now.Year(): {}}
+	d := s.db.Dialect()
 	if okPoints {
 		from, args, err := s.scoped(ctx, entityPoint, "p", entityObjection, "o", entityInvoice, "i")
 		if err != nil {
 			return err
 		}
-		sums, err := s.sums(ctx, `SELECT p.contradictionpoint_claim, p.contradictionpoint_accepted FROM `+from[0]+`
+		err = s.yearSums(ctx, years, 0, `SELECT `+db.DateText(d, savings.MadeSQL(savings.Point, "p", "i"))+`,
+			p.contradictionpoint_claim, p.contradictionpoint_accepted FROM `+from[0]+`
 			JOIN `+from[1]+` ON o.contradiction_id = p.contradiction_id
 			JOIN `+from[2]+` ON i.invoice_id = o.invoice_id
-			WHERE i.invoice_date >= ? AND i.invoice_date <= ?
-			AND (p.contradictionpoint_claim IS NOT NULL OR p.contradictionpoint_accepted IS NOT NULL)`, 2,
-			append(args, sv.From, sv.To)...)
+			WHERE p.contradictionpoint_claim IS NOT NULL OR p.contradictionpoint_accepted IS NOT NULL`, args...)
 		if err != nil {
 			return err
 		}
-		sv.Claimed, sv.Accepted = &sums[0], &sums[1]
 	}
-	okResults, err := s.mayRead(ctx, entityResult)
-	if err != nil || !okResults {
-		return err
+	if okResults {
+		from, args, err := s.scoped(ctx, entityResult, "r", entityInvoice, "i")
+		if err != nil {
+			return err
+		}
+		err = s.yearSums(ctx, years, 2, `SELECT `+db.DateText(d, savings.MadeSQL(savings.Result, "r", "i"))+`,
+			r.inspectionresult_value FROM `+from[0]+`
+			JOIN `+from[1]+` ON i.invoice_id = r.invoice_id
+			WHERE r.inspectionresult_realised = 1`, args...)
+		if err != nil {
+			return err
+		}
 	}
-	from, args, err := s.scoped(ctx, entityResult, "r", entityInvoice, "i")
-	if err != nil {
-		return err
+	order := make([]int, 0, len(years))
+	for y := range years {
+		order = append(order, y)
 	}
-	sums, err := s.sums(ctx, `SELECT r.inspectionresult_value FROM `+from[0]+`
-		JOIN `+from[1]+` ON i.invoice_id = r.invoice_id
-		WHERE r.inspectionresult_realised = 1 AND i.invoice_date >= ? AND i.invoice_date <= ?`, 1,
-		append(args, sv.From, sv.To)...)
-	if err != nil {
-		return err
+	slices.Sort(order)
+	slices.Reverse(order)
+	out.SavingsByYear = make([]Savings, 0, len(order))
+	for _, y := range order {
+		sums := years[y]
+		sv := Savings{Year: y, From: fmt.Sprintf("%04d-01-01", y), To: fmt.Sprintf("%04d-12-31", y)}
+		number := func(i int) *json.Number {
+			n := json.Number(sums[i].String())
+			return &n
+		}
+		if okPoints {
+			sv.Claimed, sv.Accepted = number(0), number(1)
+		}
+		if okResults {
+			sv.Realised = number(2)
+		}
+		out.SavingsByYear = append(out.SavingsByYear, sv)
+		if y == now.Year() {
+			this := sv
+			out.SavingsYear = &this
+		}
 	}
-	sv.Realised = &sums[0]
 	return nil
 }
 
-// sums streams the rows of query and adds each of its n decimal columns
-// exactly (NULL adds nothing).
-func (s *Service) sums(ctx context.Context, query string, n int, args ...any) ([]json.Number, error) {
+// yearSums streams the rows of query, each a day (text beginning with
+// the year, or a time) and decimal columns, and adds each column exactly
+// to the sums of the day's year, from index first on (NULL adds nothing).
+func (s *Service) yearSums(ctx context.Context, years map[int]*[3]decimal.Decimal, first int, query string, args ...any) error {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("dashboard: sums: %w", err)
+		return fmt.Errorf("dashboard: savings: %w", err)
 	}
 	defer rows.Close()
-	totals := make([]decimal.Decimal, n)
-	vals := make([]decimal.NullDecimal, n)
-	ptrs := make([]any, n)
+	cols, err := rows.Columns()
+	if err != nil {
+		return fmt.Errorf("dashboard: savings: %w", err)
+	}
+	var day any
+	vals := make([]decimal.NullDecimal, len(cols)-1)
+	ptrs := []any{&day}
 	for i := range vals {
-		ptrs[i] = &vals[i]
+		ptrs = append(ptrs, &vals[i])
 	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, fmt.Errorf("dashboard: sums: %w", err)
+			return fmt.Errorf("dashboard: savings: %w", err)
+		}
+		y := savings.YearOf(day)
+		if y == 0 {
+			continue
+		}
+		sums := years[y]
+		if sums == nil {
+			sums = &[3]decimal.Decimal{}
+			years[y] = sums
 		}
 		for i, v := range vals {
 			if v.Valid {
-				totals[i] = totals[i].Add(v.Decimal)
+				sums[first+i] = sums[first+i].Add(v.Decimal)
 			}
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("dashboard: sums: %w", err)
+		return fmt.Errorf("dashboard: savings: %w", err)
 	}
-	out := make([]json.Number, n)
-	for i, t := range totals {
-		out[i] = json.Number(t.String())
-	}
-	return out, nil
+	return nil
 }

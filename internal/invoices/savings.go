@@ -18,6 +18,7 @@ import (
 	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
+	"portfolio/internal/platform/savings"
 )
 
 // Savings are what the review claimed (the points' claims), what the
@@ -56,12 +57,14 @@ type SavingsAnswer struct {
 }
 
 // groupings are the groups GET /invoices/savings sums by: the key and the
-// label as SQL over the aliases of savingsFrom.
+// label as SQL over the aliases of savingsFrom. The year is the year the
+// claim or result was made (decision 0069), read in Go from the day each
+// row counts on (savings.MadeSQL), so it has no SQL of its own here.
 var groupings = map[string][2]string{
 	"customergroup": {"co.customergroup_id", "cg.customergroup_name"},
 	"company":       {"i.company_id", "co.company_name"},
 	"pos":           {"k.pos_id", "ps.pos_name"},
-	"year":          {"i.invoice_contract_year", "i.invoice_contract_year"},
+	"year":          {"NULL", "NULL"},
 }
 
 // savings serves GET /invoices/savings?year=&group_by=&format=csv|xlsx.
@@ -100,20 +103,12 @@ func (h *handler) savings(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// SavingsOfYear is the caller's savings of contract year year (all years
-// when 0), for the dashboard.
-func (s *Service) SavingsOfYear(ctx context.Context, year int) (Savings, error) {
-	ans, err := s.SavingsBy(ctx, "year", year)
-	if err != nil {
-		return Savings{}, err
-	}
-	return ans.Total, nil
-}
-
 // SavingsBy sums the caller's savings (tenant scope) per group (customer
-// group, company, point of sale or contract year), for one contract year
-// or all (0). Amounts are read row by row and added in exact decimals:
-// SQLite keeps NUMERIC as REAL, so SQL's SUM is not used.
+// group, company, point of sale or year), for the claims and results made
+// in one year or in all (0); a claim or a result counts on the day it was
+// made (savings.MadeSQL, decision 0069). Amounts are read row by row and
+// added in exact decimals: SQLite keeps NUMERIC as REAL, so SQL's SUM is
+// not used.
 func (s *Service) SavingsBy(ctx context.Context, group string, year int) (*SavingsAnswer, error) {
 	g, ok := groupings[group]
 	if !ok {
@@ -143,7 +138,15 @@ func (s *Service) SavingsBy(ctx context.Context, group string, year int) (*Savin
 			}
 		}
 	}
-	from, err := s.savingsFrom(ctx, year)
+	// groupOf is a row's group: the year it was made when grouped by year.
+	groupOf := func(key int64, label string, day any) (int64, string) {
+		if group != "year" {
+			return key, label
+		}
+		y := savings.YearOf(day)
+		return int64(y), strconv.Itoa(y)
+	}
+	from, err := s.savingsFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -155,9 +158,13 @@ func (s *Service) SavingsBy(ctx context.Context, group string, year int) (*Savin
 	if err != nil {
 		return nil, err
 	}
-	err = s.scan(ctx, s.db, `SELECT `+g[0]+`, `+g[1]+`, pt.contradictionpoint_claim, pt.contradictionpoint_accepted
-		FROM `+from.sql+` JOIN `+c.SQL+` ON c.invoice_id = i.invoice_id JOIN `+pt.SQL+` ON pt.contradiction_id = c.contradiction_id`+from.where,
-		append(append(append(append([]any{}, from.args...), c.Args...), pt.Args...), from.whereArgs...), func(key int64, label string, a, b decimal.NullDecimal) {
+	dialect := s.db.Dialect()
+	made := savings.MadeSQL(savings.Point, "pt", "i")
+	where, whereArgs := madeIn(made, year)
+	err = s.scan(ctx, s.db, `SELECT `+g[0]+`, `+g[1]+`, `+db.DateText(dialect, made)+`, pt.contradictionpoint_claim, pt.contradictionpoint_accepted
+		FROM `+from.sql+` JOIN `+c.SQL+` ON c.invoice_id = i.invoice_id JOIN `+pt.SQL+` ON pt.contradiction_id = c.contradiction_id`+where,
+		append(append(append(append([]any{}, from.args...), c.Args...), pt.Args...), whereArgs...), func(key int64, label string, day any, a, b decimal.NullDecimal) {
+			key, label = groupOf(key, label, day)
 			addTo(key, label, 0, num(a))
 			addTo(key, label, 1, num(b))
 		})
@@ -168,9 +175,12 @@ func (s *Service) SavingsBy(ctx context.Context, group string, year int) (*Savin
 	if err != nil {
 		return nil, err
 	}
-	err = s.scan(ctx, s.db, `SELECT `+g[0]+`, `+g[1]+`, ir.inspectionresult_value, NULL
-		FROM `+from.sql+` JOIN `+ir.SQL+` ON ir.invoice_id = i.invoice_id`+andWhere(from.where, "ir.inspectionresult_realised = 1"),
-		append(append(append([]any{}, from.args...), ir.Args...), from.whereArgs...), func(key int64, label string, a, _ decimal.NullDecimal) {
+	made = savings.MadeSQL(savings.Result, "ir", "i")
+	where, whereArgs = madeIn(made, year)
+	err = s.scan(ctx, s.db, `SELECT `+g[0]+`, `+g[1]+`, `+db.DateText(dialect, made)+`, ir.inspectionresult_value, NULL
+		FROM `+from.sql+` JOIN `+ir.SQL+` ON ir.invoice_id = i.invoice_id`+andWhere(where, "ir.inspectionresult_realised = 1"),
+		append(append(append([]any{}, from.args...), ir.Args...), whereArgs...), func(key int64, label string, day any, a, _ decimal.NullDecimal) {
+			key, label = groupOf(key, label, day)
 			addTo(key, label, 2, num(a))
 		})
 	if err != nil {
@@ -190,6 +200,15 @@ func (s *Service) SavingsBy(ctx context.Context, group string, year int) (*Savin
 	return out, nil
 }
 
+// madeIn is the condition "made in year" over made (none for 0).
+func madeIn(made string, year int) (string, []any) {
+	if year <= 0 {
+		return "", nil
+	}
+	from, to := savings.YearBounds(year)
+	return " WHERE " + made + " >= ? AND " + made + " < ?", []any{from, to}
+}
+
 func round(s Savings) Savings {
 	return Savings{Claimed: Round2(s.Claimed), Accepted: Round2(s.Accepted), Realised: Round2(s.Realised)}
 }
@@ -203,13 +222,13 @@ func andWhere(where, cond string) string {
 
 // savingsSource is the invoice side of the savings statements: the
 // caller's invoices (alias i) with company, customer group, contract and
-// point of sale, and the year's condition.
+// point of sale.
 type savingsSource struct {
-	sql, where      string
-	args, whereArgs []any
+	sql  string
+	args []any
 }
 
-func (s *Service) savingsFrom(ctx context.Context, year int) (savingsSource, error) {
+func (s *Service) savingsFrom(ctx context.Context) (savingsSource, error) {
 	var args []any
 	var parts []string
 	for _, x := range []struct{ entity, alias string }{{entityInvoice, "i"}, {entityCompany, "co"}, {"customergroup", "cg"}, {entityContract, "k"}, {"pos", "ps"}} {
@@ -223,15 +242,12 @@ func (s *Service) savingsFrom(ctx context.Context, year int) (savingsSource, err
 	from := parts[0] + ` LEFT JOIN ` + parts[1] + ` ON co.company_id = i.company_id LEFT JOIN ` + parts[2] +
 		` ON cg.customergroup_id = co.customergroup_id LEFT JOIN ` + parts[3] + ` ON k.contract_id = i.contract_id LEFT JOIN ` +
 		parts[4] + ` ON ps.pos_id = k.pos_id`
-	out := savingsSource{sql: from, args: args}
-	if year > 0 {
-		out.where, out.whereArgs = " WHERE i.invoice_contract_year = ?", []any{year}
-	}
-	return out, nil
+	return savingsSource{sql: from, args: args}, nil
 }
 
-// scan runs a savings statement: key, label and two amounts per row.
-func (s *Service) scan(ctx context.Context, q db.Querier, stmt string, args []any, f func(int64, string, decimal.NullDecimal, decimal.NullDecimal)) error {
+// scan runs a savings statement: key, label, the day the row counts on
+// and two amounts per row.
+func (s *Service) scan(ctx context.Context, q db.Querier, stmt string, args []any, f func(int64, string, any, decimal.NullDecimal, decimal.NullDecimal)) error {
 	rows, err := q.QueryContext(ctx, stmt, args...)
 	if err != nil {
 		return fmt.Errorf("invoices: savings: %w", err)
@@ -240,11 +256,12 @@ func (s *Service) scan(ctx context.Context, q db.Querier, stmt string, args []an
 	for rows.Next() {
 		var key sql.NullInt64
 		var label sql.NullString
+		var day any
 		var a, b decimal.NullDecimal
-		if err := rows.Scan(&key, &label, &a, &b); err != nil {
+		if err := rows.Scan(&key, &label, &day, &a, &b); err != nil {
 			return fmt.Errorf("invoices: savings: %w", err)
 		}
-		f(key.Int64, label.String, a, b)
+		f(key.Int64, label.String, day, a, b)
 	}
 	return rows.Err()
 }

@@ -80,6 +80,9 @@ func Demo(ctx context.Context, a *app.App) ([]Login, error) {
 	if err := a.DB.InTx(ctx, func(tx *db.Tx) error { return demoStatementResponsible(ctx, tx) }); err != nil {
 		return nil, err
 	}
+	if err := a.DB.InTx(ctx, func(tx *db.Tx) error { return demoSavings(ctx, tx, clock.Now()) }); err != nil {
+		return nil, err
+	}
 	if err := DemoTickets(ctx, a.DB, clock.Now()); err != nil {
 		return nil, err
 	}

@@ -26,6 +26,7 @@ func Bind(srv *httpapi.Server, e *Engine) {
 	srv.Handle("POST /api/views", h.createView)
 	srv.Handle("PUT /api/views/{id}", h.updateView)
 	srv.Handle("DELETE /api/views/{id}", h.deleteView)
+	srv.Handle("GET /search/records", h.searchRecords)
 }
 
 // handler decodes requests for the engine and encodes its answers.

@@ -1,8 +1,8 @@
 import '@mantine/charts/styles.css';
 import { DonutChart } from '@mantine/charts';
-import { Alert, Anchor, Box, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Card, Group, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconLayoutGrid, IconUserCircle } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDate } from '../../../lib/dates';
@@ -47,13 +47,23 @@ function Figure({ label, value, to, color, testId }: { label: string; value: str
   );
 }
 
-/** A card of the home's figures. */
-function FigureCard({ title, children, footer }: { title: string; children: ReactNode; footer?: ReactNode }) {
+/** A card of the home's figures; `action` sits beside the title. */
+function FigureCard({ title, children, footer, action }: { title: string; children: ReactNode; footer?: ReactNode; action?: ReactNode }) {
+  const heading = (
+    <Title order={2} fz="md" mb={action ? 0 : 'md'}>
+      {title}
+    </Title>
+  );
   return (
     <Card withBorder radius="md" padding="lg">
-      <Title order={2} fz="md" mb="md">
-        {title}
-      </Title>
+      {action ? (
+        <Group justify="space-between" align="center" wrap="nowrap" mb="md">
+          {heading}
+          {action}
+        </Group>
+      ) : (
+        heading
+      )}
       {children}
       {footer}
     </Card>
@@ -178,11 +188,16 @@ function ProposalCard({ s }: { s: Summary }) {
   );
 }
 
-/** This year's savings from the invoice review. */
+/**
+ * The invoice review's savings of a year, this year's first; the years that
+ * have any are a choice. A claim counts in the year it was made (decision 0069).
+ */
 function SavingsCard({ s }: { s: Summary }) {
   const { t } = useTranslation();
   const f = useFormat();
-  const sv = s.savings_year;
+  const [chosen, setChosen] = useState(s.year);
+  const years = s.savings_by_year ?? (s.savings_year ? [{ ...s.savings_year, year: s.year }] : []);
+  const sv = years.find((y) => y.year === chosen) ?? s.savings_year;
   if (!sv) return null;
   const parts = [
     { key: 'claimed', value: sv.claimed, to: homeLinks.claimed() },
@@ -190,8 +205,29 @@ function SavingsCard({ s }: { s: Summary }) {
     { key: 'realised', value: sv.realised, to: homeLinks.realised() },
   ].filter((p): p is { key: string; value: number; to: string } => p.value !== null);
   if (parts.length === 0) return null;
+  const choice =
+    years.length > 1 ? (
+      <Select
+        aria-label={t('dashboard.savings_year')}
+        size="xs"
+        w={96}
+        allowDeselect={false}
+        value={String(chosen)}
+        onChange={(v) => v && setChosen(Number(v))}
+        data={years.map((y) => String(y.year))}
+        data-testid="savings-year"
+      />
+    ) : undefined;
   return (
-    <FigureCard title={t('dashboard.savings', { year: s.year })}>
+    <FigureCard
+      title={choice ? t('dashboard.savings_title') : t('dashboard.savings', { year: chosen })}
+      action={choice}
+      footer={
+        <Text size="xs" c="dimmed" mt="sm">
+          {t('dashboard.savings_note')}
+        </Text>
+      }
+    >
       <Group gap="xl" align="flex-start" wrap="wrap">
         {parts.map((p) => (
           <Figure key={p.key} testId={`figure-savings-${p.key}`} label={t(`dashboard.savings_${p.key}`)} value={f.money(p.value)} to={p.to} />

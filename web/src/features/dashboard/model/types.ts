@@ -6,6 +6,16 @@ export type Light = 'red' | 'yellow' | 'green';
 export type LightCounts = Record<Light, number> & { overdue?: number };
 export type TicketStatus = 'before_deadline' | 'critical_yellow' | 'over_due_red';
 
+/** One year's claimed, accepted and realised savings (exact decimals); null: the user may not read what it sums. */
+export interface YearSavings {
+  year?: number;
+  claimed: number | null;
+  accepted: number | null;
+  realised: number | null;
+  from: string;
+  to: string;
+}
+
 export interface Summary {
   pos_count: number | null;
   contract_count: number | null;
@@ -18,13 +28,13 @@ export interface Summary {
   deadline_windows: Record<Light, [string, string] | null>;
   tickets_open: Record<TicketStatus, number> | null;
   index_proposals_open: number | null;
-  savings_year: {
-    claimed: number | null;
-    accepted: number | null;
-    realised: number | null;
-    from: string;
-    to: string;
-  } | null;
+  /** This year's savings; null without the read right on invoices. */
+  savings_year: YearSavings | null;
+  /**
+   * Every year's savings that has any, newest first, this year's always
+   * among them (decision 0069: a claim counts in the year it was made).
+   */
+  savings_by_year?: YearSavings[] | null;
   year: number;
   today: string;
 }

@@ -1,6 +1,6 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
-import { Alert, Button, Group, Loader, NumberInput, Paper, ScrollArea, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +15,9 @@ const MAX_BARS = 30;
 /**
  * /app/invoice-savings: what the invoice review claimed, what the landlords
  * accepted and what was realised, per year, customer group, company or
- * point of sale, as a chart and a table, exportable as CSV or XLSX.
+ * point of sale, for one year (the years that have savings are the choice)
+ * or all, as a chart and a table, exportable as CSV or XLSX. A claim counts
+ * in the year it was made, a result in the year it was recorded (decision 0069).
  */
 export default function SavingsPage() {
   const { t, i18n } = useTranslation();
@@ -23,6 +25,13 @@ export default function SavingsPage() {
   const [group, setGroup] = useState<SavingsGroup>('year');
   const [year, setYear] = useState<number | null>(null);
   const savings = useSavings(group, year);
+  // The years that have savings, newest first: the year's choice.
+  const byYear = useSavings('year', null);
+  const years = (byYear.data?.rows ?? [])
+    .map((r) => r.key)
+    .filter((y) => y > 0)
+    .sort((a, b) => b - a)
+    .map(String);
   const series = [
     { name: 'claimed', label: t('invoices.claimed'), color: 'orange.6' },
     { name: 'accepted', label: t('invoices.accepted'), color: 'blue.6' },
@@ -53,15 +62,14 @@ export default function SavingsPage() {
             data={SAVINGS_GROUPS.map((g) => ({ value: g, label: t(`invoices.group.${g}`) }))}
           />
         </Stack>
-        <NumberInput
-          label={t('invoices.contract_year')}
+        <Select
+          label={t('invoices.claim_year')}
           placeholder={t('invoices.all_years')}
-          value={year ?? ''}
-          onChange={(v) => setYear(typeof v === 'number' && v > 1900 ? v : null)}
-          min={1900}
-          max={2999}
-          allowDecimal={false}
-          w={160}
+          value={year ? String(year) : null}
+          onChange={(v) => setYear(v ? Number(v) : null)}
+          data={years}
+          clearable
+          w={180}
         />
         <Group gap="xs" ml="auto">
           <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => download('csv')}>
@@ -72,6 +80,9 @@ export default function SavingsPage() {
           </Button>
         </Group>
       </Group>
+      <Text size="sm" c="dimmed" mt={-8}>
+        {t('invoices.claim_year_help')}
+      </Text>
       {savings.isPending && <Loader />}
       {savings.isError && <Alert color="red">{serverDetail(savings.error)}</Alert>}
       {savings.data && (

@@ -19,7 +19,7 @@ import {
 import { Alert, Badge, Box, Group, Loader, Select, Stack, Switch, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useParams } from 'react-router';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { useAbility } from '../../../lib/ability-context';
 import { useSession } from '../../../lib/use-session';
@@ -96,6 +96,23 @@ export default function KanbanPage() {
 
   const [filters, setFilters] = useState<BoardFilters>(NO_FILTERS);
   const [openId, setOpenId] = useState<number | null>(null);
+  // ?ticket=<id> opens that ticket's drawer (the header search links there).
+  const [params, setParams] = useSearchParams();
+  const linked = Number(params.get('ticket')) || null;
+  useEffect(() => {
+    if (linked) setOpenId(linked);
+  }, [linked]);
+  const closeDrawer = useCallback(() => {
+    setOpenId(null);
+    if (!linked) return;
+    setParams(
+      (p) => {
+        p.delete('ticket');
+        return p;
+      },
+      { replace: true },
+    );
+  }, [linked, setParams]);
   const [createIn, setCreateIn] = useState<BoardColumn | null>(null);
   const [active, setActive] = useState<Ticket | null>(null);
   const [overColumn, setOverColumn] = useState<number | null>(null);
@@ -343,7 +360,7 @@ export default function KanbanPage() {
         ticketId={openId}
         boardId={boardId}
         priorities={priorities.data ?? []}
-        onClose={() => setOpenId(null)}
+        onClose={closeDrawer}
       />
       {board && (
         <CreateTicketModal
