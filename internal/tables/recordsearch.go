@@ -13,6 +13,7 @@ import (
 	"portfolio/internal/access"
 	"portfolio/internal/apperr"
 	"portfolio/internal/httpapi"
+	"portfolio/internal/schema"
 )
 
 // The record search (GET /search/records, decision 0069): the header's
@@ -30,29 +31,6 @@ const (
 	MaxSearchHits     = 20
 )
 
-// searchedEntity is one entity the record search looks through: the
-// order of its hits, the column that tells hits of the same name apart
-// (detail), whether a number finds a row by its key (the key is part of
-// what users see: a ticket's "#12", an invoice's label), and the columns
-// the browser needs to open a hit (a ticket opens on its board).
-type searchedEntity struct {
-	entity  string
-	orderBy string
-	desc    bool
-	detail  string
-	byKey   bool
-	extra   []string
-}
-
-// searchedEntities are the entities the record search looks through, in
-// the order of their groups.
-var searchedEntities = []searchedEntity{
-	{entity: "pos", orderBy: "pos_name", detail: "pos_branchnumber"},
-	{entity: "contract", orderBy: "contract_name", detail: "pos_id__label"},
-	{entity: "invoice", orderBy: "invoice_date", desc: true, detail: "company_id__label", byKey: true},
-	{entity: "ticket", orderBy: "ticket_id", desc: true, detail: "pos_id__label", byKey: true, extra: []string{"board_id"}},
-}
-
 // RecordSearchQuery asks the record search for up to Limit hits per entity
 // matching Q, among Entities (empty: every searched entity). The browser
 // names only the entities its abilities let it list, so it asks for no
@@ -65,13 +43,28 @@ type RecordSearchQuery struct {
 
 // RecordHit is one record found: its key, its label (the entity's label
 // fields, as references show it), a detail that tells hits of the same
-// name apart (a branch number, the point of sale, the company) and, for a
-// ticket, the board it is on.
+// name apart (a branch number, the point of sale, the company) and the
+// values of its entity's Extra columns, answered beside the others (a
+// ticket's board_id).
 type RecordHit struct {
-	ID      int64  `json:"id"`
-	Label   string `json:"label"`
-	Detail  string `json:"detail,omitempty"`
-	BoardID *int64 `json:"board_id,omitempty"`
+	ID     int64
+	Label  string
+	Detail string
+	Extra  map[string]any
+}
+
+// MarshalJSON writes the hit as one object: id, label, detail when there
+// is one, and each extra column by its name.
+func (h RecordHit) MarshalJSON() ([]byte, error) {
+	out := make(map[string]any, 3+len(h.Extra))
+	for k, v := range h.Extra {
+		out[k] = v
+	}
+	out["id"], out["label"] = h.ID, h.Label
+	if h.Detail != "" {
+		out["detail"] = h.Detail
+	}
+	return json.Marshal(out)
 }
 
 // RecordGroup are the hits of one entity; HasMore says that its list
@@ -132,18 +125,18 @@ func (e *Engine) SearchRecords(ctx context.Context, q RecordSearchQuery) (*Recor
 	if !isKey && utf8.RuneCountInString(word) < MinSearchLen {
 		return out, nil
 	}
-	for _, se := range searchedEntities {
-		if asked != nil && !asked[se.entity] {
+	for _, se := range schema.RecordSearches {
+		if asked != nil && !asked[se.Entity] {
 			continue
 		}
-		err := e.Require(ctx, access.ActionList, se.entity)
+		err := e.Require(ctx, access.ActionList, se.Entity)
 		if apperr.IsKind(err, apperr.KindForbidden) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		g, err := e.searchEntity(ctx, se, word, key, isKey && se.byKey, limit)
+		g, err := e.searchEntity(ctx, se, word, key, isKey && se.ByKey, limit)
 		if apperr.IsKind(err, apperr.KindForbidden) {
 			continue
 		}
@@ -165,10 +158,10 @@ func askedEntities(names []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for _, n := range names {
 		n = strings.TrimSpace(n)
-		if !slices.ContainsFunc(searchedEntities, func(se searchedEntity) bool { return se.entity == n }) {
-			values := make([]string, len(searchedEntities))
-			for i, se := range searchedEntities {
-				values[i] = se.entity
+		if !slices.ContainsFunc(schema.RecordSearches, func(se schema.RecordSearch) bool { return se.Entity == n }) {
+			values := make([]string, len(schema.RecordSearches))
+			for i, se := range schema.RecordSearches {
+				values[i] = se.Entity
 			}
 			return nil, apperr.Validation(apperr.FieldError{Field: "entities", Loc: []any{"query", "entities"}, Key: "validation.one_of", Type: "enum",
 				Args: map[string]string{"field": "entities", "values": strings.Join(values, ", ")}})
@@ -195,12 +188,12 @@ func searchKey(word string) (int64, bool) {
 
 // searchEntity finds up to limit rows of se: the row whose key is key
 // first (byKey), then the list's keyword matches in se's order.
-func (e *Engine) searchEntity(ctx context.Context, se searchedEntity, word string, key int64, byKey bool, limit int) (*RecordGroup, error) {
-	ent, err := e.entity(se.entity)
+func (e *Engine) searchEntity(ctx context.Context, se schema.RecordSearch, word string, key int64, byKey bool, limit int) (*RecordGroup, error) {
+	ent, err := e.entity(se.Entity)
 	if err != nil {
 		return nil, err
 	}
-	t, _ := e.resolveTarget(se.entity)
+	t, _ := e.resolveTarget(se.Entity)
 	cols := []string{}
 	add := func(name string) {
 		if _, ok := t.cat.lookup(name); ok {
@@ -216,15 +209,15 @@ func (e *Engine) searchEntity(ctx context.Context, se searchedEntity, word strin
 		labels = append(labels, name)
 		add(name)
 	}
-	add(se.detail)
-	for _, x := range se.extra {
+	add(se.Detail)
+	for _, x := range se.Extra {
 		add(x)
 	}
 	dir := "ASC"
-	if se.desc {
+	if se.Desc {
 		dir = "DESC"
 	}
-	g := &RecordGroup{Entity: se.entity, Hits: []RecordHit{}}
+	g := &RecordGroup{Entity: se.Entity, Hits: []RecordHit{}}
 	seen := map[int64]bool{}
 	read := func(lq ListQuery) error {
 		cur, err := e.ListIn(ctx, e.db, lq)
@@ -257,12 +250,12 @@ func (e *Engine) searchEntity(ctx context.Context, se searchedEntity, word strin
 		if err != nil {
 			return nil, fmt.Errorf("tables: record search: %w", err)
 		}
-		if err := read(ListQuery{Entity: se.entity, Filter: filter, Columns: cols, PerPage: 1, Page: 1}); err != nil {
+		if err := read(ListQuery{Entity: se.Entity, Filter: filter, Columns: cols, PerPage: 1, Page: 1}); err != nil {
 			return nil, err
 		}
 	}
 	if utf8.RuneCountInString(word) >= MinSearchLen {
-		if err := read(ListQuery{Entity: se.entity, Search: word, Columns: cols, OrderBy: se.orderBy, OrderDir: dir, PerPage: limit, Page: 1}); err != nil {
+		if err := read(ListQuery{Entity: se.Entity, Search: word, Columns: cols, OrderBy: se.OrderBy, OrderDir: dir, PerPage: limit, Page: 1}); err != nil {
 			return nil, err
 		}
 	}
@@ -270,7 +263,7 @@ func (e *Engine) searchEntity(ctx context.Context, se searchedEntity, word strin
 }
 
 // hitOf reads the current row of cur as a hit.
-func hitOf(cur *Cursor, id int64, labels []string, se searchedEntity) RecordHit {
+func hitOf(cur *Cursor, id int64, labels []string, se schema.RecordSearch) RecordHit {
 	h := RecordHit{ID: id}
 	parts := make([]string, 0, len(labels))
 	for _, l := range labels {
@@ -279,14 +272,15 @@ func hitOf(cur *Cursor, id int64, labels []string, se searchedEntity) RecordHit 
 		}
 	}
 	h.Label = strings.Join(parts, " ")
-	if se.detail != "" {
-		h.Detail = cellString(cur.Value(cur.Index(se.detail)))
+	if se.Detail != "" {
+		h.Detail = cellString(cur.Value(cur.Index(se.Detail)))
 	}
-	for _, x := range se.extra {
-		if x == "board_id" {
-			if b, ok := cur.Value(cur.Index(x)).(int64); ok {
-				h.BoardID = &b
+	for _, x := range se.Extra {
+		if v := cur.Value(cur.Index(x)); v != nil {
+			if h.Extra == nil {
+				h.Extra = map[string]any{}
 			}
+			h.Extra[x] = v
 		}
 	}
 	return h
