@@ -176,3 +176,43 @@ func (s *Service) PurgeExpired(ctx context.Context, keep time.Duration) (int64, 
 	})
 	return total, err
 }
+
+// EndedSessions answers which of sessions may no longer be used (revoked
+// by a logout, a lock, a password change or an administrator, the user
+// locked, expired, idle too long, or unknown), by the rule every request
+// is checked with: the live event streams ask it every second, so that a
+// session ends everywhere at once, on any instance.
+func (s *Service) EndedSessions(ctx context.Context, sessions []string) (map[string]bool, error) {
+	ended := make(map[string]bool, len(sessions))
+	if len(sessions) == 0 {
+		return ended, nil
+	}
+	args := make([]any, len(sessions))
+	for i, id := range sessions {
+		args[i] = id
+		ended[id] = true // until read as live
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT s.session_id, s.last_used_at, s.expires_at, s.revoked_at, u.user_locked
+		FROM auth_session s JOIN users u ON u.user_id = s.user_id
+		WHERE s.session_id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("auth: read sessions: %w", err)
+	}
+	defer rows.Close()
+	now := s.now()
+	for rows.Next() {
+		var id string
+		var st sessionState
+		var revoked sql.NullTime
+		var locked int
+		if err := rows.Scan(&id, &st.lastUsed, &st.expires, &revoked, &locked); err != nil {
+			return nil, fmt.Errorf("auth: read sessions: %w", err)
+		}
+		st.revoked, st.locked = revoked.Valid, locked == 1
+		ended[id] = !st.usable(now, s.idleTimeout)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("auth: read sessions: %w", err)
+	}
+	return ended, nil
+}

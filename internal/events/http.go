@@ -18,11 +18,15 @@ import (
 type Principals interface {
 	Authenticate(r *http.Request) (context.Context, error)
 	PrincipalOf(ctx context.Context, userID int64) (*auth.Principal, error)
+	// EndedSessions are those of sessions that may no longer be used
+	// (logged out, locked, password changed, expired, gone).
+	EndedSessions(ctx context.Context, sessions []string) (map[string]bool, error)
 }
 
 // Bind registers GET /events and POST /events/ticket.
 func Bind(srv *httpapi.Server, h *Hub, ps Principals) {
 	x := &handler{h: h, ps: ps, now: time.Now}
+	h.watchSessions(ps.EndedSessions)
 	srv.Handle("POST /events/ticket", x.ticket)
 	// The stream authenticates itself: a bearer header or a stream ticket,
 	// never an access token in the URL.
@@ -42,7 +46,7 @@ func (x *handler) ticket(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return apperr.Unauthorized("server.auth.not_authenticated")
 	}
-	t, err := x.h.issueTicket(r.Context(), p.UserID, x.now())
+	t, err := x.h.issueTicket(r.Context(), p.UserID, p.SessionID, x.now())
 	if err != nil {
 		return err
 	}
@@ -57,14 +61,23 @@ func (x *handler) principal(r *http.Request) (*auth.Principal, error) {
 		return nil, apperr.Unauthorized("server.auth.not_authenticated") // no access tokens in URLs here
 	}
 	if t := q.Get("ticket"); t != "" {
-		user, err := x.h.redeemTicket(r.Context(), t, x.now())
+		user, session, err := x.h.redeemTicket(r.Context(), t, x.now())
 		if err != nil {
 			return nil, err
+		}
+		// A ticket of a session that ended since opens nothing.
+		ended, err := x.ps.EndedSessions(r.Context(), []string{session})
+		if err != nil {
+			return nil, err
+		}
+		if ended[session] {
+			return nil, apperr.Unauthorized("server.events.ticket_invalid")
 		}
 		p, err := x.ps.PrincipalOf(r.Context(), user)
 		if err != nil {
 			return nil, apperr.Unauthorized("server.events.ticket_invalid").Wrap(err)
 		}
+		p.SessionID = session
 		return p, nil
 	}
 	ctx, err := x.ps.Authenticate(r)

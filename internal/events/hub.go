@@ -50,6 +50,9 @@ type Options struct {
 	// Buffer is the number of events a slow watcher may lag behind before
 	// its stream is ended (default 1,024).
 	Buffer int
+	// SessionCheck is how often the streams' sessions are checked (default
+	// 1 s): a stream ends within it once its session ended.
+	SessionCheck time.Duration
 	// IDKey is the secret the ids a stream shows are sealed with
 	// (idSealer; the server's secret, shared by its instances); empty
 	// takes a random key.
@@ -74,6 +77,9 @@ func (o *Options) defaults() {
 	}
 	if o.Buffer == 0 {
 		o.Buffer = 1024
+	}
+	if o.SessionCheck == 0 {
+		o.SessionCheck = time.Second
 	}
 }
 
@@ -347,4 +353,62 @@ func (h *Hub) Close() {
 	h.mu.Unlock()
 	h.stop()
 	h.done.Wait()
+}
+
+// endedSessions answers which of sessions may no longer be used
+// (Principals.EndedSessions).
+type endedSessions func(ctx context.Context, sessions []string) (map[string]bool, error)
+
+// watchSessions ends, every SessionCheck until the hub closes, the streams
+// whose session ended: a logout, a lock or a password change on any
+// instance ends the user's open streams within a second (issue 42). One
+// query per check, whatever the number of streams.
+func (h *Hub) watchSessions(ended endedSessions) {
+	h.done.Go(func() {
+		tick := time.NewTicker(h.opts.SessionCheck)
+		defer tick.Stop()
+		for {
+			select {
+			case <-h.ctx.Done():
+				return
+			case <-tick.C:
+				if err := h.endStreamsOfEndedSessions(ended); err != nil && h.ctx.Err() == nil {
+					h.log.Error("events: check the streams' sessions", "error", err)
+				}
+			}
+		}
+	})
+}
+
+// endStreamsOfEndedSessions checks the sessions of the open streams once.
+func (h *Hub) endStreamsOfEndedSessions(ended endedSessions) error {
+	h.mu.Lock()
+	bySession := map[string][]*watcher{}
+	for w := range h.watchers {
+		bySession[w.p.SessionID] = append(bySession[w.p.SessionID], w)
+	}
+	h.mu.Unlock()
+	sessions := make([]string, 0, len(bySession))
+	for id := range bySession {
+		if id != "" {
+			sessions = append(sessions, id)
+		}
+	}
+	if len(sessions) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, h.opts.SessionCheck)
+	defer cancel()
+	gone, err := ended(ctx, sessions)
+	if err != nil {
+		return err
+	}
+	for id, ws := range bySession {
+		if gone[id] {
+			for _, w := range ws {
+				w.end()
+			}
+		}
+	}
+	return nil
 }
