@@ -204,6 +204,7 @@ func (a *App) bindRoutes(secret []byte) error {
 	masterdata.Bind(a.Server, masterdata.New(a.DB, engine, a.Log))
 	a.contractService = contracts.New(contracts.Deps{DB: a.DB, Engine: engine, Outbox: a.Outbox, Catalog: a.Catalog, PublicURL: a.Config.PublicURL, Principals: a.Auth,
 		Lights: deadline.Thresholds{Red: a.Config.TrafficLight.Red, Yellow: a.Config.TrafficLight.Yellow}})
+	a.Auth.OnPasswordChanged(contracts.ForgetCalendarLink)
 	contracts.Bind(a.Server, a.contractService)
 	a.Indexation = indexation.New(indexation.Deps{DB: a.DB, Engine: engine, Catalog: a.Catalog, Log: a.Log})
 	a.Indexation.AfterChange(a.enqueueIndexAdjustments)

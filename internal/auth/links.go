@@ -207,7 +207,7 @@ func (s *Service) reset(ctx context.Context, tx db.Querier, token, hash string) 
 	if err != nil {
 		return err
 	}
-	if err := setPassword(ctx, tx, userID, hash, "", revokePasswordReset, now); err != nil {
+	if err := s.setPassword(ctx, tx, userID, hash, "", revokePasswordReset, now); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE auth_link SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL`,
@@ -278,7 +278,7 @@ func (s *Service) verify(ctx context.Context, tx db.Querier, token, hash string)
 		return apperr.Validation(apperr.FieldError{Field: "password", Key: "validation.required", Type: "missing"})
 	}
 	if hash != "" {
-		if err := setPassword(ctx, tx, userID, hash, "", revokePasswordReset, now); err != nil {
+		if err := s.setPassword(ctx, tx, userID, hash, "", revokePasswordReset, now); err != nil {
 			return err
 		}
 	}

@@ -230,6 +230,6 @@ func (s *Service) replacePassword(ctx context.Context, userID int64, pw, keep, r
 		return err
 	}
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		return setPassword(ctx, tx, userID, hash, keep, reason, s.now())
+		return s.setPassword(ctx, tx, userID, hash, keep, reason, s.now())
 	})
 }

@@ -72,6 +72,9 @@ type Service struct {
 	// dummyHash is verified for unknown users so that their answer takes
 	// as long as a wrong password.
 	dummyHash string
+
+	// passwordHooks run with every password change (OnPasswordChanged).
+	passwordHooks []PasswordHook
 }
 
 // Limits of the login and session rules.

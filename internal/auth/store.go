@@ -106,10 +106,24 @@ func revokeSession(ctx context.Context, q db.Querier, sessionID, reason string, 
 	return nil
 }
 
+// PasswordHook runs in the transaction that changes a user's password: a
+// module drops what the old password vouched for (the calendar feed's
+// token).
+type PasswordHook func(ctx context.Context, q db.Querier, userID int64) error
+
+// OnPasswordChanged adds fn to what a password change (by the user, a
+// reset link or an invitation) runs in its transaction.
+func (s *Service) OnPasswordChanged(fn PasswordHook) { s.passwordHooks = append(s.passwordHooks, fn) }
+
 // setPassword stores a new password hash, clears the lock, the wrong
-// password counter, the login throttle and the reset requirement, and ends
-// every session of the user but keep.
-func setPassword(ctx context.Context, q db.Querier, userID int64, hash, keep, reason string, now time.Time) error {
+// password counter, the login throttle and the reset requirement, ends
+// every session of the user but keep and runs the password hooks.
+func (s *Service) setPassword(ctx context.Context, q db.Querier, userID int64, hash, keep, reason string, now time.Time) error {
+	for _, fn := range s.passwordHooks {
+		if err := fn(ctx, q, userID); err != nil {
+			return err
+		}
+	}
 	_, err := q.ExecContext(ctx, `UPDATE users SET user_password = ?, user_locked = 0, user_wrong_password_counter = 0,
 		user_password_reset_required = 0, row_version = row_version + 1 WHERE user_id = ?`, hash, userID)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
+	"portfolio/internal/db"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/i18n"
 	"portfolio/internal/platform/deadline"
@@ -97,8 +98,16 @@ func (s *Service) RevokeCalendarLink(ctx context.Context) error {
 	if !ok {
 		return apperr.Unauthorized("server.auth.not_authenticated")
 	}
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM calendar_token WHERE user_id = ?`, p.UserID); err != nil {
-		return fmt.Errorf("contracts: revoke calendar link of user %d: %w", p.UserID, err)
+	return ForgetCalendarLink(ctx, s.db, p.UserID)
+}
+
+// ForgetCalendarLink removes the calendar link of user in q: with a
+// password change (auth.Service.OnPasswordChanged) the old link stops,
+// as a calendar program subscribed with it is one the old password let in
+// (issue 42); the user makes a new one.
+func ForgetCalendarLink(ctx context.Context, q db.Querier, user int64) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM calendar_token WHERE user_id = ?`, user); err != nil {
+		return fmt.Errorf("contracts: revoke calendar link of user %d: %w", user, err)
 	}
 	return nil
 }

@@ -22,9 +22,11 @@ const LinkTTL = 5 * time.Minute
 
 // PrincipalSource builds the principal of the user a link token names, so
 // a link reads within exactly that user's rights and tenant
-// (auth.Service.PrincipalOf).
+// (auth.Service.PrincipalOf), and tells whether the session the token was
+// issued in ended (auth.Service.EndedSessions).
 type PrincipalSource interface {
 	PrincipalOf(ctx context.Context, userID int64) (*auth.Principal, error)
+	EndedSessions(ctx context.Context, sessions []string) (map[string]bool, error)
 }
 
 // UseLinks gives the service the server's secret (link tokens are signed
@@ -68,7 +70,7 @@ func (s *Service) Links(ctx context.Context, id int64) (*Links, error) {
 		return nil, err
 	}
 	exp := s.now().Add(LinkTTL).UTC().Truncate(time.Second)
-	q := "?authorization=" + url.QueryEscape(s.linkToken(id, p.UserID, exp))
+	q := "?authorization=" + url.QueryEscape(s.linkToken(id, p.UserID, p.SessionID, exp))
 	d := strconv.FormatInt(id, 10)
 	l := &Links{
 		Download:      "/document/download/" + d + q,
@@ -84,11 +86,14 @@ func (s *Service) Links(ctx context.Context, id int64) (*Links, error) {
 	return l, nil
 }
 
-// linkToken is "<document>.<user>.<expiry unix>.<MAC>": the MAC is
-// HMAC-SHA256 under the link key over the three numbers, so nothing is
-// stored and a token opens only that document for that user until expiry.
-func (s *Service) linkToken(doc, user int64, exp time.Time) string {
-	payload := fmt.Sprintf("%d.%d.%d", doc, user, exp.Unix())
+// linkToken is "<document>.<user>.<expiry unix>.<session>.<MAC>": the
+// MAC is HMAC-SHA256 under the link key over the rest, so nothing is
+// stored and a token opens only that document for that user until expiry,
+// and only while the session it was issued in lives (a logout, a lock or
+// a password change ends its links too, issue 42). A principal without a
+// session (none comes over HTTP) issues tokens with an empty session.
+func (s *Service) linkToken(doc, user int64, session string, exp time.Time) string {
+	payload := fmt.Sprintf("%d.%d.%d.%s", doc, user, exp.Unix(), session)
 	return payload + "." + s.linkMAC(payload)
 }
 
@@ -111,11 +116,11 @@ func (s *Service) linkContext(ctx context.Context, token string, id int64) (cont
 		return nil, errLink()
 	}
 	parts := strings.Split(token, ".")
-	if len(parts) != 4 {
+	if len(parts) != 5 {
 		return nil, errLink()
 	}
-	payload := strings.Join(parts[:3], ".")
-	if subtle.ConstantTimeCompare([]byte(parts[3]), []byte(s.linkMAC(payload))) != 1 {
+	payload := strings.Join(parts[:4], ".")
+	if subtle.ConstantTimeCompare([]byte(parts[4]), []byte(s.linkMAC(payload))) != 1 {
 		return nil, errLink()
 	}
 	doc, err1 := strconv.ParseInt(parts[0], 10, 64)
@@ -123,6 +128,15 @@ func (s *Service) linkContext(ctx context.Context, token string, id int64) (cont
 	exp, err3 := strconv.ParseInt(parts[2], 10, 64)
 	if err1 != nil || err2 != nil || err3 != nil || doc != id || !s.now().Before(time.Unix(exp, 0)) {
 		return nil, errLink()
+	}
+	if session := parts[3]; session != "" {
+		ended, err := s.principals.EndedSessions(ctx, []string{session})
+		if err != nil {
+			return nil, err
+		}
+		if ended[session] {
+			return nil, errLink()
+		}
 	}
 	p, err := s.principals.PrincipalOf(ctx, user)
 	if err != nil {

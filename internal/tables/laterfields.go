@@ -29,7 +29,7 @@ var LaterFields = map[string][]string{
 	"0056_charge_rules.sql": {
 		"contract.contract_admin_cost_cap_percent", "contract.contract_maintenance_cap", "contract.contract_billing_period_months",
 	},
-	"0058_statement_alerts.sql": {"invoice.invoice_responsible_user_id"},
+	"0058_statement_alerts.sql":     {"invoice.invoice_responsible_user_id"},
 	"0064_contract_current_end.sql": {"contract.contract_current_end_date"},
 }
 
