@@ -361,9 +361,6 @@ func TestBoundedImports(t *testing.T) {
 // kept. The heap in use is sampled while each upload is served; time is
 // logged, never asserted.
 func TestBoundedImportMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("unpacks hundreds of MB")
-	}
 	sheet := func(rows part) []byte { return rawWorkbook(t, "Sheet1", rows) }
 	bombs := []struct {
 		name   string
