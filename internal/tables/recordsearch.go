@@ -14,6 +14,7 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/httpapi"
 	"portfolio/internal/schema"
+	"portfolio/internal/validate"
 )
 
 // The record search (GET /search/records, decision 0069): the header's
@@ -267,13 +268,13 @@ func hitOf(cur *Cursor, id int64, labels []string, se schema.RecordSearch) Recor
 	h := RecordHit{ID: id}
 	parts := make([]string, 0, len(labels))
 	for _, l := range labels {
-		if s := cellString(cur.Value(cur.Index(l))); s != "" {
+		if s := validate.Text(cur.Value(cur.Index(l))); s != "" {
 			parts = append(parts, s)
 		}
 	}
 	h.Label = strings.Join(parts, " ")
 	if se.Detail != "" {
-		h.Detail = cellString(cur.Value(cur.Index(se.Detail)))
+		h.Detail = validate.Text(cur.Value(cur.Index(se.Detail)))
 	}
 	for _, x := range se.Extra {
 		if v := cur.Value(cur.Index(x)); v != nil {
@@ -284,17 +285,4 @@ func hitOf(cur *Cursor, id int64, labels []string, se schema.RecordSearch) Recor
 		}
 	}
 	return h
-}
-
-// cellString is a value of a row as text ("" for NULL).
-func cellString(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case int64:
-		return strconv.FormatInt(x, 10)
-	}
-	return fmt.Sprint(v)
 }
