@@ -87,12 +87,29 @@ func (e *Engine) checkTenant(ctx context.Context, q db.Querier, c *caller, ch *c
 		if err != nil {
 			return err
 		}
-		if len(groups) > 0 && !slices.ContainsFunc(groups, func(g int64) bool { return slices.Contains(own, g) }) {
+		if !inTenant(groups, own, ch.anchors != nil) {
 			ch.fail(f.Name, "validation.not_available", "not_available", nil)
 			return nil
 		}
 	}
 	return nil
+}
+
+// inTenant reports whether a row reaching groups may be named by a record
+// reaching own: a row of no customer group always; a reference when one
+// of its groups is the record's; the other side of a link only when all
+// of them are, as the link makes the row the owner's too (a document of
+// one group linked to a ticket of another would then belong to both, or
+// one filed with two groups already to a third).
+func inTenant(groups, own []int64, link bool) bool {
+	in := func(g int64) bool { return slices.Contains(own, g) }
+	if len(groups) == 0 {
+		return true
+	}
+	if link {
+		return !slices.ContainsFunc(groups, func(g int64) bool { return !in(g) })
+	}
+	return slices.ContainsFunc(groups, in)
 }
 
 // addedIDs are the ids of list field f the write adds: all of them on
