@@ -191,7 +191,7 @@ func (a *App) bindRoutes(secret []byte) error {
 	bindMetrics(a.Server, a.metrics, a.Config.MetricsToken)
 	auth.Bind(a.Server, a.Auth)
 	translations.Bind(a.Server, &translations.Handler{DB: a.DB})
-	engine := tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log, Rights: a.Rights})
+	engine := tables.MustNew(tables.Deps{DB: a.DB, Catalog: a.Catalog, Log: a.Log, Rights: a.Rights, Principals: a.Auth})
 	a.Engine = engine
 	a.errors.UseEngine(engine, a.Catalog)
 	tables.Bind(a.Server, engine)

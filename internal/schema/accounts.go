@@ -142,7 +142,7 @@ func accounts() ([]Entity, []Link) {
 			},
 		},
 		{
-			Name: "user", Small: true, Table: "users", Doc: "A person who logs in; the table is users because user is reserved in PostgreSQL.",
+			Name: UserEntity, Small: true, Table: "users", Doc: "A person who logs in; the table is users because user is reserved in PostgreSQL.",
 			Label: []string{"user_firstname", "user_lastname"},
 			// A client user belongs to its customer group, named directly or
 			// through its company.

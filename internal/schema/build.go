@@ -131,6 +131,10 @@ func (f Field) cascade() Field { f.OnDelete = "cascade"; return f }
 
 func (f Field) setNull() Field { f.OnDelete = "set null"; return f }
 
+// reader marks a reference to the users as naming a person who must be
+// able to read the record (Field.Reader).
+func (f Field) reader() Field { f.Reader = true; return f }
+
 func (f Field) where(target, source string) Field {
 	f.OptionsWhere = append(append([]Match(nil), f.OptionsWhere...), Match{Target: target, Source: source})
 	return f

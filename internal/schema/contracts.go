@@ -263,7 +263,7 @@ func contracts() ([]Entity, []Link) {
 				stamp("contractaction_creation_time").derive(Now(true)),
 				// Who answers for the deadline and gets its alerts; filled with
 				// the creating user when left empty (internal/contracts).
-				ref("contractaction_responsible_user_id", "user").optional().setNull().index().label("Responsible"),
+				ref("contractaction_responsible_user_id", UserEntity).optional().setNull().index().label("Responsible").reader(),
 				enum("contractaction_status", opt("active", "Active"), opt("unactive", "Inactive"), opt("cancelled", "Cancelled"),
 					opt("pulled", "Pulled"), opt("stopped", "Stopped")).def(Text("active")).index(),
 			},

@@ -94,7 +94,7 @@ func invoices() ([]Entity, []Link) {
 				day("invoice_settlement_deadline").optional().readOnly().hideOnCreate().withHelp().label("Settlement deadline"),
 				// Who answers for the statement and hears of its objection deadline
 				// (decision 0063): who entered it, unless someone else is named.
-				ref("invoice_responsible_user_id", "user").optional().setNull().index().withHelp().label("Responsible"),
+				ref("invoice_responsible_user_id", UserEntity).optional().setNull().index().withHelp().label("Responsible").reader(),
 			},
 			Relations: []Relation{
 				manyToMany("value_types", "invoicevaluetype", "invoice_invoicevaluetype"),

@@ -569,6 +569,9 @@ func (r *Registry) validateField(ownerName string, f *Field, has func(string) bo
 			fail("a reference must have type id")
 		}
 	}
+	if f.Reader && (f.Ref != UserEntity || !f.Stored()) {
+		fail("a reader must be a stored reference to %s", UserEntity)
+	}
 	switch f.OnDelete {
 	case "", "cascade", "set null":
 	default:

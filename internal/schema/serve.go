@@ -162,6 +162,24 @@ func (r *Registry) Serve(name, lang string, label LabelFunc) (TableDefinition, e
 	return def, nil
 }
 
+// servedWhere is what the options action of list field f of entity owner
+// reads from the record: its OptionsWhere, and for a reader (Field.Reader)
+// the record's tenant anchors as sources without a target, which the
+// engine reads to find who may read the record (no condition on the
+// referenced rows' own columns).
+func (r *Registry) servedWhere(f *Field, owner string) []Match {
+	if !f.Reader {
+		return f.OptionsWhere
+	}
+	out := append([]Match(nil), f.OptionsWhere...)
+	if e, ok := r.byName[owner]; ok {
+		for _, a := range e.TenantAnchors() {
+			out = append(out, Match{Source: a.Name})
+		}
+	}
+	return out
+}
+
 func (r *Registry) serveField(owner string, f *Field, lang string, label LabelFunc) AttributeDefinition {
 	a := AttributeDefinition{
 		Attribute:                     f.Name,
@@ -191,7 +209,7 @@ func (r *Registry) serveField(owner string, f *Field, lang string, label LabelFu
 	}
 	if f.Ref != "" {
 		if t, ok := r.byName[f.Ref]; ok {
-			a.Ref = &RefDefinition{Table: t.Name, Key: t.PK, Label: t.Label, Where: f.OptionsWhere}
+			a.Ref = &RefDefinition{Table: t.Name, Key: t.PK, Label: t.Label, Where: r.servedWhere(f, owner)}
 		}
 	}
 	if f.Unit != "" {

@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -260,6 +261,13 @@ type Field struct {
 	OnDelete string
 	// OptionsWhere narrows a list field's options by fields of this row.
 	OptionsWhere []Match
+	// Reader, on a reference to the users (UserEntity), names a person
+	// who must be able to read the record: a deadline's or an invoice's
+	// responsible user. The engine offers and accepts only users with the
+	// read right on the entity who see every row the record's tenant
+	// anchors name (the deadline's contract), so a job that writes to
+	// them, reading as them, has something to write.
+	Reader bool
 	// OptionLabel names the fields of the referenced entity its options
 	// are labelled by, when its own label does not tell them apart (a tax
 	// rate: its value and its company); empty: the entity's label.
@@ -509,6 +517,25 @@ func (e *Entity) Field(name string) (*Field, bool) {
 	return &e.Fields[i], true
 }
 
+// TenantAnchors are the reference fields the entity's Customer paths start
+// with, each once: the rows that decide a record's customer group (a
+// deadline: its contract; an e-mail: its point of sale, contract and
+// ticket).
+func (e *Entity) TenantAnchors() []*Field {
+	var out []*Field
+	for _, p := range e.Tenant.Customer {
+		if len(p) == 0 {
+			continue
+		}
+		f, ok := e.Field(p[0])
+		if !ok || f.Ref == "" || f.Through != "" || slices.Contains(out, f) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 // Relation finds a relation by its short name (location, deadlines).
 func (e *Entity) Relation(name string) (*Relation, bool) {
 	i, ok := e.relationIndex[name]
@@ -532,3 +559,7 @@ func (e *Entity) Columns() []*Field {
 
 // RowVersionColumn is the optimistic-locking counter every entity table has.
 const RowVersionColumn = "row_version"
+
+// UserEntity is the entity of the people who log in, the principals the
+// engine acts for.
+const UserEntity = "user"

@@ -56,6 +56,7 @@ type Engine struct {
 	lateReads  atomic.Int64
 	labelCache labelCache          // attribute labels per language
 	rights     *access.Cache       // computed rights per rights generation
+	principals Principals          // other users' principals (readers.go)
 	linkHooks  map[string]LinkHook // module rules on links, by relation API name
 	// deleteHooks are told about the deletes of an entity's records (OnDelete).
 	deleteHooks map[string][]DeleteHook
@@ -101,13 +102,16 @@ type Deps struct {
 	Registry *schema.Registry
 	Now      func() time.Time
 	Rights   *access.Cache
+	// Principals builds other users' principals, for the reader fields
+	// (readers.go); nil: a write or options call on one fails.
+	Principals Principals
 }
 
 // New builds an engine and the column catalogs of every entity and
 // relation.
 func New(d Deps) (*Engine, error) {
 	e := &Engine{db: d.DB, reg: d.Registry, texts: d.Catalog, log: d.Log, now: d.Now, hooks: map[string]Hook{},
-		cats: map[string]*catalog{}, relCats: map[string]*catalog{}, rights: d.Rights}
+		cats: map[string]*catalog{}, relCats: map[string]*catalog{}, rights: d.Rights, principals: d.Principals}
 	e.stopping, e.stop = context.WithCancel(context.Background())
 	if e.rights == nil {
 		e.rights = access.NewCache(10000)

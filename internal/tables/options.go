@@ -92,7 +92,21 @@ func (e *Engine) Options(ctx context.Context, q OptionsQuery) (*Options, error) 
 	if err != nil {
 		return nil, err
 	}
-	return out, e.readOptions(ctx, out, st, pageSize(q.PerPage))
+	size, page := pageSize(q.PerPage), max(q.Page, 1)
+	if f.Reader {
+		rc := e.readerCheckOf(ent, rec)
+		// The caller learns who may read only rows the caller sees.
+		for _, r := range rc.rows {
+			anchor, _ := e.reg.Entity(r.entity)
+			if ok, err := e.visible(ctx, e.db, c, anchor, r.id); err != nil || !ok {
+				return out, err
+			}
+		}
+		return out, e.readReaderOptions(ctx, out, st, rc, size, page)
+	}
+	st.sql += " LIMIT ? OFFSET ?"
+	st.args = append(st.args, size+1, (page-1)*size)
+	return out, e.readOptions(ctx, out, st, size)
 }
 
 // canAny reports whether the caller may do one of actions on e.
@@ -139,9 +153,9 @@ func pageSize(n int) int {
 	return n
 }
 
-// optionsStatement renders the page: key and label of the visible target
-// rows meeting conds and matching the keyword, ordered by label, one row
-// more than the page to tell whether another follows.
+// optionsStatement renders the choices: key and label of the visible
+// target rows meeting conds and matching the keyword, ordered by label;
+// the caller pages it.
 func (e *Engine) optionsStatement(c *caller, f *schema.Field, target *schema.Entity, conds []frag, q OptionsQuery) (frag, error) {
 	s := newSource(e.env(), c.scope, target)
 	label, err := s.choiceLabel(f)
@@ -162,14 +176,12 @@ func (e *Engine) optionsStatement(c *caller, f *schema.Field, target *schema.Ent
 		parts = append(parts, frag{sql: match, args: []any{arg}})
 	}
 	w := and(parts...)
-	size := pageSize(q.PerPage)
-	page := max(q.Page, 1)
 	stmt := "SELECT " + col("t", target.PK) + ", " + label + " FROM " + s.from()
 	if !w.empty() {
 		stmt += " WHERE " + w.sql
 	}
-	stmt += " ORDER BY 2, 1 LIMIT ? OFFSET ?"
-	return frag{sql: stmt, args: append(w.args, size+1, (page-1)*size)}, nil
+	stmt += " ORDER BY 2, 1"
+	return frag{sql: stmt, args: w.args}, nil
 }
 
 // readOptions runs st and fills out with up to size options.

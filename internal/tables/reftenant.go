@@ -46,14 +46,7 @@ func (e *Engine) anchors(ch *change) []anchor {
 		return ch.anchors
 	}
 	var out []anchor
-	for _, p := range ch.ent.Tenant.Customer {
-		if len(p) == 0 {
-			continue
-		}
-		f, ok := ch.ent.Field(p[0])
-		if !ok || f.Ref == "" || f.Through != "" || slices.ContainsFunc(out, func(a anchor) bool { return a.field == f.Name }) {
-			continue
-		}
+	for _, f := range ch.ent.TenantAnchors() {
 		if target, ok := e.reg.Entity(f.Ref); ok {
 			out = append(out, anchor{field: f.Name, entity: target})
 		}

@@ -820,6 +820,10 @@ func (b *tenantBuilder) checkOptions(t *testing.T, c *tenantCase, v tenantViewer
 			}
 			// A non-director's ticket may name only the caller as its user.
 			onlySelf := holder.Name == "ticket" && f.Ref == "user" && !v.director
+			// A reader field offers only users who may read the record
+			// (the rows built here have no rights): never a foreign one
+			// (TestResponsibleUsersMayReadTheirContract for the rest).
+			onlySelf = onlySelf || f.Reader
 			if len(f.OptionsWhere) == 0 {
 				offered, more := b.options(t, v, holder, f, nil)
 				for _, r := range c.rows {

@@ -75,6 +75,9 @@ export interface RefDefinition {
    * to the sibling's value through their many-to-many relation `via`, or,
    * with `of`, rows whose `target` equals field `of` of the row the sibling
    * refers to (a payment's tax rates: those of its contract's company).
+   * A `source` alone (no target, via or of) is a sibling the options action
+   * reads without narrowing by a column: the record a responsible user must
+   * be able to read.
    */
   where?: { target?: string; source?: string; value?: Literal; if_filled?: boolean; via?: string; of?: string }[];
 }

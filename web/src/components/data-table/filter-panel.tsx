@@ -156,8 +156,10 @@ function ListFilter({ attr, filters, onChange, entity }: FieldFilterProps) {
   // A filter has no record: a field narrowed by a sibling would offer
   // nothing, so it lists the referenced rows without that narrowing (its
   // generic list); every other list field asks the options action as a field
-  // of the listed entity.
-  const bySibling = attr.ref.where?.some((m) => m.source !== undefined) ?? false;
+  // of the listed entity. A sibling named without a target or link (a
+  // responsible user's record, whose readers the server finds) narrows
+  // nothing without a record.
+  const bySibling = attr.ref.where?.some((m) => m.source !== undefined && (m.target !== undefined || m.via !== undefined)) ?? false;
   const refDef = bySibling ? { ...attr.ref, where: attr.ref.where?.filter((m) => m.source === undefined) } : attr.ref;
   return (
     <RemoteSelect
