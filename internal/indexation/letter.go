@@ -136,7 +136,7 @@ func (s *Service) letterData(ctx context.Context, id int64, lang string) (map[st
 	if err != nil {
 		return nil, nil, err
 	}
-	series, err := s.one(ctx, entitySeries, idOf(clause["priceindex_id"]), "priceindex_name",
+	series, err := s.one(ctx, entitySeries, idOf(clause["priceindex_id"]), "priceindex_name", "priceindex_code",
 		"priceindex_source", "priceindex_licence")
 	if err != nil {
 		return nil, nil, err
@@ -148,12 +148,15 @@ func (s *Service) letterData(ctx context.Context, id int64, lang string) (map[st
 		return ""
 	}
 	money := func(k string) string { return formatMoney(text(adj, k), lang) }
+	seriesText := func(part string) string {
+		return s.shippedSeriesText(lang, text(series, "priceindex_code"), part, text(series, "priceindex_"+part))
+	}
 	vars := map[string]string{
 		"payment_name":         text(pay, "recurringpayment_name"),
 		"contract_name":        text(pay, "contract_id__label"),
 		"pos_name":             text(contract, "pos_id__label"),
 		"clause_name":          text(clause, "indexclause_name"),
-		"index_name":           text(series, "priceindex_name"),
+		"index_name":           seriesText("name"),
 		"reference_month":      formatMonth(text(adj, "indexadjustment_reference_month"), lang),
 		"reference_value":      formatNumber(text(adj, "indexadjustment_reference_value"), 1, lang),
 		"current_month":        formatMonth(text(adj, "indexadjustment_current_month"), lang),
@@ -165,7 +168,7 @@ func (s *Service) letterData(ctx context.Context, id int64, lang string) (map[st
 		"new_amount":           money("indexadjustment_new_amount"),
 		"effective_date":       formatDay(text(adj, "indexadjustment_effective_date"), lang),
 		"recipient_name":       text(pay, "partnercompany_id__label"),
-		"index_source":         strings.TrimSpace(text(series, "priceindex_source") + " " + text(series, "priceindex_licence")),
+		"index_source":         strings.TrimSpace(seriesText("source") + " " + seriesText("licence")),
 	}
 	why := Explain(s.catalog, lang, text(adj, "indexadjustment_rule"))
 	vars["rule"], vars["rule_warning"] = why.Text, why.Warning
@@ -175,6 +178,34 @@ func (s *Service) letterData(ctx context.Context, id int64, lang string) (map[st
 	vars["transmission_percent_fact"] = vars["transmission_percent"] + " %"
 	sender := []string{text(contract, "company_id__label")}
 	return vars, sender, nil
+}
+
+// shippedSeriesTexts are the price index series the product ships (migration
+// 0017), by code: the catalogue key of their name, source and licence in
+// every language, and the texts the migration stored. The stored texts are
+// German or English whatever the letter's language; a letter says them in
+// its own language while the series still holds them, and says what an
+// administrator wrote instead as written.
+var shippedSeriesTexts = map[string]struct {
+	key  string
+	rows map[string]string
+}{
+	"DE-VPI-61111-0002": {key: "letter.index.shipped_series.de_vpi", rows: map[string]string{
+		"name":    "Verbraucherpreisindex für Deutschland (VPI)",
+		"source":  `Statistisches Bundesamt (Destatis), GENESIS-Online table 61111-0002 "Verbraucherpreisindex: Deutschland, Monate", 2020 = 100`,
+		"licence": "© Statistisches Bundesamt (Destatis), 2024; reuse permitted with attribution under the Data licence Germany – attribution – version 2.0 (dl-de/by-2-0)",
+	}},
+}
+
+// shippedSeriesText is part (name, source or licence) of the series with
+// code in lang when the series is a shipped one whose part is still the
+// shipped text; stored otherwise.
+func (s *Service) shippedSeriesText(lang, code, part, stored string) string {
+	shipped, ok := shippedSeriesTexts[code]
+	if !ok || shipped.rows[part] != stored {
+		return stored
+	}
+	return s.catalog.T(lang, shipped.key+"."+part, nil)
 }
 
 // template reads the letter's wording in lang and the field it is in: the

@@ -164,3 +164,28 @@ test('the steps of a saved contract open from its page, in the dark skin too, an
   await expectAccessible(page, 'step 3 in the dark skin');
   await setSkin(page, 'light');
 });
+
+test('a team member leaves step 3 with its optional document form blank, and is told what a filled one lacks', async ({ page }) => {
+  await openAs(page, 'team_member@demo.test', '/app/table/contract/view/1?edit=true&step=documents');
+  const documents = page.getByRole('form', { name: 'Add a document' });
+  const name = documents.getByRole('textbox', { name: /^Name/ });
+  await expect(name).toBeVisible();
+
+  // Typed into and cleared again, the form is as blank as never touched: finish leaves.
+  await name.fill('Nachtrag 3');
+  await name.fill('');
+  await page.getByRole('button', { name: 'Save and finish' }).click();
+  await expect(page).toHaveURL(/\/app\/table\/contract\/view\/1$/);
+  await expect(page.getByTestId('contract-resiliation')).toBeVisible();
+
+  // Filled in without a file: the file field says what is missing, nothing is sent, and Cancel still leaves.
+  await page.goto('/app/table/contract/view/1?edit=true&step=documents');
+  await name.fill('Nachtrag 3');
+  await page.getByRole('button', { name: 'Save and finish' }).click();
+  await expect(documents.getByText('Choose a PDF file.')).toBeVisible();
+  await expect(page).toHaveURL(/step=documents/);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  const ask = page.getByRole('dialog', { name: 'Unsaved changes' });
+  await ask.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(page).toHaveURL(/\/app\/table\/contract\/view\/1$/);
+});

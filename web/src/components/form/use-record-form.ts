@@ -50,6 +50,17 @@ export function payloadOf(attrs: readonly AttributeDefinition[], values: FormVal
   return out;
 }
 
+/**
+ * Whether a field's value is still the stored one. Every empty value (null,
+ * a cleared text, an empty list) counts as the same: a field typed into and
+ * cleared again holds nothing to save, so an optional form left that way
+ * is not a change that must be validated or confirmed before leaving.
+ */
+function unchanged(value: unknown, stored: unknown): boolean {
+  if (isEmpty(value) && isEmpty(stored)) return true;
+  return JSON.stringify(value ?? null) === JSON.stringify(stored ?? null);
+}
+
 export interface RecordFormState {
   values: FormValues;
   errors: Record<string, string>;
@@ -154,7 +165,7 @@ export function useRecordForm(attributes: readonly AttributeDefinition[], mode: 
   }, [all, server, submitted]);
 
   const dirty = useMemo(
-    () => mode !== 'view' && attributes.some((a) => JSON.stringify(values[a.attribute] ?? null) !== JSON.stringify(stored[a.attribute] ?? null)),
+    () => mode !== 'view' && attributes.some((a) => !unchanged(values[a.attribute], stored[a.attribute])),
     [attributes, values, stored, mode],
   );
 

@@ -22,6 +22,8 @@ export interface StepProps {
   /** Called with the saved contract; `go` true: open the next step. */
   onSaved: (contract: Contract, go: boolean) => void;
   onBack?: () => void;
+  /** Leaves the steps without saving. */
+  onCancel?: () => void;
   last: boolean;
 }
 
@@ -32,7 +34,7 @@ export interface StepProps {
  * A 409 (someone else saved the contract meanwhile) offers to reload it, as
  * the other forms do.
  */
-export function BasicDataStep({ def, contract, onDirtyChange, onSaved, onBack, last }: StepProps & { def: TableDefinition }) {
+export function BasicDataStep({ def, contract, onDirtyChange, onSaved, onBack, onCancel, last }: StepProps & { def: TableDefinition }) {
   const { t } = useTranslation();
   const form = useRecordForm(def.attributes, contract ? 'update' : 'create', contract);
   const save = useSaveBasicData();
@@ -106,7 +108,7 @@ export function BasicDataStep({ def, contract, onDirtyChange, onSaved, onBack, l
             {shownError}
           </Alert>
         )}
-        <StepActions onBack={onBack} onSave={() => void submit(false)} last={last} busy={save.isPending} />
+        <StepActions onBack={onBack} onCancel={onCancel} onSave={() => void submit(false)} last={last} busy={save.isPending} />
       </Stack>
       <StaleEditDialog opened={stale} onKeep={() => setStale(false)} onReload={() => void reload()} />
     </form>

@@ -67,6 +67,8 @@ export default function ContractStepsPage() {
     onDirtyChange,
     onSaved,
     onBack: back ? () => go(back) : undefined,
+    // Leaving without saving goes where the steps were opened from; the guard asks about unsaved changes.
+    onCancel: () => navigate(contractId === null ? '/app/table/contract' : `/app/table/contract/view/${contractId}`),
     last: nextStep(step) === null,
   };
 

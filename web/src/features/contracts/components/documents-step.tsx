@@ -38,6 +38,7 @@ export function DocumentsStep({
   onDirtyChange,
   onSaved,
   onBack,
+  onCancel,
   last,
 }: StepProps & { documentDef: TableDefinition; contractDef: TableDefinition }) {
   const { t } = useTranslation();
@@ -60,6 +61,7 @@ export function DocumentsStep({
           setGeneration((n) => n + 1);
         }}
         onBack={onBack}
+        onCancel={onCancel}
         onFinish={(go) => {
           if (contract) onSaved(contract, go);
         }}
@@ -116,17 +118,20 @@ interface UploadFormProps {
   onDirtyChange: (dirty: boolean) => void;
   onLinked: () => void;
   onBack?: () => void;
+  onCancel?: () => void;
   /** Leaves the step (nothing left to upload). */
   onFinish: (go: boolean) => void;
   last: boolean;
 }
 
 /**
- * Uploads one PDF and links it. "Save" with a file chosen uploads and links
- * it; without one it just keeps the step. The primary button does the same
- * and then finishes.
+ * Uploads one PDF and links it. The form is optional: left blank (no file,
+ * no field holding a value, a cleared one included) the primary button
+ * just finishes; filled in, it is checked first and a missing or invalid
+ * field or file is marked where it is, then it uploads, links and finishes.
+ * Cancel leaves in either case.
  */
-function UploadForm({ contractId, attributes, onDirtyChange, onLinked, onBack, onFinish, last }: UploadFormProps) {
+function UploadForm({ contractId, attributes, onDirtyChange, onLinked, onBack, onCancel, onFinish, last }: UploadFormProps) {
   const { t } = useTranslation();
   const form = useRecordForm(attributes, 'create');
   const documentFields = useMemo(() => attributes.filter((a) => a.attribute !== ROLE_FIELD), [attributes]);
@@ -145,7 +150,7 @@ function UploadForm({ contractId, attributes, onDirtyChange, onLinked, onBack, o
   const submit = async (go: boolean) => {
     setFormError(null);
     setFileError(null);
-    // Nothing typed or chosen: the step has nothing to save.
+    // Nothing typed (or typed and cleared again) and no file chosen: the step has nothing to save.
     if (!form.dirty && uploads.items.length === 0) {
       onFinish(go);
       return;
@@ -232,7 +237,7 @@ function UploadForm({ contractId, attributes, onDirtyChange, onLinked, onBack, o
           )}
         </Stack>
       </Paper>
-      <StepActions onBack={onBack} last={last} busy={busy} />
+      <StepActions onBack={onBack} onCancel={onCancel} last={last} busy={busy} />
     </form>
   );
 }

@@ -31,7 +31,7 @@ interface RowHandle {
  * removed on the page and saved together, all or nothing, through PUT
  * /contracts/step/2; a refused row shows its errors on its own fields.
  */
-export function PaymentsStep({ def, contract, onDirtyChange, onSaved, onBack, last }: StepProps & { def: TableDefinition }) {
+export function PaymentsStep({ def, contract, onDirtyChange, onSaved, onBack, onCancel, last }: StepProps & { def: TableDefinition }) {
   const { t } = useTranslation();
   const contractId = contract?.contract_id ?? 0;
   const attributes = useMemo(() => def.attributes.filter((a) => !STEP_FIELDS_OMITTED.has(a.attribute)), [def.attributes]);
@@ -133,7 +133,7 @@ export function PaymentsStep({ def, contract, onDirtyChange, onSaved, onBack, la
             {general.join(' ')}
           </Alert>
         )}
-        <StepActions onBack={onBack} onSave={() => void submit(false)} last={last} busy={save.isPending} />
+        <StepActions onBack={onBack} onCancel={onCancel} onSave={() => void submit(false)} last={last} busy={save.isPending} />
       </Stack>
     </form>
   );

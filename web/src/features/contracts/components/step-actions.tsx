@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 export interface StepActionsProps {
   /** Shown when there is a step before this one. */
   onBack?: () => void;
+  /** Leaves the steps without saving (the page asks first when something is unsaved). */
+  onCancel?: () => void;
   /** Saves and stays on the step (absent: the step has no separate save). */
   onSave?: () => void;
   /** The primary action (the form's submit, so Enter does it): save and go on, or finish on the last step. */
@@ -12,8 +14,8 @@ export interface StepActionsProps {
   busy: boolean;
 }
 
-/** The buttons below a step: back, save, and save and continue (the submit button). */
-export function StepActions({ onBack, onSave, last, busy }: StepActionsProps) {
+/** The buttons below a step: back, cancel, save, and save and continue (the submit button). */
+export function StepActions({ onBack, onCancel, onSave, last, busy }: StepActionsProps) {
   const { t } = useTranslation();
   return (
     <Group justify="space-between" gap="xs" mt="md">
@@ -25,6 +27,11 @@ export function StepActions({ onBack, onSave, last, busy }: StepActionsProps) {
         )}
       </div>
       <Group gap="xs">
+        {onCancel && (
+          <Button variant="subtle" color="gray" onClick={onCancel} disabled={busy}>
+            {t('form.cancel')}
+          </Button>
+        )}
         {onSave && (
           <Button variant="default" onClick={onSave} loading={busy}>
             {t('form.save')}
