@@ -160,3 +160,17 @@ test('the statement deadlines list lights each statement by its objection deadli
   await expect(page.getByRole('columnheader', { name: /Einwendungsfrist bis/ })).toBeVisible();
   await snap(page, 'statement-deadlines-de');
 });
+
+test("a deadline's responsible user is chosen among the people who may read its contract", async ({ page }) => {
+  await openAs(page, 'admin@demo.test', '/app/table/contract/view/1');
+  await page.getByRole('tab', { name: 'Deadlines' }).click();
+  const tab = page.locator('[data-relation="contract_deadlines_rel"]');
+  await tab.getByRole('button', { name: 'Create' }).click();
+  const responsible = page.getByRole('textbox', { name: 'Responsible' }).or(page.getByRole('combobox', { name: 'Responsible' })).first();
+  await responsible.click();
+  const options = page.getByRole('listbox').last();
+  // Staff of the provider may read every contract; Südmarkt's lead and the partner may not read Nordhandel's.
+  await expect(options.getByRole('option', { name: /Tina Mitglied|Mitglied, Tina/ })).toBeVisible();
+  await expect(options.getByRole('option', { name: /Südmann/ })).toHaveCount(0);
+  await expect(options.getByRole('option', { name: /Paula Partner|Partner, Paula/ })).toHaveCount(0);
+});
