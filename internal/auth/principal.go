@@ -37,6 +37,17 @@ type Principal struct {
 	RightsGeneration int64
 }
 
+// SeesAs reports whether q sees what p sees: the same user with the same
+// user type, tenant (company, customer group, partner group) and rights
+// generation (a role, team or right changed anywhere moves it). A live
+// stream holds its principal from its start and ends when this no longer
+// holds (events.Hub), so a role change that removes a right ends it too.
+func (p *Principal) SeesAs(q *Principal) bool {
+	return p.UserID == q.UserID && p.UsertypeID == q.UsertypeID && p.External == q.External && p.IsDirector == q.IsDirector &&
+		p.CompanyID == q.CompanyID && p.CustomergroupID == q.CustomergroupID && p.PartnergroupID == q.PartnergroupID &&
+		p.RightsGeneration == q.RightsGeneration
+}
+
 // RoleCodes lists the codes of the valid roles in rank order.
 func (p *Principal) RoleCodes() []string { return p.Subject().RoleCodes() }
 

@@ -191,23 +191,35 @@ func (s *Service) PurgeExpired(ctx context.Context, keep time.Duration) (int64, 
 	return total, err
 }
 
-// EndedSessions answers which of sessions may no longer be used (revoked
-// by a logout, a lock, a password change or an administrator, the user
-// locked, expired, idle too long, or unknown), by the rule every request
-// is checked with: the live event streams ask it every second, so that a
-// session ends everywhere at once, on any instance.
+// EndedSessions are those of sessions that may no longer be used
+// (logged out, locked, password changed, expired, idle, gone): the rule
+// every request is checked with.
 func (s *Service) EndedSessions(ctx context.Context, sessions []string) (map[string]bool, error) {
+	live, err := s.LivePrincipals(ctx, sessions)
+	if err != nil {
+		return nil, err
+	}
 	ended := make(map[string]bool, len(sessions))
+	for _, id := range sessions {
+		ended[id] = live[id] == nil
+	}
+	return ended, nil
+}
+
+// LivePrincipals reads, in one query, the principal of each of sessions
+// that may still be used, as a request of it would be answered now; a
+// session missing from the answer ended (see EndedSessions).
+func (s *Service) LivePrincipals(ctx context.Context, sessions []string) (map[string]*Principal, error) {
+	live := make(map[string]*Principal, len(sessions))
 	if len(sessions) == 0 {
-		return ended, nil
+		return live, nil
 	}
 	args := make([]any, len(sessions))
 	for i, id := range sessions {
 		args[i] = id
-		ended[id] = true // until read as live
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT s.session_id, s.last_used_at, s.expires_at, s.revoked_at, u.user_locked
-		FROM auth_session s JOIN users u ON u.user_id = s.user_id
+	rows, err := s.db.QueryContext(ctx, `SELECT s.session_id, s.user_id, s.last_used_at, s.expires_at, s.revoked_at, `+principalColumns+`
+		FROM auth_session s JOIN users u ON u.user_id = s.user_id `+principalJoins+`
 		WHERE s.session_id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("auth: read sessions: %w", err)
@@ -218,15 +230,20 @@ func (s *Service) EndedSessions(ctx context.Context, sessions []string) (map[str
 		var id string
 		var st sessionState
 		var revoked sql.NullTime
-		var locked int
-		if err := rows.Scan(&id, &st.lastUsed, &st.expires, &revoked, &locked); err != nil {
+		var u principalRow
+		if err := rows.Scan(append([]any{&id, &st.p.UserID, &st.lastUsed, &st.expires, &revoked}, u.dest(&st.p)...)...); err != nil {
 			return nil, fmt.Errorf("auth: read sessions: %w", err)
 		}
-		st.revoked, st.locked = revoked.Valid, locked == 1
-		ended[id] = !st.usable(now, s.idleTimeout)
+		u.fill(&st.p)
+		st.revoked, st.locked = revoked.Valid, u.locked == 1
+		if st.usable(now, s.idleTimeout) {
+			p := st.p
+			p.SessionID = id
+			live[id] = &p
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("auth: read sessions: %w", err)
 	}
-	return ended, nil
+	return live, nil
 }

@@ -21,12 +21,15 @@ type Principals interface {
 	// EndedSessions are those of sessions that may no longer be used
 	// (logged out, locked, password changed, expired, gone).
 	EndedSessions(ctx context.Context, sessions []string) (map[string]bool, error)
+	// LivePrincipals are the principals of the sessions still usable, as
+	// read now.
+	LivePrincipals(ctx context.Context, sessions []string) (map[string]*auth.Principal, error)
 }
 
 // Bind registers GET /events and POST /events/ticket.
 func Bind(srv *httpapi.Server, h *Hub, ps Principals) {
 	x := &handler{h: h, ps: ps, now: time.Now}
-	h.watchSessions(ps.EndedSessions)
+	h.watchSessions(ps.LivePrincipals)
 	srv.Handle("POST /events/ticket", x.ticket)
 	// The stream authenticates itself: a bearer header or a stream ticket,
 	// never an access token in the URL.

@@ -355,15 +355,18 @@ func (h *Hub) Close() {
 	h.done.Wait()
 }
 
-// endedSessions answers which of sessions may no longer be used
-// (Principals.EndedSessions).
-type endedSessions func(ctx context.Context, sessions []string) (map[string]bool, error)
+// livePrincipals reads the principals of the sessions that may still be
+// used, as their requests would be answered now (Principals.LivePrincipals).
+type livePrincipals func(ctx context.Context, sessions []string) (map[string]*auth.Principal, error)
 
 // watchSessions ends, every SessionCheck until the hub closes, the streams
-// whose session ended: a logout, a lock or a password change on any
-// instance ends the user's open streams within a second (issue 42). One
-// query per check, whatever the number of streams.
-func (h *Hub) watchSessions(ended endedSessions) {
+// whose session ended (a logout, a lock, a password change on any
+// instance) or whose user no longer sees what the stream was opened with
+// (a role, team, right or customer group changed: auth.Principal.SeesAs),
+// within a second (issue 42). A stream ended for a change is opened again
+// by the client with its new principal, from its last event on. One query
+// per check, whatever the number of streams.
+func (h *Hub) watchSessions(live livePrincipals) {
 	h.done.Go(func() {
 		tick := time.NewTicker(h.opts.SessionCheck)
 		defer tick.Stop()
@@ -372,7 +375,7 @@ func (h *Hub) watchSessions(ended endedSessions) {
 			case <-h.ctx.Done():
 				return
 			case <-tick.C:
-				if err := h.endStreamsOfEndedSessions(ended); err != nil && h.ctx.Err() == nil {
+				if err := h.endStaleStreams(live); err != nil && h.ctx.Err() == nil {
 					h.log.Error("events: check the streams' sessions", "error", err)
 				}
 			}
@@ -380,8 +383,8 @@ func (h *Hub) watchSessions(ended endedSessions) {
 	})
 }
 
-// endStreamsOfEndedSessions checks the sessions of the open streams once.
-func (h *Hub) endStreamsOfEndedSessions(ended endedSessions) error {
+// endStaleStreams checks the sessions of the open streams once.
+func (h *Hub) endStaleStreams(live livePrincipals) error {
 	h.mu.Lock()
 	bySession := map[string][]*watcher{}
 	for w := range h.watchers {
@@ -399,13 +402,16 @@ func (h *Hub) endStreamsOfEndedSessions(ended endedSessions) error {
 	}
 	ctx, cancel := context.WithTimeout(h.ctx, h.opts.SessionCheck)
 	defer cancel()
-	gone, err := ended(ctx, sessions)
+	now, err := live(ctx, sessions)
 	if err != nil {
 		return err
 	}
 	for id, ws := range bySession {
-		if gone[id] {
-			for _, w := range ws {
+		if id == "" {
+			continue
+		}
+		for _, w := range ws {
+			if cur := now[id]; cur == nil || !w.p.SeesAs(cur) {
 				w.end()
 			}
 		}

@@ -73,3 +73,39 @@ func TestStreamsEndWithTheirSession(t *testing.T) {
 		s3.ended("the locked user's ticket stream", 3*time.Second)
 	})
 }
+
+// TestStreamsEndWhenTheirUserChanges (issue 42): a stream holds what its
+// user saw when it opened; moving the user to another customer group or
+// changing their role ends it within a second, and the next stream, as
+// the client opens it again, streams as the user is now.
+func TestStreamsEndWhenTheirUserChanges(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, d *db.DB) {
+		ta := apptest.NewApp(t, d)
+		ctx := context.Background()
+		bearer := func(token string) map[string]string { return map[string]string{"Authorization": "Bearer " + token} }
+		var user int64
+		if err := d.QueryRowContext(ctx, `SELECT user_id FROM users WHERE user_email = ?`, leadB).Scan(&user); err != nil {
+			t.Fatal(err)
+		}
+		exec := func(q string, args ...any) {
+			if _, err := d.ExecContext(ctx, q, args...); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+
+		moved, _ := connect(t, ta, "", bearer(ta.Token(leadB)))
+		exec(`UPDATE users SET customergroup_id = 1 WHERE user_id = ?`, user)
+		moved.ended("the stream of a user moved to another customer group", 3*time.Second)
+
+		// Opened again after the move, the stream is the new group's.
+		again, _ := connect(t, ta, "", bearer(ta.Token(leadB)))
+		id, v := ticketOf(t, d, 1)
+		if r := ta.Do("PUT", "/tickets/update", ta.Token(admin), obj{"ticket_id": id, "row_version": v, "ticket_name": "Umgezogen"}); r.Status != 200 {
+			t.Fatalf("update: %d %s", r.Status, r.Body)
+		}
+		again.expect("the stream opened after the move", id, "update")
+
+		exec(`UPDATE user_role SET role_id = (SELECT role_id FROM role WHERE role_code = 'store_manager') WHERE user_id = ?`, user)
+		again.ended("the stream of a user whose role changed", 3*time.Second)
+	})
+}
