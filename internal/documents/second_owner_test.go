@@ -51,7 +51,7 @@ func TestADocumentStaysInItsOwnersTenant(t *testing.T) {
 			{Name: "to another group's point of sale", Method: "POST", Path: "/documents/pos", As: admin, Status: 422,
 				Body: map[string]any{"document_id": docA, "pos_id": posB}, Contains: []string{`"document_id"`, "not_available"}},
 			{Name: "to another group's contract (step 7)", Method: "POST", Path: "/contracts/step/7", As: admin, Status: 422,
-				Body: map[string]any{"contract_id": contractB, "documentsobjects": []map[string]any{{"document_id": docA}}},
+				Body:     map[string]any{"contract_id": contractB, "documentsobjects": []map[string]any{{"document_id": docA}}},
 				Contains: []string{`"document_id"`, "not_available"}},
 			{Name: "attached to a mail from another group's ticket", Method: "POST", Path: "/emails/send", As: admin, Status: 422,
 				Body: map[string]any{"email_to": []string{"vermieter@example.org"}, "email_subject": "Schaden", "email_body": "<p>Hallo</p>",
