@@ -102,11 +102,14 @@ func (e *Engine) Options(ctx context.Context, q OptionsQuery) (*Options, error) 
 				return out, err
 			}
 		}
-		return out, e.readReaderOptions(ctx, out, st, rc, size, page)
+		// The users are few: each is checked as a reader, the page cut
+		// after the check so that paging stays exact.
+		keep := func(o Option) (bool, error) { return e.mayRead(ctx, e.db, rc, o.Value) }
+		return out, e.readOptions(ctx, out, st, size, (page-1)*size, keep)
 	}
 	st.sql += " LIMIT ? OFFSET ?"
 	st.args = append(st.args, size+1, (page-1)*size)
-	return out, e.readOptions(ctx, out, st, size)
+	return out, e.readOptions(ctx, out, st, size, 0, nil)
 }
 
 // canAny reports whether the caller may do one of actions on e.
@@ -184,32 +187,60 @@ func (e *Engine) optionsStatement(c *caller, f *schema.Field, target *schema.Ent
 	return frag{sql: stmt, args: w.args}, nil
 }
 
-// readOptions runs st and fills out with up to size options.
-func (e *Engine) readOptions(ctx context.Context, out *Options, st frag, size int) error {
+// readOptions runs st and fills out with up to size options: after skip
+// of them, and of those keep accepts (nil: all), one more telling
+// HasMore. The rows are read before keep runs, so that keep may query.
+func (e *Engine) readOptions(ctx context.Context, out *Options, st frag, size, skip int, keep func(Option) (bool, error)) error {
+	all, err := e.scanOptions(ctx, st)
+	if err != nil {
+		return err
+	}
+	for _, o := range all {
+		if keep != nil {
+			ok, err := keep(o)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+		}
+		switch {
+		case skip > 0:
+			skip--
+		case len(out.Data) == size:
+			out.HasMore = true
+			return nil
+		default:
+			out.Data = append(out.Data, o)
+		}
+	}
+	return nil
+}
+
+// scanOptions reads the key and label of every row of st.
+func (e *Engine) scanOptions(ctx context.Context, st frag) ([]Option, error) {
 	rows, err := e.db.QueryContext(ctx, st.sql, st.args...)
 	if err != nil {
-		return fmt.Errorf("tables: options: %w", err)
+		return nil, fmt.Errorf("tables: options: %w", err)
 	}
 	defer rows.Close()
+	var all []Option
 	for rows.Next() {
 		var o Option
 		var label *string
 		if err := rows.Scan(&o.Value, &label); err != nil {
-			return fmt.Errorf("tables: scan option: %w", err)
-		}
-		if len(out.Data) == size {
-			out.HasMore = true
-			break
+			return nil, fmt.Errorf("tables: scan option: %w", err)
 		}
 		if label != nil {
 			o.Label = *label
 		}
-		out.Data = append(out.Data, o)
+		all = append(all, o)
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("tables: options: %w", err)
+		return nil, fmt.Errorf("tables: options: %w", err)
 	}
-	return nil
+	return all, nil
 }
 
 // choiceLabel renders the label of the options of list field f over the
