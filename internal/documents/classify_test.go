@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"portfolio/internal/db"
@@ -43,26 +42,7 @@ func TestClassifyIncomingMail(t *testing.T) {
 
 		pdfBytes := realPDF("Rechnung")
 		raw := func(id, subject string) []byte {
-			return []byte(strings.ReplaceAll(fmt.Sprintf(`From: info@dach.example
-To: inbox@portfolio.test
-Subject: %s
-Message-ID: <%s@dach.example>
-Date: Mon, 23 Nov 2026 10:00:00 +0100
-MIME-Version: 1.0
-Content-Type: multipart/mixed; boundary="b1"
-
---b1
-Content-Type: text/plain; charset=utf-8
-
-Guten Tag
---b1
-Content-Type: application/pdf; name="Rechnung.pdf"
-Content-Disposition: attachment; filename="Rechnung.pdf"
-Content-Transfer-Encoding: base64
-
-%s
---b1--
-`, subject, id, b64(pdfBytes)), "\n", "\r\n"))
+			return mailWithPDF(id, subject, "Guten Tag", "Rechnung.pdf", pdfBytes)
 		}
 		// The offer names ticket A's number; the other mail names nothing.
 		if _, err := ta.DocumentService().ImportMail(t.Context(), []mailbox.Message{

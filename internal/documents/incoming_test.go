@@ -56,6 +56,32 @@ func appendMail(t *testing.T, u *imapmemserver.User, raw string) {
 	}
 }
 
+// mailWithPDF is a received mail as the mailbox delivers it (CRLF lines)
+// from info@dach.example, with Message-ID <id@dach.example>, a text body
+// and one PDF attachment named file.
+func mailWithPDF(id, subject, text, file string, pdf []byte) []byte {
+	return []byte(strings.ReplaceAll(fmt.Sprintf(`From: info@dach.example
+To: inbox@portfolio.test
+Subject: %s
+Message-ID: <%s@dach.example>
+Date: Mon, 23 Nov 2026 10:00:00 +0100
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="b1"
+
+--b1
+Content-Type: text/plain; charset=utf-8
+
+%s
+--b1
+Content-Type: application/pdf; name="%s"
+Content-Disposition: attachment; filename="%s"
+Content-Transfer-Encoding: base64
+
+%s
+--b1--
+`, subject, id, text, file, file, b64(pdf)), "\n", "\r\n"))
+}
+
 func b64(b []byte) string {
 	s := base64.StdEncoding.EncodeToString(b)
 	var out strings.Builder

@@ -3,7 +3,6 @@ package documents_test
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"portfolio/internal/db"
@@ -65,27 +64,8 @@ func TestADocumentStaysInItsOwnersTenant(t *testing.T) {
 		// An incoming mail whose attachment was filed with group 1's point
 		// of sale: neither a ticket from it nor its confirmation may put
 		// the attachment into group 2.
-		raw := strings.ReplaceAll(fmt.Sprintf(`From: info@dach.example
-To: inbox@portfolio.test
-Subject: Nebenkosten
-Message-ID: <second-owner@dach.example>
-Date: Mon, 23 Nov 2026 10:00:00 +0100
-MIME-Version: 1.0
-Content-Type: multipart/mixed; boundary="b1"
-
---b1
-Content-Type: text/plain; charset=utf-8
-
-Anbei die Abrechnung.
---b1
-Content-Type: application/pdf; name="Abrechnung.pdf"
-Content-Disposition: attachment; filename="Abrechnung.pdf"
-Content-Transfer-Encoding: base64
-
-%s
---b1--
-`, b64(realPDF("Abrechnung"))), "\n", "\r\n")
-		if _, err := ta.DocumentService().ImportMail(t.Context(), []mailbox.Message{{UID: 1, Raw: []byte(raw)}}); err != nil {
+		raw := mailWithPDF("second-owner", "Nebenkosten", "Anbei die Abrechnung.", "Abrechnung.pdf", realPDF("Abrechnung"))
+		if _, err := ta.DocumentService().ImportMail(t.Context(), []mailbox.Message{{UID: 1, Raw: raw}}); err != nil {
 			t.Fatal(err)
 		}
 		mail := queryInt(t, d, `SELECT email_id FROM email WHERE email_message_id = '<second-owner@dach.example>'`)

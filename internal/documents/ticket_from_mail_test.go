@@ -42,27 +42,8 @@ func TestTicketFromMail(t *testing.T) {
 				VALUES ('table', ?, 'update', 'ext_team_member', '', '')`, rel)
 		}
 
-		raw := strings.ReplaceAll(fmt.Sprintf(`From: info@dach.example
-To: inbox@portfolio.test
-Subject: Wasserschaden im Lager
-Message-ID: <leak@dach.example>
-Date: Mon, 23 Nov 2026 10:00:00 +0100
-MIME-Version: 1.0
-Content-Type: multipart/mixed; boundary="b1"
-
---b1
-Content-Type: text/plain; charset=utf-8
-
-Bitte kommen Sie schnell.
---b1
-Content-Type: application/pdf; name="Fotos.pdf"
-Content-Disposition: attachment; filename="Fotos.pdf"
-Content-Transfer-Encoding: base64
-
-%s
---b1--
-`, b64(realPDF("Fotos vom Lager"))), "\n", "\r\n")
-		if _, err := ta.DocumentService().ImportMail(t.Context(), []mailbox.Message{{UID: 1, Raw: []byte(raw)}}); err != nil {
+		raw := mailWithPDF("leak", "Wasserschaden im Lager", "Bitte kommen Sie schnell.", "Fotos.pdf", realPDF("Fotos vom Lager"))
+		if _, err := ta.DocumentService().ImportMail(t.Context(), []mailbox.Message{{UID: 1, Raw: raw}}); err != nil {
 			t.Fatal(err)
 		}
 		mail := queryInt(t, d, `SELECT email_id FROM email WHERE email_message_id = '<leak@dach.example>'`)
