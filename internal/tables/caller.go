@@ -29,6 +29,9 @@ type caller struct {
 	// groups remembers, for the caller of a Batch, the customer groups of
 	// the referenced rows (rowGroups).
 	groups map[createdRow][]int64
+	// readers remembers, for the caller of a Batch, the users a reader
+	// field named, as callers (readers.go; nil: missing or locked).
+	readers map[int64]*caller
 	// note is written as the comment of the history rows (a Batch's
 	// import).
 	note string

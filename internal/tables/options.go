@@ -104,7 +104,7 @@ func (e *Engine) Options(ctx context.Context, q OptionsQuery) (*Options, error) 
 		}
 		// The users are few: each is checked as a reader, the page cut
 		// after the check so that paging stays exact.
-		keep := func(o Option) (bool, error) { return e.mayRead(ctx, e.db, rc, o.Value) }
+		keep := func(o Option) (bool, error) { return e.mayRead(ctx, e.db, c, rc, o.Value) }
 		return out, e.readOptions(ctx, out, st, size, (page-1)*size, keep)
 	}
 	st.sql += " LIMIT ? OFFSET ?"

@@ -9,7 +9,6 @@ import (
 	"portfolio/internal/apperr"
 	"portfolio/internal/auth"
 	"portfolio/internal/db"
-	"portfolio/internal/i18n"
 	"portfolio/internal/schema"
 	"portfolio/internal/validate"
 )
@@ -51,22 +50,11 @@ func (e *Engine) readerCheckOf(ent *schema.Entity, rec validate.Record) *readerC
 }
 
 // mayRead reports whether user id is a reader of the record.
-func (e *Engine) mayRead(ctx context.Context, q db.Querier, rc *readerCheck, id int64) (bool, error) {
-	if e.principals == nil {
-		return false, errors.New("tables: reader fields need the engine's Principals")
+func (e *Engine) mayRead(ctx context.Context, q db.Querier, c *caller, rc *readerCheck, id int64) (bool, error) {
+	reader, err := e.readerCaller(ctx, c, id)
+	if err != nil || reader == nil {
+		return false, err
 	}
-	p, err := e.principals.PrincipalOf(ctx, id)
-	if apperr.IsKind(err, apperr.KindNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("tables: principal of user %d: %w", id, err)
-	}
-	rules, err := e.rights.Rules(ctx, e.db, p.Subject(), p.RightsGeneration)
-	if err != nil {
-		return false, fmt.Errorf("tables: rights of user %d: %w", id, err)
-	}
-	reader := &caller{p: p, rules: rules, scope: e.scopeOf(p), lang: i18n.LangFrom(ctx)}
 	if !reader.can(access.ActionRead, rc.ent) {
 		return false, nil
 	}
@@ -83,10 +71,44 @@ func (e *Engine) mayRead(ctx context.Context, q db.Querier, rc *readerCheck, id 
 	return true, nil
 }
 
+// readerCaller is user id as a caller (nil: missing or locked), built
+// once per user for the caller of a Batch (an import's rows name the same
+// few people).
+func (e *Engine) readerCaller(ctx context.Context, c *caller, id int64) (*caller, error) {
+	if reader, ok := c.readers[id]; ok {
+		return reader, nil
+	}
+	if e.principals == nil {
+		return nil, errors.New("tables: reader fields need the engine's Principals")
+	}
+	p, err := e.principals.PrincipalOf(ctx, id)
+	if apperr.IsKind(err, apperr.KindNotFound) {
+		p, err = nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tables: principal of user %d: %w", id, err)
+	}
+	var reader *caller
+	if p != nil {
+		rules, err := e.rights.Rules(ctx, e.db, p.Subject(), p.RightsGeneration)
+		if err != nil {
+			return nil, fmt.Errorf("tables: rights of user %d: %w", id, err)
+		}
+		reader = &caller{p: p, rules: rules, scope: e.scopeOf(p), lang: c.lang}
+	}
+	if c.seen != nil {
+		if c.readers == nil {
+			c.readers = map[int64]*caller{}
+		}
+		c.readers[id] = reader
+	}
+	return reader, nil
+}
+
 // checkReader refuses a reader field f whose user may not read the record
 // (see above): checked when the write sets the user or moves the record
 // to other anchors.
-func (e *Engine) checkReader(ctx context.Context, q db.Querier, ch *change, f *schema.Field) error {
+func (e *Engine) checkReader(ctx context.Context, q db.Querier, c *caller, ch *change, f *schema.Field) error {
 	if !f.Reader {
 		return nil
 	}
@@ -100,7 +122,7 @@ func (e *Engine) checkReader(ctx context.Context, q db.Querier, ch *change, f *s
 	}
 	rc := e.readerCheckOf(ch.ent, ch.rec)
 	for _, id := range ids {
-		ok, err := e.mayRead(ctx, q, rc, id)
+		ok, err := e.mayRead(ctx, q, c, rc, id)
 		if err != nil {
 			return err
 		}

@@ -54,7 +54,7 @@ func (e *Engine) checkRefs(ctx context.Context, q db.Querier, c *caller, ch *cha
 		if err := e.checkTenant(ctx, q, c, ch, f, target); err != nil {
 			return err
 		}
-		if err := e.checkReader(ctx, q, ch, f); err != nil {
+		if err := e.checkReader(ctx, q, c, ch, f); err != nil {
 			return err
 		}
 	}
